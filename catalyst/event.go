@@ -1,0 +1,325 @@
+package catalyst
+
+import (
+	"strings"
+)
+
+// EventType is the kind of a history event, independent of the wire format
+// and of the Dapr version's spelling (orchestratorStarted and workflowStarted
+// are both EventWorkflowStarted).
+type EventType uint8
+
+// The event types of the durabletask history. EventUnknown keeps any event
+// whose type twice does not recognise; its wire name and raw JSON are in the
+// event's Detail.
+const (
+	EventUnknown EventType = iota
+	EventExecutionStarted
+	EventExecutionCompleted
+	EventExecutionTerminated
+	EventExecutionSuspended
+	EventExecutionResumed
+	EventExecutionStalled
+	EventWorkflowStarted
+	EventWorkflowCompleted
+	EventTaskScheduled
+	EventTaskCompleted
+	EventTaskFailed
+	EventTimerCreated
+	EventTimerFired
+	EventChildWorkflowCreated
+	EventChildWorkflowCompleted
+	EventChildWorkflowFailed
+	EventEventRaised
+	EventEventSent
+	EventContinueAsNew
+	EventDetachedWorkflowCreated
+	eventTypeCount
+)
+
+// String returns the type's name as the Dapr CLI (v1.18) prints it in its
+// TYPE column, e.g. "TaskScheduled" or "ChildWorkflowCreated".
+func (t EventType) String() string {
+	switch t {
+	case EventExecutionStarted:
+		return "ExecutionStarted"
+	case EventExecutionCompleted:
+		return "ExecutionCompleted"
+	case EventExecutionTerminated:
+		return "ExecutionTerminated"
+	case EventExecutionSuspended:
+		return "ExecutionSuspended"
+	case EventExecutionResumed:
+		return "ExecutionResumed"
+	case EventExecutionStalled:
+		return "ExecutionStalled"
+	case EventWorkflowStarted:
+		return "WorkflowStarted"
+	case EventWorkflowCompleted:
+		return "WorkflowCompleted"
+	case EventTaskScheduled:
+		return "TaskScheduled"
+	case EventTaskCompleted:
+		return "TaskCompleted"
+	case EventTaskFailed:
+		return "TaskFailed"
+	case EventTimerCreated:
+		return "TimerCreated"
+	case EventTimerFired:
+		return "TimerFired"
+	case EventChildWorkflowCreated:
+		return "ChildWorkflowCreated"
+	case EventChildWorkflowCompleted:
+		return "ChildWorkflowCompleted"
+	case EventChildWorkflowFailed:
+		return "ChildWorkflowFailed"
+	case EventEventRaised:
+		return "EventRaised"
+	case EventEventSent:
+		return "EventSent"
+	case EventContinueAsNew:
+		return "ContinueAsNew"
+	case EventDetachedWorkflowCreated:
+		return "DetachedWorkflowCreated"
+	}
+	return "Unknown"
+}
+
+// LookupEventType maps any known spelling of an event type to its EventType:
+// protojson keys old and new ("orchestratorStarted", "childWorkflowInstanceCreated"),
+// CLI names ("SubOrchCreated", "WorkflowStarted"), PascalCase, camelCase and
+// snake_case. Matching ignores case, '_', '-' and spaces. ok is false for a
+// name it does not know, which the caller keeps as EventUnknown.
+func LookupEventType(name string) (t EventType, ok bool) {
+	t = typeOfNormalised(name)
+	if t == EventUnknown {
+		t = typeOfNormalised(normaliseTypeName(name))
+	}
+	return t, t != EventUnknown
+}
+
+// normaliseTypeName lower-cases name and drops '_', '-' and spaces.
+func normaliseTypeName(name string) string {
+	var b strings.Builder
+	b.Grow(len(name))
+	for i := 0; i < len(name); i++ {
+		c := name[i]
+		switch {
+		case c == '_' || c == '-' || c == ' ':
+			continue
+		case 'A' <= c && c <= 'Z':
+			c += 'a' - 'A'
+		}
+		b.WriteByte(c)
+	}
+	return b.String()
+}
+
+// typeOfNormalised maps a normalised name (see normaliseTypeName) to its type.
+func typeOfNormalised(name string) EventType {
+	switch name {
+	case "executionstarted":
+		return EventExecutionStarted
+	case "executioncompleted":
+		return EventExecutionCompleted
+	case "executionterminated":
+		return EventExecutionTerminated
+	case "executionsuspended":
+		return EventExecutionSuspended
+	case "executionresumed":
+		return EventExecutionResumed
+	case "executionstalled":
+		return EventExecutionStalled
+	case "workflowstarted", "orchestratorstarted":
+		return EventWorkflowStarted
+	case "workflowcompleted", "orchestratorcompleted":
+		return EventWorkflowCompleted
+	case "taskscheduled":
+		return EventTaskScheduled
+	case "taskcompleted":
+		return EventTaskCompleted
+	case "taskfailed":
+		return EventTaskFailed
+	case "timercreated":
+		return EventTimerCreated
+	case "timerfired":
+		return EventTimerFired
+	case "childworkflowinstancecreated", "childworkflowcreated", "suborchestrationinstancecreated", "suborchcreated":
+		return EventChildWorkflowCreated
+	case "childworkflowinstancecompleted", "childworkflowcompleted", "suborchestrationinstancecompleted", "suborchcompleted":
+		return EventChildWorkflowCompleted
+	case "childworkflowinstancefailed", "childworkflowfailed", "suborchestrationinstancefailed", "suborchfailed":
+		return EventChildWorkflowFailed
+	case "eventraised":
+		return EventEventRaised
+	case "eventsent":
+		return EventEventSent
+	case "continueasnew":
+		return EventContinueAsNew
+	case "detachedworkflowinstancecreated", "detachedworkflowcreated":
+		return EventDetachedWorkflowCreated
+	}
+	return EventUnknown
+}
+
+// PayloadField names the one payload an event of this type can carry, as the
+// model and twice's JSON call it: "input" (scheduled, started, created, raised
+// and sent events, and the reason of terminate, suspend and resume), "output"
+// (the result of completions), or "" when the type carries none.
+func (t EventType) PayloadField() string {
+	switch t {
+	case EventExecutionStarted, EventTaskScheduled, EventChildWorkflowCreated,
+		EventEventRaised, EventEventSent, EventExecutionTerminated,
+		EventExecutionSuspended, EventExecutionResumed, EventContinueAsNew:
+		return "input"
+	case EventExecutionCompleted, EventTaskCompleted, EventChildWorkflowCompleted:
+		return "output"
+	}
+	return ""
+}
+
+// IsNumbered reports whether the engine gives events of this type a sequence
+// number (an eventId ≥ 0): the actions a workflow schedules. Every other
+// event carries eventId -1.
+func (t EventType) IsNumbered() bool {
+	switch t {
+	case EventTaskScheduled, EventTimerCreated, EventChildWorkflowCreated,
+		EventEventSent, EventExecutionCompleted, EventDetachedWorkflowCreated:
+		return true
+	}
+	return false
+}
+
+// TimerOrigin says why a timer was created (Dapr ≥1.18 records it on
+// timerCreated; earlier versions record nothing, which is OriginNone).
+type TimerOrigin uint8
+
+// Timer origins, as the durabletask TimerCreatedEvent's origin oneof names them.
+const (
+	OriginNone TimerOrigin = iota
+	OriginCreateTimer
+	OriginExternalEvent
+	OriginActivityRetry
+	OriginChildWorkflowRetry
+)
+
+// String returns the origin as the Dapr CLI prints it ("activityRetry"), or
+// "" for OriginNone.
+func (o TimerOrigin) String() string {
+	switch o {
+	case OriginCreateTimer:
+		return "createTimer"
+	case OriginExternalEvent:
+		return "externalEvent"
+	case OriginActivityRetry:
+		return "activityRetry"
+	case OriginChildWorkflowRetry:
+		return "childWorkflowRetry"
+	}
+	return ""
+}
+
+// Event is one history event, in the order the engine appended it.
+//
+// Absent numeric ids decode as 0, as protojson omits zero values. Strings are
+// the raw, unsanitised text of the history: render them only through
+// safetext.
+type Event struct {
+	// Name is the activity, timer, event, workflow or child-workflow name.
+	Name string
+	// ExecutionID is the task execution id on taskScheduled, taskCompleted
+	// and taskFailed, and the workflow's execution id (its continue-as-new
+	// generation) on executionStarted.
+	ExecutionID string
+	// OriginID is what a timerCreated's origin points to: a task execution
+	// id (activityRetry), a child instance id (childWorkflowRetry) or an
+	// event name (externalEvent).
+	OriginID string
+	// InstanceID is the child instance id of a childWorkflowCreated, the
+	// target instance of an eventSent, and the workflow instance id of an
+	// executionStarted.
+	InstanceID string
+	// Payload is the event's one payload; Type.PayloadField says whether it
+	// is the input or the output.
+	Payload Payload
+	// Failure is set on taskFailed, childWorkflowFailed and on an
+	// executionCompleted that carries failure details.
+	Failure *Failure
+	// Router is the event's TaskRouter (source and target app ids), shared
+	// between events with the same pair.
+	Router *Router
+	// Detail holds the rarely present fields.
+	Detail *EventDetail
+
+	// Timestamp is when the event was recorded.
+	Timestamp Stamp
+	// FireAt is when a timer fires (timerCreated, timerFired).
+	FireAt Stamp
+
+	// Index is the event's position in the history, from 0.
+	Index int32
+	// ID is the engine's eventId: the sequence number of an action event,
+	// -1 for the others.
+	ID int32
+	// ScheduledID is the taskScheduledId a completion or failure points to
+	// (the eventId of its taskScheduled or childWorkflowCreated).
+	ScheduledID int32
+	// TimerID is the eventId of the timerCreated a timerFired fires.
+	TimerID int32
+
+	// Type is the event's kind.
+	Type EventType
+	// Origin is why a timerCreated was created.
+	Origin TimerOrigin
+}
+
+// TypeName returns the event type's display name; for an unknown type, the
+// name it had on the wire (or "Unknown").
+func (e *Event) TypeName() string {
+	if e.Type == EventUnknown && e.Detail != nil && e.Detail.TypeName != "" {
+		return e.Detail.TypeName
+	}
+	return e.Type.String()
+}
+
+// Failure is the failure details of a failed task, child workflow or workflow.
+type Failure struct {
+	Type         string
+	Message      string
+	StackTrace   string
+	NonRetriable bool
+	// Inner is the failure that caused this one, when the SDK recorded it.
+	Inner *Failure
+}
+
+// Router is the source and target app ids of an event (Dapr ≥1.16). Target
+// is empty when the event stays in the source app.
+type Router struct {
+	Source string
+	Target string
+}
+
+// EventDetail holds the fields few events have. Decoders allocate it only
+// when one of them is present.
+type EventDetail struct {
+	// TypeName is the event type as written on the wire (kept for unknown
+	// types and to show which spelling a history used).
+	TypeName string
+	// Raw is the event's JSON exactly as given, kept for unknown types.
+	Raw string
+	// WorkflowStatus is the status an executionCompleted records.
+	WorkflowStatus Status
+	// RetryParentInstanceID groups child-workflow retries (Dapr master).
+	RetryParentInstanceID string
+	// RerunParentInstanceID is the run this event was copied from by a rerun.
+	RerunParentInstanceID string
+	// ParentInstanceID and ParentName describe a child workflow's parent on
+	// its executionStarted.
+	ParentInstanceID string
+	ParentName       string
+	// StallReason and StallDescription explain an executionStalled.
+	StallReason      string
+	StallDescription string
+	// Version is the task, workflow or child version, when given.
+	Version string
+}

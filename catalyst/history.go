@@ -1,0 +1,133 @@
+package catalyst
+
+import "iter"
+
+// Format is the wire format a history was decoded from.
+type Format string
+
+// Formats twice reads. The fixture format wraps one of the others.
+const (
+	FormatProtoJSON Format = "protojson"
+	FormatCatalyst  Format = "catalyst"
+	FormatDaprCLI   Format = "dapr-cli"
+	FormatFixture   Format = "twice-fixture"
+)
+
+// Description names the format for people.
+func (f Format) Description() string {
+	switch f {
+	case FormatProtoJSON:
+		return "Dapr GetInstanceHistory protojson"
+	case FormatCatalyst:
+		return "Catalyst flattened events"
+	case FormatDaprCLI:
+		return "dapr workflow history -o json"
+	case FormatFixture:
+		return "twice saved history"
+	}
+	return string(f)
+}
+
+// chunkBits sets the events per storage chunk (1<<chunkBits). Chunks keep a
+// million-event history from being copied, and its memory doubled, as it grows.
+const chunkBits = 12
+
+// History is a run and its events in the engine's append order. Events are
+// stored in fixed-size chunks; reach them with Len, At and All.
+type History struct {
+	// Run is the run the events belong to.
+	Run Run
+	// Format is the wire format the events were decoded from (the inner
+	// format for a fixture).
+	Format Format
+	// Lossy is set for formats that drop facts the engine recorded (the
+	// Dapr CLI's JSON: whole-second timestamps, no stack traces, no child
+	// instance ids).
+	Lossy bool
+	// UnknownFields counts fields the decoder did not recognise and skipped.
+	UnknownFields int
+
+	chunks [][]Event
+	n      int
+}
+
+// NewHistory returns a history of run holding events, in order; each event's
+// Index is set to its position.
+func NewHistory(run Run, events ...Event) *History {
+	h := &History{Run: run}
+	for _, e := range events {
+		h.Append(e)
+	}
+	return h
+}
+
+// Len returns the number of events.
+func (h *History) Len() int { return h.n }
+
+// At returns the event at position i (0 ≤ i < Len). The pointer stays valid
+// for the history's lifetime.
+func (h *History) At(i int) *Event {
+	return &h.chunks[i>>chunkBits][i&(1<<chunkBits-1)]
+}
+
+// All iterates the events in order with their positions.
+func (h *History) All() iter.Seq2[int, *Event] {
+	return func(yield func(int, *Event) bool) {
+		i := 0
+		for _, c := range h.chunks {
+			for j := range c {
+				if !yield(i, &c[j]) {
+					return
+				}
+				i++
+			}
+		}
+	}
+}
+
+// Append adds an event at the end, setting its Index, and returns a pointer
+// to the stored copy.
+func (h *History) Append(e Event) *Event {
+	last := len(h.chunks) - 1
+	if last < 0 || len(h.chunks[last]) == cap(h.chunks[last]) {
+		h.chunks = append(h.chunks, make([]Event, 0, 1<<chunkBits))
+		last++
+	}
+	e.Index = int32(h.n)
+	h.chunks[last] = append(h.chunks[last], e)
+	h.n++
+	return &h.chunks[last][len(h.chunks[last])-1]
+}
+
+// ApplyDataSharing records the data-sharing level that applied to the
+// history and, where it withholds payloads, marks every absent payload that
+// its event type can carry as withheld (PayloadNone becomes PayloadWithheld),
+// and the run's own absent payloads too. Present, empty, redacted and
+// not-requested payloads are left alone.
+func (h *History) ApplyDataSharing(d DataSharing) {
+	h.Run.DataSharing = d
+	if !d.Withholds() {
+		return
+	}
+	for _, e := range h.All() {
+		if e.Payload.State == PayloadNone && e.Type.PayloadField() != "" {
+			e.Payload = AbsentPayload(PayloadWithheld)
+		}
+	}
+	for _, p := range []*Payload{&h.Run.Input, &h.Run.Output, &h.Run.CustomStatus} {
+		if p.State == PayloadNone {
+			*p = AbsentPayload(PayloadWithheld)
+		}
+	}
+}
+
+// Withheld lists, in history order, every payload that is withheld.
+func (h *History) Withheld() []*Event {
+	var out []*Event
+	for _, e := range h.All() {
+		if e.Payload.State == PayloadWithheld {
+			out = append(out, e)
+		}
+	}
+	return out
+}

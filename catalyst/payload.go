@@ -1,0 +1,202 @@
+package catalyst
+
+import (
+	"strconv"
+	"strings"
+	"unicode/utf8"
+)
+
+// PayloadState says what is known about a payload. Absent and empty are
+// different facts, and absent has several causes; the model keeps them apart
+// so that no renderer can show a withheld payload as an empty one.
+type PayloadState uint8
+
+// Payload states.
+const (
+	// PayloadNone: the field is absent and no data-sharing filter applies,
+	// so none was given (Dapr's own protojson omits an unset payload).
+	PayloadNone PayloadState = iota
+	// PayloadPresent: the payload is in the history.
+	PayloadPresent
+	// PayloadEmpty: the field is present and holds the empty string.
+	PayloadEmpty
+	// PayloadWithheld: the field is absent because the organization's
+	// data-sharing level removed it (Catalyst at any level but full).
+	PayloadWithheld
+	// PayloadRedacted: twice removed it when saving a fixture with
+	// --redact-payloads.
+	PayloadRedacted
+	// PayloadNotRequested: the source was not asked for payloads (a run list
+	// read without data).
+	PayloadNotRequested
+)
+
+// String returns the state's stable name as twice's JSON writes it:
+// "none", "present", "empty", "withheld", "redacted" or "not-requested".
+func (s PayloadState) String() string {
+	switch s {
+	case PayloadPresent:
+		return "present"
+	case PayloadEmpty:
+		return "empty"
+	case PayloadWithheld:
+		return "withheld"
+	case PayloadRedacted:
+		return "redacted"
+	case PayloadNotRequested:
+		return "not-requested"
+	}
+	return "none"
+}
+
+// Payload is an input, output or custom status: its state, and its text when
+// present. The text is what the application wrote (usually a JSON document)
+// and is untrusted.
+//
+// Decoders keep a payload in its wire form, a JSON string literal, and
+// unquote it only when asked: most payloads of a large history are never
+// shown.
+type Payload struct {
+	raw    string
+	State  PayloadState
+	quoted bool
+}
+
+// PresentPayload returns a payload holding text; the empty text gives an
+// empty payload.
+func PresentPayload(text string) Payload {
+	if text == "" {
+		return Payload{State: PayloadEmpty}
+	}
+	return Payload{raw: text, State: PayloadPresent}
+}
+
+// QuotedPayload returns a payload from a JSON string literal, quotes
+// included, as it appeared on the wire ("\"{\\\"a\\\":1}\""). The literal is
+// unquoted when Text is called. A literal that is exactly "\"\"" gives an
+// empty payload.
+func QuotedPayload(literal string) Payload {
+	if literal == `""` {
+		return Payload{State: PayloadEmpty}
+	}
+	return Payload{raw: literal, State: PayloadPresent, quoted: true}
+}
+
+// AbsentPayload returns a payload in a state that carries no text (none,
+// withheld, redacted or not requested).
+func AbsentPayload(state PayloadState) Payload {
+	return Payload{State: state}
+}
+
+// Has reports whether the payload has text to show (present and non-empty).
+func (p Payload) Has() bool { return p.State == PayloadPresent }
+
+// Text returns the payload's text, or "" when it has none. A malformed
+// literal (which decoders do not produce) is returned as it was.
+func (p Payload) Text() string {
+	if p.State != PayloadPresent {
+		return ""
+	}
+	if !p.quoted {
+		return p.raw
+	}
+	inner := p.raw[1 : len(p.raw)-1]
+	if !strings.ContainsRune(inner, '\\') {
+		return inner
+	}
+	return unquoteJSON(inner)
+}
+
+// Size returns the length in bytes of the payload's text, without unquoting
+// when it can avoid it.
+func (p Payload) Size() int {
+	if p.State != PayloadPresent {
+		return 0
+	}
+	if !p.quoted {
+		return len(p.raw)
+	}
+	inner := p.raw[1 : len(p.raw)-1]
+	if !strings.ContainsRune(inner, '\\') {
+		return len(inner)
+	}
+	return len(p.Text())
+}
+
+// WireLiteral returns the payload as a JSON string literal when the decoder
+// kept it in that form, so encoders can copy it without unquoting; ok is
+// false otherwise.
+func (p Payload) WireLiteral() (literal string, ok bool) {
+	if p.State == PayloadPresent && p.quoted {
+		return p.raw, true
+	}
+	return "", false
+}
+
+// unquoteJSON decodes the body of a JSON string literal (without its quotes).
+// It handles what strconv.Unquote does not: JSON's \/ escape and surrogate
+// pairs. Bytes it cannot decode are kept as they are.
+func unquoteJSON(s string) string {
+	var b strings.Builder
+	b.Grow(len(s))
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if c != '\\' || i+1 == len(s) {
+			b.WriteByte(c)
+			continue
+		}
+		i++
+		switch s[i] {
+		case '"', '\\', '/':
+			b.WriteByte(s[i])
+		case 'b':
+			b.WriteByte('\b')
+		case 'f':
+			b.WriteByte('\f')
+		case 'n':
+			b.WriteByte('\n')
+		case 'r':
+			b.WriteByte('\r')
+		case 't':
+			b.WriteByte('\t')
+		case 'u':
+			r, n := decodeUnicodeEscape(s[i-1:])
+			if n == 0 {
+				b.WriteString(`\u`)
+				continue
+			}
+			b.WriteRune(r)
+			i += n - 2
+		default:
+			b.WriteByte('\\')
+			b.WriteByte(s[i])
+		}
+	}
+	return b.String()
+}
+
+// decodeUnicodeEscape decodes a \uXXXX escape (and a following low surrogate)
+// at the start of s, returning the rune and the bytes consumed, or n == 0.
+func decodeUnicodeEscape(s string) (r rune, n int) {
+	hex := func(s string) (rune, bool) {
+		if len(s) < 6 || s[0] != '\\' || s[1] != 'u' {
+			return 0, false
+		}
+		v, err := strconv.ParseUint(s[2:6], 16, 16)
+		return rune(v), err == nil
+	}
+	r1, ok := hex(s)
+	if !ok {
+		return 0, 0
+	}
+	if 0xD800 <= r1 && r1 < 0xDC00 {
+		if r2, ok := hex(s[6:]); ok && 0xDC00 <= r2 && r2 < 0xE000 {
+			return (r1-0xD800)<<10 | (r2 - 0xDC00) + 0x10000, 12
+		}
+		return utf8.RuneError, 6
+	}
+	if 0xDC00 <= r1 && r1 < 0xE000 {
+		return utf8.RuneError, 6
+	}
+	return r1, 6
+}

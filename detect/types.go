@@ -1,0 +1,294 @@
+// Package detect groups every attempt of an activity or child workflow into
+// its invocation and flags the hazards of at-least-once execution, probable
+// duplicate side effects first, each with its evidence and one line of advice.
+//
+// It is pure: it reads a decoded catalyst.History and returns a Report. It
+// does no I/O and imports no UI.
+package detect
+
+import (
+	"strings"
+	"time"
+
+	"github.com/twice-cli/twice/catalyst"
+)
+
+// Kind is what an invocation calls.
+type Kind string
+
+// Invocation kinds.
+const (
+	KindActivity      Kind = "activity"
+	KindChildWorkflow Kind = "child-workflow"
+)
+
+// LinkRule says which grouping rule joined an attempt (or a retry timer) to
+// its invocation, in decreasing order of trust.
+type LinkRule string
+
+// Link rules (design.md, "Grouping").
+const (
+	// LinkFirst marks the attempt that started the invocation: nothing
+	// joined it.
+	LinkFirst LinkRule = "first"
+	// LinkByID: the same non-empty task execution id (or, for child
+	// workflows, retryParentInstanceInfo / the same instance id).
+	LinkByID LinkRule = "by-id"
+	// LinkByOrigin: a retry timer's origin names the invocation, and the
+	// next same-name attempt after that timer fired joins it.
+	LinkByOrigin LinkRule = "by-origin"
+	// LinkInferred: no ids or origins; joined by order, by a
+	// "<Name>-retry" or unnamed timer in the turn of a failure, or by a
+	// reused eventId.
+	LinkInferred LinkRule = "inferred"
+)
+
+// Outcome is how an attempt (or an invocation, by its last attempt) ended.
+type Outcome string
+
+// Outcomes. OutcomeUnknown is never "failed" and never "fine": the history
+// does not say.
+const (
+	OutcomeCompleted Outcome = "completed"
+	OutcomeFailed    Outcome = "failed"
+	// OutcomePending: no outcome yet, and the run is still running.
+	OutcomePending Outcome = "pending"
+	// OutcomeUnknown: no outcome recorded, and the run ended, stalled or
+	// its status is unknown.
+	OutcomeUnknown Outcome = "unknown"
+)
+
+// Severity ranks findings. The zero value is SeverityNone.
+type Severity int
+
+// Severities, in increasing order.
+const (
+	SeverityNone Severity = iota
+	SeverityLow
+	SeverityMedium
+	SeverityHigh
+)
+
+// String returns "none", "low", "medium" or "high".
+func (s Severity) String() string {
+	switch s {
+	case SeverityLow:
+		return "low"
+	case SeverityMedium:
+		return "medium"
+	case SeverityHigh:
+		return "high"
+	}
+	return "none"
+}
+
+// ParseSeverity parses "none", "low", "medium" or "high" (any case).
+func ParseSeverity(s string) (Severity, bool) {
+	for v := SeverityNone; v <= SeverityHigh; v++ {
+		if strings.EqualFold(s, v.String()) {
+			return v, true
+		}
+	}
+	return SeverityNone, false
+}
+
+// Confidence says how directly the history shows a finding.
+type Confidence string
+
+// Confidences, following the seed: a duplicate is probable unless the
+// history shows both executions.
+const (
+	ConfidenceObserved Confidence = "observed"
+	ConfidenceProbable Confidence = "probable"
+	ConfidencePossible Confidence = "possible"
+)
+
+// FailureClass says whether a failure can have left a side effect behind and
+// whether a retry can succeed.
+type FailureClass string
+
+// Failure classes.
+const (
+	// FailureAmbiguous: transient, and the request may have reached the
+	// provider (timeouts, deadlines, resets, EOF, 502/503/504, gRPC
+	// UNAVAILABLE/DEADLINE_EXCEEDED): the side effect may have committed.
+	FailureAmbiguous FailureClass = "transient-ambiguous"
+	// FailureSafe: transient, and the request never reached the provider
+	// (429, connection refused).
+	FailureSafe FailureClass = "transient-safe"
+	// FailurePermanent: retrying cannot succeed (non-retriable, validation,
+	// 4xx, business rejections).
+	FailurePermanent FailureClass = "permanent"
+	// FailureUnclassified: the message says nothing twice recognises.
+	FailureUnclassified FailureClass = "unclassified"
+)
+
+// ActivityClass says what an activity's name suggests it does.
+type ActivityClass string
+
+// Activity classes.
+const (
+	ClassSideEffect ActivityClass = "side-effect"
+	ClassReadOnly   ActivityClass = "read-only"
+	ClassIdempotent ActivityClass = "idempotent"
+	ClassUnknown    ActivityClass = "unknown"
+)
+
+// FindingID is a finding's stable id; it appears in JSON output.
+type FindingID string
+
+// The findings catalogue (design.md).
+const (
+	FindingDuplicateSideEffect     FindingID = "duplicate-side-effect"
+	FindingRetriedPermanentFailure FindingID = "retried-permanent-failure"
+	FindingSharedRetryPolicy       FindingID = "shared-retry-policy"
+	FindingChildWorkflowRetried    FindingID = "child-workflow-retried"
+	FindingTimeoutRace             FindingID = "timeout-race"
+	FindingLargePayload            FindingID = "large-payload"
+	FindingUnknownOutcome          FindingID = "unknown-outcome"
+)
+
+// Report is what detect found in one history.
+type Report struct {
+	// Invocations in the order their first attempt was scheduled.
+	Invocations []Invocation
+	// Findings, most severe first; ties keep history order.
+	Findings []Finding
+	// Skipped lists the checks that could not run and why (payloads
+	// withheld at the data-sharing level, redacted, ...).
+	Skipped []SkippedCheck
+}
+
+// Invocation is one logical call of an activity or child workflow, with
+// every attempt the engine scheduled for it.
+type Invocation struct {
+	Kind Kind
+	// Name is the activity or child-workflow name.
+	Name string
+	// Key identifies the invocation: the shared task execution id, the
+	// first attempt's execution id (by-origin), the child's instance id,
+	// or, with no ids, "event:<eventId>" of its first attempt.
+	Key string
+	// LinkRule is the least trusted rule that joined any of its attempts
+	// (LinkFirst for a single attempt).
+	LinkRule LinkRule
+	// Class is what the name suggests the activity does (after overrides).
+	Class ActivityClass
+	// Attempts in the order they were scheduled.
+	Attempts []Attempt
+	// Outcome is the last attempt's outcome.
+	Outcome Outcome
+	// Start is the first attempt's scheduled time, End the last outcome's.
+	Start catalyst.Stamp
+	End   catalyst.Stamp
+	// Findings are positions in Report.Findings that concern this invocation.
+	Findings []int
+	// ReusedInstanceID is set when child-workflow attempts reused one
+	// instance id (earlier attempts' histories were overwritten).
+	ReusedInstanceID bool
+}
+
+// Severity returns the worst severity of the invocation's findings.
+func (inv *Invocation) Severity(r *Report) Severity {
+	worst := SeverityNone
+	for _, i := range inv.Findings {
+		if s := r.Findings[i].Severity; s > worst {
+			worst = s
+		}
+	}
+	return worst
+}
+
+// Duration is the time from the first attempt's scheduling to the last
+// outcome, or 0 when either is unknown.
+func (inv *Invocation) Duration() time.Duration { return inv.End.Sub(inv.Start) }
+
+// Attempt is one scheduled task (or child-workflow creation) of an invocation.
+type Attempt struct {
+	// Number is the attempt's position in its invocation, from 1.
+	Number int
+	// Scheduled is the position in the history of its taskScheduled or
+	// childWorkflowCreated event; ScheduledID is that event's eventId.
+	Scheduled   int
+	ScheduledID int32
+	// ExecutionID is its task execution id; InstanceID its child instance id.
+	ExecutionID string
+	InstanceID  string
+	// Link is the rule that joined it to the invocation.
+	Link LinkRule
+	// Outcome, and the position of the event that recorded it (-1: none).
+	Outcome      Outcome
+	OutcomeEvent int
+	// ExtraOutcomes are positions of further completions or failures for
+	// this same attempt (a late or duplicated completion).
+	ExtraOutcomes []int
+	// RetryTimer is the retry timer that preceded this attempt, if any.
+	RetryTimer *RetryTimer
+	// Start is when it was scheduled, End when its outcome was recorded.
+	Start catalyst.Stamp
+	End   catalyst.Stamp
+	// BackoffBefore is the wait between the previous attempt's outcome and
+	// this attempt's scheduling (0 for the first).
+	BackoffBefore time.Duration
+	// Failure and its class, when the attempt failed.
+	Failure      *catalyst.Failure
+	FailureClass FailureClass
+}
+
+// Duration is the time from scheduling to outcome, or 0 when unknown.
+func (a *Attempt) Duration() time.Duration { return a.End.Sub(a.Start) }
+
+// RetryTimer is the durable timer the engine waited on before a retry.
+type RetryTimer struct {
+	// Created and Fired are positions in the history (Fired -1: not fired).
+	Created int
+	Fired   int
+	FireAt  catalyst.Stamp
+	// Link is the rule that tied the timer to the invocation.
+	Link LinkRule
+}
+
+// Finding is one hazard with its evidence.
+type Finding struct {
+	ID         FindingID
+	Severity   Severity
+	Confidence Confidence
+	// Activity is the activity or child-workflow name.
+	Activity string
+	// Invocation is the invocation's Key ("" for run-wide findings such as
+	// shared-retry-policy); InvocationIndex its position in
+	// Report.Invocations (-1 when run-wide).
+	Invocation      string
+	InvocationIndex int
+	// Attempts are the attempt numbers involved.
+	Attempts []int
+	// Evidence lists the events that support the finding, each with a
+	// one-line fact.
+	Evidence []Evidence
+	// Explanation says what happened and why it matters, in the seed's words.
+	Explanation string
+	// Advice is one line from the seed's hazard table.
+	Advice string
+}
+
+// Evidence is one event supporting a finding.
+type Evidence struct {
+	// Event is the position in the history; EventID the engine's eventId.
+	Event   int
+	EventID int32
+	// Fact is one line, e.g. "attempt 1 (event 0) failed after 30.0 s:
+	// read timeout — the charge may have committed".
+	Fact string
+}
+
+// SkippedCheck is a check that could not run, and why.
+type SkippedCheck struct {
+	// Check names it ("identical inputs", "distinct outputs", "payload size").
+	Check string
+	// Invocation is the key of the invocation it concerns ("" for all).
+	Invocation string
+	// Reason says why, naming the data-sharing level where that is the cause.
+	Reason string
+	// Level is the data-sharing level that withheld the payloads, if any.
+	Level catalyst.Level
+}
