@@ -100,23 +100,26 @@ func (h *History) Append(e Event) *Event {
 }
 
 // ApplyDataSharing records the data-sharing level that applied to the
-// history and, where it withholds payloads, marks every absent payload that
-// its event type can carry as withheld (PayloadNone becomes PayloadWithheld),
-// and the run's own absent payloads too. Present, empty, redacted and
+// history and marks its absent payloads accordingly: where the level
+// withholds payloads, every absent payload an event type can carry (and the
+// run's own) is withheld; where it does not, absent is none. It may be
+// called again when the level becomes known (a decoder assumes an unknown
+// level; the caller may know it is full). Present, empty, redacted and
 // not-requested payloads are left alone.
 func (h *History) ApplyDataSharing(d DataSharing) {
 	h.Run.DataSharing = d
-	if !d.Withholds() {
-		return
+	absent := AbsentPayload(PayloadNone)
+	if d.Withholds() {
+		absent = AbsentPayload(PayloadWithheld)
 	}
 	for _, e := range h.All() {
-		if e.Payload.State == PayloadNone && e.Type.PayloadField() != "" {
-			e.Payload = AbsentPayload(PayloadWithheld)
+		if s := e.Payload.State; (s == PayloadNone || s == PayloadWithheld) && e.Type.PayloadField() != "" {
+			e.Payload = absent
 		}
 	}
 	for _, p := range []*Payload{&h.Run.Input, &h.Run.Output, &h.Run.CustomStatus} {
-		if p.State == PayloadNone {
-			*p = AbsentPayload(PayloadWithheld)
+		if p.State == PayloadNone || p.State == PayloadWithheld {
+			*p = absent
 		}
 	}
 }

@@ -187,6 +187,12 @@ func TestApplyDataSharing(t *testing.T) {
 					t.Errorf("event %d: %v, want %v", i, got, want)
 				}
 			}
+			h.ApplyDataSharing(tt.d) // applying twice changes nothing
+			for i, want := range tt.want {
+				if got := h.At(i).Payload.State; got != want {
+					t.Errorf("second apply: event %d: %v, want %v", i, got, want)
+				}
+			}
 			if h.Run.DataSharing != tt.d {
 				t.Errorf("run data sharing = %+v", h.Run.DataSharing)
 			}
@@ -198,6 +204,18 @@ func TestApplyDataSharing(t *testing.T) {
 				t.Errorf("run payloads = %v %v, want %v", h.Run.Input.State, h.Run.CustomStatus.State, wantRun)
 			}
 		})
+	}
+}
+
+func TestApplyDataSharingCanBeCorrected(t *testing.T) {
+	h := NewHistory(Run{}, Event{Type: EventTaskScheduled})
+	h.ApplyDataSharing(DataSharing{Filtered: true}) // decoder: level unknown
+	if h.At(0).Payload.State != PayloadWithheld {
+		t.Fatal("unknown level should withhold")
+	}
+	h.ApplyDataSharing(DataSharing{Filtered: true, Level: LevelFull}) // caller knows better
+	if h.At(0).Payload.State != PayloadNone || h.Run.Input.State != PayloadNone {
+		t.Errorf("full level left %v / %v", h.At(0).Payload.State, h.Run.Input.State)
 	}
 }
 
