@@ -161,10 +161,10 @@ func TestHistoryStoresEventsAcrossChunks(t *testing.T) {
 func TestApplyDataSharing(t *testing.T) {
 	build := func() *History {
 		return NewHistory(Run{ID: "r"},
-			Event{Type: EventTaskScheduled},                                  // absent input
-			Event{Type: EventTaskCompleted, Payload: QuotedPayload(`"ok"`)},  // present
-			Event{Type: EventTaskCompleted, Payload: QuotedPayload(`""`)},    // empty
-			Event{Type: EventTimerCreated},                                   // no payload field
+			Event{Type: EventTaskScheduled},                                 // absent input
+			Event{Type: EventTaskCompleted, Payload: QuotedPayload(`"ok"`)}, // present
+			Event{Type: EventTaskCompleted, Payload: QuotedPayload(`""`)},   // empty
+			Event{Type: EventTimerCreated},                                  // no payload field
 			Event{Type: EventTaskScheduled, Payload: AbsentPayload(PayloadRedacted)},
 		)
 	}
