@@ -1,0 +1,402 @@
+package catalyst
+
+import (
+	"bytes"
+	"strings"
+
+	"github.com/twice-cli/twice/catalyst/jsonscan"
+)
+
+// cliRow decodes one row of `dapr workflow history -o json` (CLI v1.16 to
+// v1.18, research/dapr-cli-json.md §2–3). The CLI's rows are lossy: whole
+// seconds, payloads cut to 120 or 160 characters (ending in "…"), no stack
+// traces, no child instance ids.
+func (d *decoder) cliRow(e *Event) error {
+	sc := d.sc
+	if err := sc.Mark(); err != nil {
+		return d.fail(err)
+	}
+	defer sc.Unmark()
+	if err := sc.BeginObject(); err != nil {
+		return d.kindError("row", "an object")
+	}
+	var seen uint16
+	var hasID, hasAttrs, hasDetails bool
+	var status string
+	typed := false
+	for {
+		key, more, err := sc.NextKey()
+		if err != nil {
+			return d.fail(err)
+		}
+		if !more {
+			break
+		}
+		bit := cliField(key)
+		if bit == 0 {
+			if err := d.skipUnknown(); err != nil {
+				return err
+			}
+			continue
+		}
+		if seen&bit != 0 {
+			return d.duplicate(key)
+		}
+		seen |= bit
+		var b []byte
+		var present bool
+		switch bit {
+		case cliType:
+			typed = true
+			err = d.cliType(e)
+		case cliName:
+			e.Name, err = d.internOf("name")
+		case cliEventID:
+			if null, nerr := d.isNull(); null || nerr != nil {
+				err = nerr
+				break
+			}
+			hasID = true
+			e.ID, err = d.int32Of("eventId")
+		case cliTimestamp:
+			e.Timestamp, err = d.stampOf("timestamp")
+		case cliExecutionID:
+			e.ExecutionID, err = d.internOf("executionId")
+		case cliRouter:
+			if b, _, err = d.bytesOf("router"); err == nil {
+				e.Router = d.cliRouter(b)
+			}
+		case cliAppID:
+			var app string
+			if app, err = d.internOf("appID"); d.h.Run.AppID == "" {
+				d.h.Run.AppID = app
+			}
+		case cliStatus:
+			status, err = d.internOf("status")
+		case cliDetails:
+			if b, present, err = d.bytesOf("details"); present {
+				d.cli.details = append(d.cli.details[:0], b...)
+				hasDetails = true
+			}
+		case cliAttrs:
+			if b, present, err = d.bytesOf("attrs"); present {
+				d.cli.attrs = append(d.cli.attrs[:0], b...)
+				hasAttrs = true
+			}
+		default: // namespace, play, elapsed: the CLI's own bookkeeping
+			if err = sc.SkipValue(); err != nil {
+				err = d.fail(err)
+			}
+		}
+		if err != nil {
+			return err
+		}
+	}
+	if !typed {
+		return d.errorf("the row has no \"type\"")
+	}
+	if !hasID && !e.Type.IsNumbered() {
+		// The CLI prints no eventId for -1 (and for 0 except on TaskScheduled
+		// and TimerCreated); -1 is what the engine recorded for this type.
+		e.ID = -1
+	}
+	if e.Type == EventExecutionCompleted && status != "" {
+		detail(e).WorkflowStatus = Status(status)
+	}
+	if hasAttrs {
+		if err := d.cliAttrs(e); err != nil {
+			return err
+		}
+	}
+	if hasDetails {
+		d.cliDetails(e)
+	}
+	if e.Type == EventUnknown {
+		detail(e).Raw = string(sc.Marked())
+	}
+	return nil
+}
+
+// Keys of a CLI row, one bit each.
+const (
+	cliType uint16 = 1 << iota
+	cliName
+	cliEventID
+	cliTimestamp
+	cliExecutionID
+	cliRouter
+	cliAppID
+	cliStatus
+	cliDetails
+	cliAttrs
+	cliNamespace
+	cliPlay
+	cliElapsed
+)
+
+func cliField(key []byte) uint16 {
+	switch string(key) {
+	case "type":
+		return cliType
+	case "name":
+		return cliName
+	case "eventId":
+		return cliEventID
+	case "timestamp":
+		return cliTimestamp
+	case "executionId":
+		return cliExecutionID
+	case "router":
+		return cliRouter
+	case "appID":
+		return cliAppID
+	case "status":
+		return cliStatus
+	case "details":
+		return cliDetails
+	case "attrs":
+		return cliAttrs
+	case "namespace":
+		return cliNamespace
+	case "play":
+		return cliPlay
+	case "elapsed":
+		return cliElapsed
+	}
+	return 0
+}
+
+// cliScratch holds a row's attrs and details until its type is known.
+type cliScratch struct {
+	attrs, details []byte
+	sep            []byte // ";key=" being looked for
+}
+
+// cliType decodes the row's type name (v1.16–v1.17 OrchestratorStarted and
+// SubOrch*, v1.18 WorkflowStarted and ChildWorkflow*, and "Unknown").
+func (d *decoder) cliType(e *Event) error {
+	b, present, err := d.bytesOf("type")
+	if err != nil {
+		return err
+	}
+	if !present || len(b) == 0 {
+		return d.errorf("the row's \"type\" is empty")
+	}
+	e.Type = d.lookupType(b)
+	if e.Type == EventUnknown {
+		detail(e).TypeName = d.strs.str(b)
+	}
+	return nil
+}
+
+// cliRouter splits "src" or "src->target".
+func (d *decoder) cliRouter(b []byte) *Router {
+	src, dst := b, []byte(nil)
+	if i := bytes.Index(b, []byte("->")); i >= 0 {
+		src, dst = b[:i], b[i+2:]
+	}
+	return d.rt.get(d.strs.str(src), d.strs.str(dst))
+}
+
+// cliAttrKeys lists, in the CLI's order, the attrs keys a row type prints;
+// a '*' marks free text (payloads, messages), which may hold ';' and '='.
+func cliAttrKeys(t EventType) string {
+	switch t {
+	case EventExecutionStarted:
+		return "input* tags"
+	case EventWorkflowStarted:
+		return "versionName versionPatches"
+	case EventTaskScheduled, EventChildWorkflowCreated:
+		return "input*"
+	case EventTaskCompleted:
+		return "scheduledId output* result*"
+	case EventTaskFailed:
+		return "scheduledId errorType errorMsg* nonRetriable"
+	case EventTimerCreated:
+		return "timerName fireAt origin eventName taskExecId instanceId"
+	case EventTimerFired:
+		return "timerId fireAt"
+	case EventEventRaised:
+		return "eventName payload*"
+	case EventEventSent:
+		return "eventName payload* targetInstance"
+	case EventChildWorkflowCompleted:
+		return "output*"
+	case EventExecutionCompleted:
+		return "output* failureType failureMessage*"
+	case EventExecutionStalled:
+		return "reason description*"
+	}
+	return ""
+}
+
+// cliAttrs parses the row's attrs ("k=v;k=v", values unescaped, pairs with
+// empty values left out) by the key sequence of its type: a value runs to
+// the next ";key=" of a key that may follow it. A free-text value followed
+// only by fixed-form keys runs to the last such ";key=", so that a message
+// holding ";" keeps it.
+func (d *decoder) cliAttrs(e *Event) error {
+	attrs := d.cli.attrs
+	var buf [8]string
+	keys := buf[:0]
+	for k := range strings.FieldsSeq(cliAttrKeys(e.Type)) {
+		keys = append(keys, k)
+	}
+	pos, next := 0, 0
+	for pos < len(attrs) {
+		i := next
+		for ; i < len(keys); i++ {
+			k := strings.TrimSuffix(keys[i], "*")
+			if len(attrs)-pos > len(k) && string(attrs[pos:pos+len(k)]) == k && attrs[pos+len(k)] == '=' {
+				break
+			}
+		}
+		if i == len(keys) {
+			// Keys this type does not print: counted, not guessed at.
+			d.h.UnknownFields++
+			return nil
+		}
+		key := strings.TrimSuffix(keys[i], "*")
+		start := pos + len(key) + 1
+		end := d.cliValueEnd(start, keys[i], keys[i+1:])
+		if err := d.cliAttr(e, key, attrs[start:end]); err != nil {
+			return err
+		}
+		pos, next = end+1, i+1
+	}
+	return nil
+}
+
+// cliValueEnd finds where the value of key, starting at start, ends.
+func (d *decoder) cliValueEnd(start int, key string, later []string) int {
+	attrs := d.cli.attrs
+	lastFree := strings.HasSuffix(key, "*")
+	for _, k := range later {
+		if strings.HasSuffix(k, "*") {
+			lastFree = false
+		}
+	}
+	end := len(attrs)
+	for _, k := range later {
+		sep := append(append(append(d.cli.sep[:0], ';'), strings.TrimSuffix(k, "*")...), '=')
+		d.cli.sep = sep
+		var j int
+		if lastFree {
+			j = bytes.LastIndex(attrs[start:], sep)
+		} else {
+			j = bytes.Index(attrs[start:], sep)
+		}
+		if j >= 0 && start+j < end {
+			end = start + j
+		}
+	}
+	return end
+}
+
+// cliAttr applies one attrs pair.
+func (d *decoder) cliAttr(e *Event, key string, v []byte) error {
+	switch key {
+	case "input", "output", "result", "payload":
+		e.Payload = PresentPayload(d.strs.arena.str(v))
+	case "scheduledId", "timerId":
+		n, ok := jsonscan.ParseInt(v)
+		if !ok || n != int64(int32(n)) {
+			return d.errorf("attrs %s=%s is not an event id", key, quoteShort(v))
+		}
+		if key == "timerId" {
+			e.TimerID = int32(n)
+		} else {
+			e.ScheduledID = int32(n)
+		}
+	case "errorType", "failureType":
+		failureOf(e).Type = d.strs.str(v)
+	case "errorMsg", "failureMessage":
+		failureOf(e).Message = d.strs.str(v)
+	case "nonRetriable":
+		failureOf(e).NonRetriable = string(v) == "true"
+	case "timerName":
+		if e.Name == "" {
+			e.Name = d.strs.str(v)
+		}
+	case "fireAt":
+		st, ok := parseStamp(v)
+		if !ok {
+			return d.errorf("attrs fireAt=%s is not an RFC 3339 time", quoteShort(v))
+		}
+		e.FireAt = st
+	case "origin":
+		e.Origin = cliOrigin(v)
+	case "eventName":
+		if e.Type == EventTimerCreated {
+			e.OriginID = d.strs.str(v)
+		} else if e.Name == "" {
+			e.Name = d.strs.str(v)
+		}
+	case "taskExecId", "instanceId":
+		e.OriginID = d.strs.str(v)
+	case "targetInstance":
+		e.InstanceID = d.strs.str(v)
+	case "reason":
+		detail(e).StallReason = d.strs.str(v)
+	case "description":
+		detail(e).StallDescription = d.strs.arena.str(v)
+	case "versionName":
+		detail(e).Version = d.strs.str(v)
+	}
+	return nil
+}
+
+// cliOrigin maps a CLI origin name to a TimerOrigin.
+func cliOrigin(v []byte) TimerOrigin {
+	switch string(v) {
+	case "createTimer":
+		return OriginCreateTimer
+	case "externalEvent":
+		return OriginExternalEvent
+	case "activityRetry":
+		return OriginActivityRetry
+	case "childWorkflowRetry":
+		return OriginChildWorkflowRetry
+	}
+	return OriginNone
+}
+
+// cliDetails takes from a row's details what attrs lack: a timer's origin
+// ("origin=activityRetry(<id>)"), a child's parent ("parent=<id>") and a
+// rerun's source ("rerunParent=<id>").
+func (d *decoder) cliDetails(e *Event) {
+	details := d.cli.details
+	if i := bytes.LastIndex(details, []byte("origin=")); i >= 0 && e.Type == EventTimerCreated {
+		v := details[i+len("origin="):]
+		arg := []byte(nil)
+		if j := bytes.IndexByte(v, '('); j >= 0 && v[len(v)-1] == ')' {
+			v, arg = v[:j], v[j+1:len(v)-1]
+		}
+		if e.Origin == OriginNone {
+			e.Origin = cliOrigin(v)
+		}
+		if e.OriginID == "" && len(arg) > 0 {
+			e.OriginID = d.strs.str(arg)
+		}
+	}
+	for _, item := range [...]string{"parent=", "rerunParent="} {
+		i := bytes.Index(details, []byte(item))
+		if i < 0 || i > 0 && details[i-1] != ',' {
+			continue
+		}
+		v := details[i+len(item):]
+		if j := bytes.IndexByte(v, ','); j >= 0 {
+			v = v[:j]
+		}
+		if len(v) == 0 {
+			continue
+		}
+		if item == "parent=" {
+			if e.Type == EventExecutionStarted {
+				detail(e).ParentInstanceID = d.strs.str(v)
+			}
+		} else {
+			detail(e).RerunParentInstanceID = d.strs.str(v)
+		}
+	}
+}

@@ -1,0 +1,122 @@
+package catalyst
+
+import (
+	"time"
+)
+
+// parseStamp parses an RFC 3339 timestamp as histories write it
+// ("2026-08-20T09:14:03.201Z", any fraction length, "Z" or "±hh:mm"). The
+// common fixed layout is parsed directly; anything else goes through
+// time.Parse. Year 9999 and any instant after 2262 give StampNever (Dapr's
+// "never fires" sentinel); ok is false when b is not an RFC 3339 time.
+func parseStamp(b []byte) (st Stamp, ok bool) {
+	if st, ok = parseStampFast(b); ok {
+		return st, true
+	}
+	t, err := time.Parse(time.RFC3339Nano, string(b))
+	if err != nil {
+		return 0, false
+	}
+	if t.Year() == 9999 {
+		return StampNever, true
+	}
+	return StampOf(t), true
+}
+
+// parseStampFast parses YYYY-MM-DDTHH:MM:SS[.fraction](Z|±hh:mm) without the
+// time package; ok is false for any other shape (the caller falls back).
+func parseStampFast(b []byte) (Stamp, bool) {
+	if len(b) < 20 || b[4] != '-' || b[7] != '-' || b[10] != 'T' || b[13] != ':' || b[16] != ':' {
+		return 0, false
+	}
+	y1, y2 := two(b, 0), two(b, 2)
+	month, day := two(b, 5), two(b, 8)
+	hour, minute, sec := two(b, 11), two(b, 14), two(b, 17)
+	year := y1*100 + y2
+	// two returns 100 or more for a non-digit, which every range check catches.
+	if y1 > 99 || y2 > 99 || month < 1 || month > 12 || day < 1 || day > daysIn(month, year) ||
+		hour > 23 || minute > 59 || sec > 59 {
+		return 0, false
+	}
+	i := 19
+	var nanos int64
+	if b[i] == '.' {
+		i++
+		start := i
+		scale := int64(100_000_000)
+		for i < len(b) && '0' <= b[i] && b[i] <= '9' {
+			nanos += int64(b[i]-'0') * scale
+			scale /= 10
+			i++
+		}
+		if i == start {
+			return 0, false
+		}
+	}
+	var offset int
+	switch {
+	case i == len(b)-1 && b[i] == 'Z':
+	case i == len(b)-6 && (b[i] == '+' || b[i] == '-') && b[i+3] == ':':
+		oh, om := two(b, i+1), two(b, i+4)
+		if oh > 23 || om > 59 {
+			return 0, false
+		}
+		offset = oh*3600 + om*60
+		if b[i] == '-' {
+			offset = -offset
+		}
+	default:
+		return 0, false
+	}
+	if year >= 2262 {
+		return StampNever, true
+	}
+	if year < 1678 {
+		return 0, false // before what a Stamp holds: StampOf decides
+	}
+	secs := daysFromCivil(year, month, day)*86400 + int64(hour*3600+minute*60+sec-offset)
+	return Stamp(secs*1e9 + nanos), true
+}
+
+// two parses the two ASCII digits at b[i:i+2], or returns a value of 100 or
+// more when either is not a digit.
+func two(b []byte, i int) int {
+	hi, lo := uint(b[i])-'0', uint(b[i+1])-'0'
+	if hi > 9 || lo > 9 {
+		return 100
+	}
+	return int(hi*10 + lo)
+}
+
+func daysIn(month, year int) int {
+	switch month {
+	case 2:
+		if year%4 == 0 && (year%100 != 0 || year%400 == 0) {
+			return 29
+		}
+		return 28
+	case 4, 6, 9, 11:
+		return 30
+	}
+	return 31
+}
+
+// daysFromCivil returns the days from 1970-01-01 to the given proleptic
+// Gregorian date (year ≥ 0).
+func daysFromCivil(year, month, day int) int64 {
+	y := int64(year)
+	if month <= 2 {
+		y--
+	}
+	era := y / 400
+	yoe := y - era*400
+	m := int64(month)
+	if m > 2 {
+		m -= 3
+	} else {
+		m += 9
+	}
+	doy := (153*m+2)/5 + int64(day) - 1
+	doe := yoe*365 + yoe/4 - yoe/100 + doy
+	return era*146097 + doe - 719468
+}

@@ -1,0 +1,61 @@
+package catalyst
+
+import (
+	"math/rand/v2"
+	"testing"
+	"time"
+)
+
+func TestParseStamp(t *testing.T) {
+	tests := []struct {
+		in   string
+		want Stamp
+		ok   bool
+	}{
+		{"2026-08-20T09:14:03.201Z", StampOf(time.Date(2026, 8, 20, 9, 14, 3, 201e6, time.UTC)), true},
+		{"2026-08-20T09:14:03Z", StampOf(time.Date(2026, 8, 20, 9, 14, 3, 0, time.UTC)), true},
+		{"2026-08-20T09:14:03.123456789Z", StampOf(time.Date(2026, 8, 20, 9, 14, 3, 123456789, time.UTC)), true},
+		{"2026-08-20T09:14:03.5+02:00", StampOf(time.Date(2026, 8, 20, 7, 14, 3, 5e8, time.UTC)), true},
+		{"2026-08-20T09:14:03-05:30", StampOf(time.Date(2026, 8, 20, 14, 44, 3, 0, time.UTC)), true},
+		{"2024-02-29T00:00:00Z", StampOf(time.Date(2024, 2, 29, 0, 0, 0, 0, time.UTC)), true},
+		{"1969-12-31T23:59:59.9Z", StampOf(time.Date(1969, 12, 31, 23, 59, 59, 9e8, time.UTC)), true},
+		// Dapr's "never fires" sentinel, and anything past what a Stamp holds.
+		{"9999-12-31T23:59:59.999999999Z", StampNever, true},
+		{"2300-01-01T00:00:00Z", StampNever, true},
+		// Lower-case t and z: not the fast layout, and time.Parse rejects them too.
+		{"2026-08-20t09:14:03z", 0, false},
+		{"2026-02-30T00:00:00Z", 0, false},
+		{"2026-08-20T24:00:00Z", 0, false},
+		{"2026-08-20T09:14:03", 0, false},
+		{"2026-08-20T09:14:03.Z", 0, false},
+		{"2026-08-20 09:14:03Z", 0, false},
+		{"yesterday", 0, false},
+		{"", 0, false},
+	}
+	for _, tt := range tests {
+		got, ok := parseStamp([]byte(tt.in))
+		if ok != tt.ok || got != tt.want {
+			t.Errorf("parseStamp(%q) = %v (%v), %v; want %v (%v), %v", tt.in, got, got.Time(), ok, tt.want, tt.want.Time(), tt.ok)
+		}
+	}
+}
+
+// The fast path agrees with time.Parse on random instants and layouts.
+func TestParseStampAgreesWithTimeParse(t *testing.T) {
+	rng := rand.New(rand.NewPCG(1, 2))
+	layouts := []string{time.RFC3339, time.RFC3339Nano, "2006-01-02T15:04:05.000Z07:00", "2006-01-02T15:04:05.000000Z07:00"}
+	for i := 0; i < 20000; i++ {
+		sec := rng.Int64N(int64(290*365*24*time.Hour/time.Second)) - int64(100*365*24*time.Hour/time.Second)
+		loc := time.FixedZone("", (rng.IntN(28*4)-14*4)*15*60)
+		tm := time.Unix(sec, rng.Int64N(1e9)).In(loc)
+		s := tm.Format(layouts[rng.IntN(len(layouts))])
+		want, err := time.Parse(time.RFC3339Nano, s)
+		if err != nil {
+			t.Fatal(err)
+		}
+		got, ok := parseStampFast([]byte(s))
+		if !ok || got != StampOf(want) {
+			t.Fatalf("parseStampFast(%q) = %v, %v; time.Parse gives %v", s, got.Time(), ok, want)
+		}
+	}
+}
