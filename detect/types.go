@@ -186,6 +186,10 @@ type Invocation struct {
 	// ReusedInstanceID is set when child-workflow attempts reused one
 	// instance id (earlier attempts' histories were overwritten).
 	ReusedInstanceID bool
+	// OpenRetry is a retry timer of this invocation that no attempt
+	// followed: it has not fired yet, or the history ends before the retry
+	// (nil when every retry timer led to an attempt).
+	OpenRetry *RetryTimer
 }
 
 // Severity returns the worst severity of the invocation's findings.

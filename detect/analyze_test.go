@@ -1,0 +1,473 @@
+package detect
+
+import (
+	"fmt"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/twice-cli/twice/catalyst"
+	"github.com/twice-cli/twice/catalyst/safetext"
+)
+
+// checkScenario compares a report with a scenario's expectations.
+func checkScenario(t *testing.T, sc scenario, r *Report) {
+	t.Helper()
+	if sc.count > 0 && len(r.Invocations) != sc.count {
+		t.Errorf("%d invocations, want %d:\n%s", len(r.Invocations), sc.count, describe(r))
+	}
+	for i, w := range sc.invs {
+		if i >= len(r.Invocations) {
+			t.Errorf("missing invocation %d (%s)", i, w.name)
+			continue
+		}
+		inv := &r.Invocations[i]
+		if inv.Name != w.name || len(inv.Attempts) != w.attempts || inv.LinkRule != w.link || inv.Outcome != w.outcome {
+			t.Errorf("invocation %d = %q ×%d %s %s; want %q ×%d %s %s", i,
+				inv.Name, len(inv.Attempts), inv.LinkRule, inv.Outcome, w.name, w.attempts, w.link, w.outcome)
+		}
+	}
+	var got []string
+	for _, f := range r.Findings {
+		if f.Severity >= SeverityLow {
+			got = append(got, fmt.Sprintf("%s/%s/%s/%q", f.ID, f.Severity, f.Confidence, f.Activity))
+		}
+	}
+	var want []string
+	for _, f := range sc.findings {
+		want = append(want, fmt.Sprintf("%s/%s/%s/%q", f.id, f.sev, f.conf, f.activity))
+	}
+	if strings.Join(got, "\n") != strings.Join(want, "\n") {
+		t.Errorf("findings:\n%s\nwant:\n%s\n\nreport:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"), describe(r))
+	}
+}
+
+// describe prints a report compactly for failure messages.
+func describe(r *Report) string {
+	var b strings.Builder
+	for i := range r.Invocations {
+		inv := &r.Invocations[i]
+		fmt.Fprintf(&b, "inv %d %s %q key=%q link=%s class=%s outcome=%s findings=%v\n", i, inv.Kind,
+			inv.Name, inv.Key, inv.LinkRule, inv.Class, inv.Outcome, inv.Findings)
+		for _, a := range inv.Attempts {
+			fmt.Fprintf(&b, "   #%d ev%d id%d x=%q link=%s %s %s\n", a.Number, a.Scheduled, a.ScheduledID,
+				a.ExecutionID, a.Link, a.Outcome, a.FailureClass)
+		}
+	}
+	for _, f := range r.Findings {
+		fmt.Fprintf(&b, "finding %s %s %s %q inv=%d attempts=%v\n  %s\n  advice: %s\n", f.ID, f.Severity,
+			f.Confidence, f.Activity, f.InvocationIndex, f.Attempts, f.Explanation, f.Advice)
+		for _, e := range f.Evidence {
+			fmt.Fprintf(&b, "    ev %d (id %d): %s\n", e.Event, e.EventID, e.Fact)
+		}
+	}
+	for _, s := range r.Skipped {
+		fmt.Fprintf(&b, "skipped %s %q: %s [%s]\n", s.Check, s.Invocation, s.Reason, s.Level)
+	}
+	return b.String()
+}
+
+func TestAnalyzeScenarios(t *testing.T) {
+	for _, sc := range scenarios() {
+		t.Run(sc.name, func(t *testing.T) {
+			r := Analyze(sc.build(), Options{})
+			checkScenario(t, sc, r)
+			checkInvariants(t, sc.build(), r)
+		})
+	}
+}
+
+// checkInvariants holds for every report: each attempt belongs to exactly
+// one invocation, attempts are numbered in scheduling order, findings are
+// sorted and indexed, and every finding's text is one printable line.
+func checkInvariants(t *testing.T, h *catalyst.History, r *Report) {
+	t.Helper()
+	seen := make(map[int]int)
+	scheduled := 0
+	for i, e := range h.All() {
+		if e.Type == catalyst.EventTaskScheduled || e.Type == catalyst.EventChildWorkflowCreated {
+			scheduled++
+			seen[i] = 0
+		}
+	}
+	attempts := 0
+	keys := make(map[string]bool)
+	for k := range r.Invocations {
+		inv := &r.Invocations[k]
+		if keys[inv.Key] {
+			t.Errorf("invocation key %q used twice", inv.Key)
+		}
+		keys[inv.Key] = true
+		if k > 0 && inv.Attempts[0].Scheduled <= r.Invocations[k-1].Attempts[0].Scheduled {
+			t.Errorf("invocation %d is out of order", k)
+		}
+		for j, a := range inv.Attempts {
+			attempts++
+			n, ok := seen[a.Scheduled]
+			if !ok {
+				t.Errorf("attempt at event %d is not a scheduling event", a.Scheduled)
+			}
+			seen[a.Scheduled] = n + 1
+			if a.Number != j+1 || j > 0 && a.Scheduled <= inv.Attempts[j-1].Scheduled {
+				t.Errorf("invocation %d attempt %d misnumbered or out of order", k, j)
+			}
+			if (j == 0) != (a.Link == LinkFirst) {
+				t.Errorf("invocation %d attempt %d link %s", k, j, a.Link)
+			}
+		}
+		for _, fi := range inv.Findings {
+			if fi < 0 || fi >= len(r.Findings) {
+				t.Fatalf("invocation %d indexes finding %d of %d", k, fi, len(r.Findings))
+			}
+		}
+	}
+	if attempts != scheduled {
+		t.Errorf("%d attempts in invocations, %d scheduling events", attempts, scheduled)
+	}
+	for pos, n := range seen {
+		if n != 1 {
+			t.Errorf("scheduling event %d is in %d invocations", pos, n)
+		}
+	}
+	for i, f := range r.Findings {
+		if i > 0 && f.Severity > r.Findings[i-1].Severity {
+			t.Errorf("finding %d (%s) is more severe than the one before it", i, f.Severity)
+		}
+		if f.InvocationIndex >= 0 {
+			inv := &r.Invocations[f.InvocationIndex]
+			if inv.Key != f.Invocation || !containsInt(inv.Findings, i) {
+				t.Errorf("finding %d (%s) and invocation %d do not point at each other", i, f.ID, f.InvocationIndex)
+			}
+		}
+		if len(f.Evidence) == 0 || f.Explanation == "" || f.Advice == "" {
+			t.Errorf("finding %d (%s) lacks evidence, explanation or advice", i, f.ID)
+		}
+		for _, s := range append([]string{f.Explanation, f.Advice}, factsOf(f)...) {
+			if !safetext.IsSafe(s) {
+				t.Errorf("finding %d (%s) text is not one printable line: %q", i, f.ID, s)
+			}
+		}
+		for _, e := range f.Evidence {
+			if e.Event < 0 || e.Event >= h.Len() || h.At(e.Event).ID != e.EventID {
+				t.Errorf("finding %d evidence points at event %d (id %d)", i, e.Event, e.EventID)
+			}
+		}
+	}
+}
+
+func factsOf(f Finding) []string {
+	var out []string
+	for _, e := range f.Evidence {
+		out = append(out, e.Fact)
+	}
+	return out
+}
+
+func containsInt(xs []int, x int) bool {
+	for _, v := range xs {
+		if v == x {
+			return true
+		}
+	}
+	return false
+}
+
+func findingOf(r *Report, id FindingID) *Finding {
+	for i := range r.Findings {
+		if r.Findings[i].ID == id {
+			return &r.Findings[i]
+		}
+	}
+	return nil
+}
+
+func TestDuplicateEvidenceFollowsTheSeed(t *testing.T) {
+	r := Analyze(pythonRetry503("charge_card", msg503)(), Options{})
+	f := findingOf(r, FindingDuplicateSideEffect)
+	if f == nil {
+		t.Fatal("no duplicate finding")
+	}
+	facts := strings.Join(factsOf(*f), "\n")
+	for _, want := range []string{
+		"attempt 1 (event 4) failed after 772 ms: POST https://pay.example/charges: 503 Service Unavailable — the charge may have committed",
+		"attempt 2 (event 8) scheduled",
+		"same task_execution_id",
+		"the inputs of all 3 attempts are identical: one logical call",
+	} {
+		if !strings.Contains(facts, want) {
+			t.Errorf("evidence lacks %q:\n%s", want, facts)
+		}
+	}
+	if !strings.Contains(f.Advice, "Send the provider's idempotency key header") ||
+		!strings.Contains(f.Advice, "task_execution_id 8a4f2c71… — stable across these attempts") {
+		t.Errorf("advice = %q", f.Advice)
+	}
+	if f.Attempts[0] != 1 || len(f.Attempts) != 3 || f.Invocation != execA {
+		t.Errorf("attempts %v invocation %q", f.Attempts, f.Invocation)
+	}
+}
+
+func TestAdviceSaysPerAttemptIDsAreNotStable(t *testing.T) {
+	for _, sc := range scenarios() {
+		if sc.name != "dotnet-per-attempt-ids" {
+			continue
+		}
+		r := Analyze(sc.build(), Options{})
+		f := findingOf(r, FindingDuplicateSideEffect)
+		if f == nil || !strings.Contains(f.Advice, "not a stable key") {
+			t.Fatalf("advice does not say the per-attempt id is unstable:\n%s", describe(r))
+		}
+		if r.Invocations[0].Key != execA {
+			t.Errorf("key %q, want the first attempt's id", r.Invocations[0].Key)
+		}
+		a3 := r.Invocations[0].Attempts[2]
+		if a3.RetryTimer == nil || a3.RetryTimer.Link != LinkByOrigin || a3.RetryTimer.Fired < 0 {
+			t.Errorf("attempt 3 retry timer %+v", a3.RetryTimer)
+		}
+	}
+}
+
+func TestDistinctOutputsMakeADuplicateObserved(t *testing.T) {
+	var sc scenario
+	for _, s := range scenarios() {
+		if s.name == "duplicate-completion" {
+			sc = s
+		}
+	}
+	r := Analyze(sc.build(), Options{})
+	f := findingOf(r, FindingDuplicateSideEffect)
+	if f == nil || f.Confidence != ConfidenceObserved {
+		t.Fatalf("no observed duplicate:\n%s", describe(r))
+	}
+	facts := strings.Join(factsOf(*f), "\n")
+	if !strings.Contains(facts, "different charge_id values (ch_1 and ch_2)") ||
+		!strings.Contains(facts, "completed again") {
+		t.Errorf("evidence:\n%s", facts)
+	}
+	if got := r.Invocations[0].Attempts[0].ExtraOutcomes; len(got) != 1 {
+		t.Errorf("extra outcomes %v", got)
+	}
+}
+
+func TestWithheldPayloadsAreSkippedChecksNamingTheLevel(t *testing.T) {
+	h := pythonRetry503("charge_card", msg503)()
+	stripPayloads(h)
+	h.ApplyDataSharing(catalyst.DataSharing{Filtered: true, Level: catalyst.LevelMetadata})
+	r := Analyze(h, Options{})
+	f := findingOf(r, FindingDuplicateSideEffect)
+	if f == nil || f.Confidence != ConfidenceProbable {
+		t.Fatalf("duplicate not found without payloads:\n%s", describe(r))
+	}
+	checks := map[string]SkippedCheck{}
+	for _, s := range r.Skipped {
+		checks[s.Check+"|"+s.Invocation] = s
+	}
+	for _, k := range []string{"identical inputs|" + execA, "payload size|"} {
+		s, ok := checks[k]
+		if !ok {
+			t.Errorf("no skipped check %q:\n%s", k, describe(r))
+			continue
+		}
+		if s.Level != catalyst.LevelMetadata || !strings.Contains(s.Reason,
+			"not shared at this organization's data-sharing level (metadata)") {
+			t.Errorf("skipped %q = %+v", k, s)
+		}
+	}
+	// The same history at full sharing runs the checks.
+	r = Analyze(pythonRetry503("charge_card", msg503)(), Options{})
+	if len(r.Skipped) != 0 {
+		t.Errorf("skipped checks with payloads present: %+v", r.Skipped)
+	}
+}
+
+// stripPayloads removes every payload, as Catalyst does at metadata level.
+func stripPayloads(h *catalyst.History) {
+	for _, e := range h.All() {
+		e.Payload = catalyst.AbsentPayload(catalyst.PayloadNone)
+	}
+	h.Run.Input = catalyst.AbsentPayload(catalyst.PayloadNone)
+	h.Run.Output = catalyst.AbsentPayload(catalyst.PayloadNone)
+}
+
+func TestOverridesWinOverTheNameClassifier(t *testing.T) {
+	h := goRetry("GetExchangeRate", execA, catalyst.OriginActivityRetry, "", "*url.Error", msgDeadline)()
+	if r := Analyze(h, Options{}); findingOf(r, FindingDuplicateSideEffect) != nil {
+		t.Fatalf("read-only retry flagged:\n%s", describe(r))
+	}
+	r := Analyze(h, Options{Overrides: map[string]ActivityClass{"getexchangerate": ClassSideEffect}})
+	f := findingOf(r, FindingDuplicateSideEffect)
+	if f == nil || f.Severity != SeverityHigh || r.Invocations[0].Class != ClassSideEffect {
+		t.Fatalf("override ignored:\n%s", describe(r))
+	}
+	h = goRetry("ChargeCard", execA, catalyst.OriginActivityRetry, "", "*url.Error", msgDeadline)()
+	r = Analyze(h, Options{Overrides: map[string]ActivityClass{"CHARGECARD": ClassReadOnly}})
+	if findingOf(r, FindingDuplicateSideEffect) != nil {
+		t.Errorf("read-only override ignored:\n%s", describe(r))
+	}
+}
+
+func TestOverdueUsesNowWhenGiven(t *testing.T) {
+	b := newHB("WelcomeWorkflow")
+	b.turn().start("e1")
+	b.sched("SendEmail", execA, `{}`)
+	b.run.Status = catalyst.StatusRunning
+	h := b.history()
+	if r := Analyze(h, Options{}); findingOf(r, FindingUnknownOutcome) != nil {
+		t.Fatal("a fresh pending attempt was reported")
+	}
+	later := b.t0.Add(3 * time.Hour)
+	r := Analyze(h, Options{Now: later})
+	f := findingOf(r, FindingUnknownOutcome)
+	if f == nil || f.Confidence != ConfidencePossible || !strings.Contains(f.Evidence[0].Fact, "3.0 h") {
+		t.Fatalf("overdue attempt not reported:\n%s", describe(r))
+	}
+	if r := Analyze(h, Options{Now: later, OverdueAfter: 4 * time.Hour}); findingOf(r, FindingUnknownOutcome) != nil {
+		t.Error("OverdueAfter ignored")
+	}
+	// Without Now, a saved history's capture time and the run's last update
+	// are what the history vouches for.
+	h.Run.Provenance.Recorded = &catalyst.Recording{CapturedAt: later}
+	if f := findingOf(Analyze(h, Options{}), FindingUnknownOutcome); f == nil || !strings.Contains(f.Evidence[0].Fact, "3.0 h") {
+		t.Errorf("capture time ignored: %+v", f)
+	}
+	h.Run.Provenance.Recorded = nil
+	h.Run.UpdatedAt = b.t0.Add(time.Hour)
+	if f := findingOf(Analyze(h, Options{}), FindingUnknownOutcome); f == nil || !strings.Contains(f.Evidence[0].Fact, "1.0 h") {
+		t.Errorf("last update ignored: %+v", f)
+	}
+}
+
+func TestLargePayloadThresholdOption(t *testing.T) {
+	h := largePayload("GetStatement", 20<<10)()
+	if r := Analyze(h, Options{}); findingOf(r, FindingLargePayload) != nil {
+		t.Fatal("20 KiB flagged at the 64 KiB default")
+	}
+	r := Analyze(h, Options{LargePayloadBytes: 16 << 10})
+	f := findingOf(r, FindingLargePayload)
+	if f == nil || f.Severity != SeverityLow || !strings.Contains(f.Evidence[0].Fact, "20 KiB") {
+		t.Fatalf("not flagged at 16 KiB:\n%s", describe(r))
+	}
+}
+
+func TestRunWideLargeWorkflowInput(t *testing.T) {
+	b := newHB("ImportWorkflow")
+	b.turn()
+	b.add(catalyst.Event{Type: catalyst.EventExecutionStarted, ID: -1, Name: "ImportWorkflow", ExecutionID: "e1",
+		Payload: catalyst.PresentPayload(`"` + strings.Repeat("y", 200<<10) + `"`)})
+	b.complete(catalyst.StatusCompleted)
+	r := Analyze(b.history(), Options{})
+	f := findingOf(r, FindingLargePayload)
+	if f == nil || f.InvocationIndex != -1 || f.Activity != "ImportWorkflow" {
+		t.Fatalf("workflow input not flagged:\n%s", describe(r))
+	}
+}
+
+func TestNilAndEmptyHistories(t *testing.T) {
+	if r := Analyze(nil, Options{}); r == nil || len(r.Invocations) != 0 {
+		t.Fatal("nil history")
+	}
+	r := Analyze(catalyst.NewHistory(catalyst.Run{}), Options{})
+	if len(r.Invocations) != 0 || len(r.Findings) != 0 {
+		t.Fatalf("empty history: %s", describe(r))
+	}
+}
+
+func TestOrphanOutcomesAndUnknownTypesAreTolerated(t *testing.T) {
+	b := newHB("W")
+	b.turn().start("e1")
+	b.done(42, "", `{}`) // completes nothing scheduled
+	b.add(catalyst.Event{Type: catalyst.EventTimerFired, ID: -1, TimerID: 9})
+	b.add(catalyst.Event{Type: catalyst.EventUnknown, ID: -1, Detail: &catalyst.EventDetail{TypeName: "entityCalled"}})
+	s := b.sched("ChargeCard", execA, `{}`)
+	b.turn().done(s, execA, `{}`).complete(catalyst.StatusCompleted)
+	r := Analyze(b.history(), Options{})
+	if len(r.Invocations) != 1 || r.Invocations[0].Outcome != OutcomeCompleted {
+		t.Fatalf("report:\n%s", describe(r))
+	}
+}
+
+func TestOpenRetryIsKeptOnTheInvocation(t *testing.T) {
+	b := newHB("W")
+	b.turn().start("e1")
+	s := b.sched("ChargeCard", execA, `{}`)
+	b.wait(time.Second).turn().fail(s, execA, "CardError", msgDeclined)
+	b.timer(time.Minute, "", catalyst.OriginActivityRetry, execA)
+	b.run.Status = catalyst.StatusRunning
+	r := Analyze(b.history(), Options{})
+	inv := &r.Invocations[0]
+	if inv.OpenRetry == nil || inv.OpenRetry.Fired != -1 || inv.OpenRetry.Link != LinkByOrigin {
+		t.Fatalf("open retry %+v", inv.OpenRetry)
+	}
+	if f := findingOf(r, FindingRetriedPermanentFailure); f == nil {
+		t.Errorf("a permanent failure with a retry pending is not flagged:\n%s", describe(r))
+	}
+}
+
+func TestAttemptTimesAndBackoff(t *testing.T) {
+	r := Analyze(pythonRetry503("charge_card", msg503)(), Options{})
+	a := r.Invocations[0].Attempts
+	if a[0].Duration() != 772*time.Millisecond {
+		t.Errorf("attempt 1 duration %v", a[0].Duration())
+	}
+	if a[1].BackoffBefore < 5*time.Second || a[1].BackoffBefore > 6*time.Second {
+		t.Errorf("attempt 2 backoff %v", a[1].BackoffBefore)
+	}
+	if a[0].Failure == nil || a[0].FailureClass != FailureAmbiguous || a[2].FailureClass != "" {
+		t.Errorf("failure classes %q %q", a[0].FailureClass, a[2].FailureClass)
+	}
+	inv := &r.Invocations[0]
+	if inv.Start != a[0].Start || inv.End != a[2].End || inv.Duration() <= 0 {
+		t.Errorf("invocation span %v..%v", inv.Start, inv.End)
+	}
+	if a[1].RetryTimer == nil || a[1].RetryTimer.Created != 5 || a[1].RetryTimer.Fired != 7 {
+		t.Errorf("attempt 2 retry timer %+v", a[1].RetryTimer)
+	}
+}
+
+func TestRedactedPayloadsAreSkippedChecksSayingSo(t *testing.T) {
+	h := pythonRetry503("charge_card", msg503)()
+	for _, e := range h.All() {
+		if e.Type.PayloadField() != "" {
+			e.Payload = catalyst.AbsentPayload(catalyst.PayloadRedacted)
+		}
+	}
+	r := Analyze(h, Options{})
+	if findingOf(r, FindingDuplicateSideEffect) == nil {
+		t.Fatalf("no duplicate:\n%s", describe(r))
+	}
+	var got []string
+	for _, s := range r.Skipped {
+		if s.Level != catalyst.LevelUnknown || !strings.Contains(s.Reason, "redacted when the history was saved") {
+			t.Errorf("skipped %+v", s)
+		}
+		got = append(got, s.Check+"|"+s.Invocation)
+	}
+	want := "identical inputs|" + execA + ",payload size|,identical inputs|"
+	if strings.Join(got, ",") != want {
+		t.Errorf("skipped checks %v, want %s", got, want)
+	}
+}
+
+func TestDistinctOutputsNeedVisibleOutputs(t *testing.T) {
+	var sc scenario
+	for _, s := range scenarios() {
+		if s.name == "duplicate-completion" {
+			sc = s
+		}
+	}
+	h := sc.build()
+	stripPayloads(h)
+	h.ApplyDataSharing(catalyst.DataSharing{Filtered: true, Level: catalyst.LevelMetadata})
+	r := Analyze(h, Options{})
+	f := findingOf(r, FindingDuplicateSideEffect)
+	if f == nil || f.Confidence != ConfidenceObserved {
+		t.Fatalf("two completions without payloads are still observed:\n%s", describe(r))
+	}
+	found := false
+	for _, s := range r.Skipped {
+		found = found || s.Check == "distinct outputs" && s.Invocation == execA && s.Level == catalyst.LevelMetadata
+	}
+	if !found {
+		t.Errorf("no skipped distinct-outputs check: %+v", r.Skipped)
+	}
+}

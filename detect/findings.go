@@ -1,0 +1,725 @@
+package detect
+
+import (
+	"sort"
+	"strconv"
+	"strings"
+
+	"github.com/twice-cli/twice/catalyst"
+)
+
+// nearPayloadLimit is where a payload counts as near the 4 MiB gRPC body
+// limit at which Dapr stalls a run.
+const nearPayloadLimit = 3 << 20
+
+// maxAttemptEvidence caps the attempts a finding lists one by one.
+const maxAttemptEvidence = 8
+
+// detector runs the findings catalogue over grouped invocations.
+type detector struct {
+	s       *scan
+	h       *catalyst.History
+	b       built
+	opts    Options
+	found   []rankedFinding
+	skipped []SkippedCheck
+	// hidden counts the retried invocations whose inputs are not visible.
+	hidden int
+	// ln is the buffer facts are built in.
+	ln line
+	// names caches the text derived from each activity name.
+	names map[string]*nameText
+	// explanations caches explanations that many findings share.
+	explanations map[explanationKey]string
+	// fc classifies failures, once per distinct message.
+	fc *failureClasses
+}
+
+// explanationKey identifies an explanation by what it is built from.
+type explanationKey struct {
+	id                           FindingID
+	conf                         Confidence
+	name, fact                   string
+	trigger, number, completions int
+	differ                       bool
+}
+
+// rankedFinding is a finding with the history position it is anchored at
+// (ties in severity keep history order) and the invocations it concerns
+// (-1: none).
+type rankedFinding struct {
+	f          Finding
+	order      int
+	inv1, inv2 int
+}
+
+// add records a finding anchored at history position order, concerning up
+// to two invocations (-1 for none).
+func (d *detector) add(f Finding, order, inv1, inv2 int) {
+	d.found = append(d.found, rankedFinding{f: f, order: order, inv1: inv1, inv2: inv2})
+}
+
+func (d *detector) evidence(pos int, fact string) Evidence {
+	ev := Evidence{Event: pos, Fact: fact, EventID: -1}
+	if pos >= 0 && pos < d.h.Len() {
+		ev.EventID = d.h.At(pos).ID
+	}
+	return ev
+}
+
+// severityFor maps an activity class to a duplicate's severity; none for
+// reads and already idempotent writes.
+func severityFor(c ActivityClass) Severity {
+	switch c {
+	case ClassSideEffect:
+		return SeverityHigh
+	case ClassUnknown:
+		return SeverityMedium
+	}
+	return SeverityNone
+}
+
+func allNumbers(inv *Invocation) []int {
+	ns := make([]int, len(inv.Attempts))
+	for i := range inv.Attempts {
+		ns[i] = inv.Attempts[i].Number
+	}
+	return ns
+}
+
+// attemptEvidence lists each attempt's scheduling (for retries) and outcome,
+// the first and last few when there are many.
+func (d *detector) attemptEvidence(inv *Invocation, subject string) []Evidence {
+	n := len(inv.Attempts)
+	ev := make([]Evidence, 0, 2*min(n, maxAttemptEvidence)+2)
+	for i := range inv.Attempts {
+		if n > maxAttemptEvidence && i == maxAttemptEvidence/2 {
+			ev = append(ev, d.evidence(inv.Attempts[i].Scheduled,
+				d.ln.str("… ").num(n-maxAttemptEvidence+1).str(" more attempts …").done()))
+		}
+		if n > maxAttemptEvidence && i >= maxAttemptEvidence/2 && i < n-maxAttemptEvidence/2+1 {
+			continue
+		}
+		a := &inv.Attempts[i]
+		if i > 0 {
+			ev = append(ev, d.evidence(a.Scheduled, d.retryFact(a, inv.Kind)))
+		}
+		pos, fact := outcomeFact(&d.ln, a, subject)
+		ev = append(ev, d.evidence(pos, fact))
+		for _, x := range a.ExtraOutcomes {
+			ev = append(ev, d.evidence(x, d.extraFact(a, x)))
+		}
+	}
+	// A late outcome reads best where it happened.
+	sort.SliceStable(ev, func(i, j int) bool { return ev[i].Event < ev[j].Event })
+	return ev
+}
+
+// retryFact says when and how a later attempt joined its invocation.
+func (d *detector) retryFact(a *Attempt, kind Kind) string {
+	l := d.ln.attempt(a.Number, a.Scheduled).str(" scheduled")
+	if a.BackoffBefore > 0 {
+		l.str(" ").dur(a.BackoffBefore).str(" later")
+	}
+	switch {
+	case a.Link == LinkByID && kind == KindChildWorkflow:
+		l.str(", linked by its instance id or retry parent")
+	case a.Link == LinkByID:
+		l.str(", same task_execution_id")
+	case a.Link == LinkByOrigin:
+		l.str(", linked by its retry timer's origin")
+	case a.Link == LinkInferred:
+		l.str(", linked by order: a retry timer followed the failure and no id or origin ties them")
+	}
+	return l.done()
+}
+
+func (d *detector) extraFact(a *Attempt, pos int) string {
+	e := d.h.At(pos)
+	l := d.ln.str("attempt ").num(a.Number)
+	if e.Type == catalyst.EventTaskFailed || e.Type == catalyst.EventChildWorkflowFailed {
+		l.str(" failed again (").str(failureText(e.Failure)).str(")")
+	} else {
+		l.str(" completed again")
+	}
+	return l.str(" (event ").num(pos).str("): a second outcome for the same scheduled task — it executed twice").done()
+}
+
+// invocationFindings runs the per-invocation checks.
+func (d *detector) invocationFindings(k int) {
+	inv := &d.b.invs[k]
+	if len(inv.Attempts) == 1 && inv.Outcome == OutcomeCompleted && !d.b.large[k] &&
+		len(inv.Attempts[0].ExtraOutcomes) == 0 {
+		return // one attempt, completed once: nothing to find
+	}
+	if inv.Kind == KindActivity {
+		d.duplicate(k)
+	} else {
+		d.childRetried(k)
+	}
+	d.retriedPermanent(k)
+	d.unknownOutcome(k)
+	if d.b.large[k] {
+		d.largePayloads(k)
+	}
+	if len(inv.Attempts) > 1 {
+		for i := range inv.Attempts {
+			if !visible(d.h.At(inv.Attempts[i].Scheduled).Payload) {
+				d.hidden++
+				break
+			}
+		}
+	}
+}
+
+// duplicate flags an invocation whose side effect may have happened more
+// than once.
+func (d *detector) duplicate(k int) {
+	inv := &d.b.invs[k]
+	sev := severityFor(inv.Class)
+	if sev == SeverityNone {
+		return
+	}
+	// What raised the finding: an attempt's ambiguous failure, missing
+	// outcome, unrecognised failure, or a second failed outcome.
+	const (
+		trigAmbiguous = iota + 1
+		trigNoOutcome
+		trigUnclassified
+		trigExtraFailure
+	)
+	var completions []int // positions of completion events
+	conf := Confidence("")
+	trigger, trigNum, trigFact := 0, 0, ""
+	raise := func(c Confidence, what, number int, fact string) {
+		if confidenceRank(c) > confidenceRank(conf) {
+			conf, trigger, trigNum, trigFact = c, what, number, fact
+		}
+	}
+	n := len(inv.Attempts)
+	for i := range inv.Attempts {
+		a := &inv.Attempts[i]
+		if a.Outcome == OutcomeCompleted {
+			completions = append(completions, a.OutcomeEvent)
+		}
+		// A second outcome for one attempt: it executed twice. A failure
+		// among its outcomes counts by its class.
+		for _, x := range a.ExtraOutcomes {
+			e := d.h.At(x)
+			if e.Type == catalyst.EventTaskCompleted {
+				completions = append(completions, x)
+				if a.Outcome == OutcomeFailed {
+					d.raiseForFailure(raise, a.FailureClass, trigExtraFailure, a.Number, failureText(a.Failure))
+				}
+				continue
+			}
+			d.raiseForFailure(raise, d.fc.class(e.Failure), trigExtraFailure, a.Number, failureText(e.Failure))
+		}
+		if i == n-1 {
+			break
+		}
+		switch {
+		case a.Outcome == OutcomeFailed && a.FailureClass == FailureAmbiguous:
+			raise(ConfidenceProbable, trigAmbiguous, a.Number, failureText(a.Failure))
+		case a.Outcome == OutcomePending || a.Outcome == OutcomeUnknown:
+			raise(ConfidenceProbable, trigNoOutcome, a.Number, "")
+		case a.Outcome == OutcomeFailed && a.FailureClass == FailureUnclassified:
+			raise(ConfidencePossible, trigUnclassified, a.Number, failureText(a.Failure))
+		}
+	}
+	if len(completions) >= 2 {
+		conf = ConfidenceObserved
+	}
+	if conf == "" {
+		return
+	}
+	nt := d.textOf(inv.Name)
+	ev := d.attemptEvidence(inv, nt.subject)
+	inputFacts, inputsDiffer := d.compareInputs(k)
+	ev = append(ev, inputFacts...)
+	differ := inputsDiffer && inv.LinkRule == LinkInferred
+	if differ {
+		conf = ConfidencePossible
+	}
+	ev = append(ev, d.compareOutputs(k, completions)...)
+
+	key := explanationKey{id: FindingDuplicateSideEffect, conf: conf, name: inv.Name, fact: trigFact,
+		trigger: trigger, number: trigNum, completions: len(completions), differ: differ}
+	expl, ok := d.explanations[key]
+	if !ok {
+		l := &d.ln
+		if len(completions) >= 2 {
+			l.str("The history shows this call executing more than once: it records ").num(len(completions)).
+				str(" completions for this one call. Activities run at least once, never exactly once; unless ").
+				str(nt.subject).str(" is keyed on a value stable across retries and the write is conditional on " +
+				"that key, it happened twice.")
+		} else {
+			l.str("The engine ran ").str(nt.quoted).str(" again after attempt ").num(trigNum)
+			switch trigger {
+			case trigAmbiguous:
+				l.str(" failed ambiguously (").str(trigFact).str("), so ").str(nt.subject).
+					str(" may have committed before the failure reached the history.")
+			case trigNoOutcome:
+				l.str(" left no recorded outcome, so ").str(nt.subject).str(" may have committed.")
+			case trigUnclassified:
+				l.str(" failed with an error twice does not recognise (").str(trigFact).str("); if it came after ").
+					str(nt.subject).str(" committed, it ran twice.")
+			case trigExtraFailure:
+				l.str(" recorded two outcomes for one scheduled task, one a failure (").str(trigFact).
+					str("): it executed twice, and ").str(nt.subject).str(" may have committed both times.")
+			}
+			l.str(" Nothing inside the activity can tell: its inputs are identical by design, so only the " +
+				"outside world can refuse the duplicate.")
+		}
+		if differ {
+			l.str(" The attempts were linked by order and their inputs differ, so they may be separate calls.")
+		}
+		expl = l.done()
+		if d.explanations == nil {
+			d.explanations = make(map[explanationKey]string)
+		}
+		d.explanations[key] = expl
+	}
+	d.add(Finding{
+		ID:              FindingDuplicateSideEffect,
+		Severity:        sev,
+		Confidence:      conf,
+		Activity:        inv.Name,
+		Invocation:      inv.Key,
+		InvocationIndex: k,
+		Attempts:        allNumbers(inv),
+		Evidence:        ev,
+		Explanation:     expl,
+		Advice:          keyAdvice(d.ln.str(nt.hazard).str("; "), inv, nt.subject).str(".").done(),
+	}, inv.Attempts[0].Scheduled, k, -1)
+}
+
+// raiseForFailure raises a duplicate's confidence for a failure among an
+// attempt's several outcomes: ambiguous is probable, unrecognised possible;
+// a safe or permanent failure did not commit.
+func (d *detector) raiseForFailure(raise func(Confidence, int, int, string), class FailureClass,
+	trigger, number int, fact string) {
+	switch class {
+	case FailureAmbiguous:
+		raise(ConfidenceProbable, trigger, number, fact)
+	case FailureUnclassified:
+		raise(ConfidencePossible, trigger, number, fact)
+	}
+}
+
+func confidenceRank(c Confidence) int {
+	switch c {
+	case ConfidenceObserved:
+		return 3
+	case ConfidenceProbable:
+		return 2
+	case ConfidencePossible:
+		return 1
+	}
+	return 0
+}
+
+// compareInputs compares the attempts' inputs when they are visible: the
+// same input confirms one logical call. When they are not, it records the
+// skipped check.
+func (d *detector) compareInputs(k int) (facts []Evidence, differ bool) {
+	inv := &d.b.invs[k]
+	if len(inv.Attempts) < 2 {
+		return nil, false
+	}
+	first := d.h.At(inv.Attempts[0].Scheduled).Payload
+	for i := range inv.Attempts {
+		p := d.h.At(inv.Attempts[i].Scheduled).Payload
+		if !visible(p) {
+			d.skip("identical inputs", inv.Key, withheldReason("the attempts' inputs are", p.State,
+				d.h.Run.DataSharing)+"; the grouping rests on ids, timers and order alone", p.State)
+			return nil, false
+		}
+		if i > 0 && p.Text() != first.Text() {
+			a := &inv.Attempts[i]
+			return []Evidence{d.evidence(a.Scheduled, "attempt "+strconv.Itoa(a.Number)+
+				"'s input differs from attempt 1's")}, true
+		}
+	}
+	if len(inv.Attempts) == 2 {
+		d.ln.str("both attempts' inputs are identical")
+	} else {
+		d.ln.str("the inputs of all ").num(len(inv.Attempts)).str(" attempts are identical")
+	}
+	return []Evidence{d.evidence(inv.Attempts[0].Scheduled, d.ln.str(": one logical call").done())}, false
+}
+
+// compareOutputs compares the outputs of two or more completions of one call
+// by their id-like fields.
+func (d *detector) compareOutputs(k int, completions []int) []Evidence {
+	if len(completions) < 2 {
+		return nil
+	}
+	inv := &d.b.invs[k]
+	var texts []string
+	for _, pos := range completions {
+		p := d.h.At(pos).Payload
+		if !visible(p) {
+			d.skip("distinct outputs", inv.Key, withheldReason("the completions' outputs are", p.State,
+				d.h.Run.DataSharing)+"; whether both calls produced a result (two charge ids) cannot be checked here", p.State)
+			return nil
+		}
+		texts = append(texts, p.Text())
+	}
+	for j := 1; j < len(texts); j++ {
+		if field, a, b, ok := differingID(texts[0], texts[j]); ok {
+			return []Evidence{d.evidence(completions[j], "the completions returned different "+clip(field, 40)+
+				" values ("+clip(a, 40)+" and "+clip(b, 40)+"): two distinct results, so it happened twice")}
+		}
+	}
+	if field, v, ok := sharedID(texts); ok {
+		return []Evidence{d.evidence(completions[1], "every completion returned the same "+clip(field, 40)+
+			" ("+clip(v, 40)+"): the provider may have deduplicated the second call")}
+	}
+	return nil
+}
+
+// childRetried flags a retried child workflow.
+func (d *detector) childRetried(k int) {
+	inv := &d.b.invs[k]
+	if len(inv.Attempts) < 2 {
+		return
+	}
+	first := inv.Attempts[0].InstanceID
+	var detail, expl string
+	switch {
+	case inv.ReusedInstanceID:
+		detail = "every attempt reused child instance id " + clip(first, 60)
+		expl = "The child workflow " + quoteName(inv.Name) + " ran " + strconv.Itoa(len(inv.Attempts)) +
+			" times under one instance id: Dapr resets a finished instance when it is created again, so only the " +
+			"last attempt's history survives, and whatever the earlier attempts did is no longer visible in the child."
+	case first == "":
+		detail = "this history format does not record child instance ids"
+		expl = "The child workflow " + quoteName(inv.Name) + " was retried: a retried child workflow is a new " +
+			"instance with a new instance id, so a key derived from the child's instance id is not stable."
+	default:
+		detail = "attempt 1 ran as " + clip(first, 60) + ", attempt 2 as " + clip(inv.Attempts[1].InstanceID, 60)
+		expl = "The child workflow " + quoteName(inv.Name) + " was retried as new instances with new instance ids, " +
+			"unlike an activity retry, which keeps one task_execution_id: a key derived from the child's instance id " +
+			"changes per attempt and deduplicates nothing."
+	}
+	ev := d.attemptEvidence(inv, "the child's side effects")
+	ev = append(ev, d.evidence(inv.Attempts[1].Scheduled, detail))
+	d.add(Finding{
+		ID:              FindingChildWorkflowRetried,
+		Severity:        SeverityMedium,
+		Confidence:      ConfidenceObserved,
+		Activity:        inv.Name,
+		Invocation:      inv.Key,
+		InvocationIndex: k,
+		Attempts:        allNumbers(inv),
+		Evidence:        ev,
+		Explanation:     expl,
+		Advice: "Derive the child's idempotency keys from the parent, or pass the key down in the child's input; " +
+			"never key on the child's own instance id.",
+	}, inv.Attempts[0].Scheduled, k, -1)
+}
+
+// retriedPermanent flags attempts retried after a failure that cannot
+// succeed on retry.
+func (d *detector) retriedPermanent(k int) {
+	inv := &d.b.invs[k]
+	n := len(inv.Attempts)
+	var nums []int
+	var ev []Evidence
+	nonRetriable := false
+	for i := range inv.Attempts {
+		a := &inv.Attempts[i]
+		if a.Outcome != OutcomeFailed || a.FailureClass != FailurePermanent {
+			continue
+		}
+		var retry Evidence
+		switch {
+		case i < n-1:
+			next := &inv.Attempts[i+1]
+			retry = d.evidence(next.Scheduled, "attempt "+strconv.Itoa(next.Number)+" (event "+
+				strconv.Itoa(next.Scheduled)+") ran it again"+laterText(next))
+		case inv.OpenRetry != nil:
+			retry = d.evidence(inv.OpenRetry.Created, "a retry timer (event "+strconv.Itoa(inv.OpenRetry.Created)+
+				") is set to run it again")
+		default:
+			continue
+		}
+		nums = append(nums, a.Number)
+		pos, fact := outcomeFact(&d.ln, a, "")
+		ev = append(ev, d.evidence(pos, fact), retry)
+		if a.Failure != nil && a.Failure.NonRetriable {
+			nonRetriable = true
+		}
+	}
+	if len(nums) == 0 {
+		return
+	}
+	label := "Attempt "
+	if len(nums) > 1 {
+		label = "Attempts "
+	}
+	expl := label + joinNumbers(nums) + " failed with an error a retry cannot change, and the retry policy " +
+		"ran " + quoteName(inv.Name) + " again: a permanent rejection consumes the retry budget and delays the real " +
+		"failure without any chance of succeeding."
+	if nonRetriable {
+		expl += " The failure was even marked non-retriable, and it was retried all the same."
+	}
+	d.add(Finding{
+		ID:              FindingRetriedPermanentFailure,
+		Severity:        SeverityMedium,
+		Confidence:      ConfidenceObserved,
+		Activity:        inv.Name,
+		Invocation:      inv.Key,
+		InvocationIndex: k,
+		Attempts:        nums,
+		Evidence:        ev,
+		Explanation:     expl,
+		Advice:          "Return the rejection as data (a typed result the orchestrator branches on) and reserve the retry policy for transient failures.",
+	}, inv.Attempts[0].Scheduled, k, -1)
+}
+
+func laterText(a *Attempt) string {
+	if a.BackoffBefore > 0 {
+		return " " + fmtDuration(a.BackoffBefore) + " later"
+	}
+	return ""
+}
+
+// unknownOutcome flags an invocation whose last attempt has no outcome in a
+// run that ended or stalled, or that is still running long after the
+// attempt was scheduled.
+func (d *detector) unknownOutcome(k int) {
+	inv := &d.b.invs[k]
+	a := &inv.Attempts[len(inv.Attempts)-1]
+	conf := ConfidenceObserved
+	var fact string
+	switch a.Outcome {
+	case OutcomeUnknown:
+		fact = attemptLabel(a) + " has no recorded outcome and the run " + d.stateText()
+	case OutcomePending:
+		wait := d.now().Sub(a.Start)
+		if wait <= d.opts.OverdueAfter {
+			return
+		}
+		conf = ConfidencePossible
+		fact = attemptLabel(a) + " has had no outcome for " + fmtDuration(wait) + " while the run is still running"
+	default:
+		return
+	}
+	sev := SeverityMedium
+	if inv.Class == ClassReadOnly || inv.Class == ClassIdempotent {
+		sev = SeverityLow
+	}
+	subject := subjectOf(inv.Name)
+	if inv.Kind == KindChildWorkflow {
+		subject = "the child workflow's work"
+	}
+	d.add(Finding{
+		ID:              FindingUnknownOutcome,
+		Severity:        sev,
+		Confidence:      conf,
+		Activity:        inv.Name,
+		Invocation:      inv.Key,
+		InvocationIndex: k,
+		Attempts:        []int{a.Number},
+		Evidence:        []Evidence{d.evidence(a.Scheduled, fact)},
+		Explanation: "The outcome of " + quoteName(inv.Name) + " is unknown: it may have run, partly run, or not run " +
+			"at all, and " + subject + " may or may not have happened. The history does not say it failed, and it " +
+			"does not say it is fine.",
+		Advice: "Reconcile with the outside world (the provider's records, an intent record keyed on the idempotency " +
+			"key) before running it again; do not resolve an unknown outcome by guessing.",
+	}, a.Scheduled, k, -1)
+}
+
+// now is the instant a running run's pending attempts are judged against:
+// Options.Now, else the latest instant the history itself vouches for (its
+// last event, the run's last update, or when a saved history was captured).
+func (d *detector) now() catalyst.Stamp {
+	if !d.opts.Now.IsZero() {
+		return catalyst.StampOf(d.opts.Now)
+	}
+	ref := max(d.s.latest, catalyst.StampOf(d.h.Run.UpdatedAt))
+	if rec := d.h.Run.Provenance.Recorded; rec != nil {
+		ref = max(ref, catalyst.StampOf(rec.CapturedAt))
+	}
+	return ref
+}
+
+func (d *detector) stateText() string {
+	switch d.s.state {
+	case stateStalled:
+		return "stalled"
+	case stateEnded:
+		return "ended (" + clip(string(d.h.Run.Status.Normalized()), 30) + ")"
+	}
+	return "has an unrecognised status (" + clip(string(d.h.Run.Status), 30) + ")"
+}
+
+// largePayloads flags an invocation's inputs and outputs over the threshold.
+func (d *detector) largePayloads(k int) {
+	inv := &d.b.invs[k]
+	limit := d.opts.LargePayloadBytes
+	var nums []int
+	var ev []Evidence
+	largest := 0
+	check := func(a *Attempt, pos int, what string) {
+		p := d.h.At(pos).Payload
+		if !visible(p) {
+			return
+		}
+		size, over := payloadOver(p, limit)
+		if !over {
+			return
+		}
+		largest = max(largest, size)
+		if len(nums) == 0 || nums[len(nums)-1] != a.Number {
+			nums = append(nums, a.Number)
+		}
+		ev = append(ev, d.evidence(pos, "attempt "+strconv.Itoa(a.Number)+" "+what+" (event "+
+			strconv.Itoa(pos)+") is "+fmtBytes(size)))
+	}
+	for i := range inv.Attempts {
+		a := &inv.Attempts[i]
+		check(a, a.Scheduled, "input")
+		if a.OutcomeEvent >= 0 && d.h.At(a.OutcomeEvent).Type.PayloadField() == "output" {
+			check(a, a.OutcomeEvent, "output")
+		}
+	}
+	if len(nums) == 0 {
+		return
+	}
+	d.add(d.largeFinding(inv.Name, inv.Key, k, nums, ev, largest), inv.Attempts[0].Scheduled, k, -1)
+}
+
+func (d *detector) largeFinding(name, key string, k int, nums []int, ev []Evidence, largest int) Finding {
+	sev := SeverityLow
+	if largest >= nearPayloadLimit {
+		sev = SeverityMedium
+	}
+	return Finding{
+		ID:              FindingLargePayload,
+		Severity:        sev,
+		Confidence:      ConfidenceObserved,
+		Activity:        name,
+		Invocation:      key,
+		InvocationIndex: k,
+		Attempts:        nums,
+		Evidence:        ev,
+		Explanation: "Inputs and outputs are serialized into the workflow's history: a large payload slows every " +
+			"later replay of this run and can exceed the state store's limits, a failure that surfaces late, under " +
+			"load (Dapr stalls a run whose payload nears the 4 MiB gRPC limit).",
+		Advice: "Pass identifiers, not documents: return a status and a reference, not a response body.",
+	}
+}
+
+// payloadOver reports a payload's size when it is over limit, reading the
+// wire form's length first so small payloads are never unquoted.
+func payloadOver(p catalyst.Payload, limit int) (int, bool) {
+	if lit, ok := p.WireLiteral(); ok && len(lit) <= limit {
+		return 0, false
+	}
+	n := p.Size()
+	return n, n > limit
+}
+
+// runPayloads flags the workflow's own large payloads and stalls for payload
+// size.
+func (d *detector) runPayloads() {
+	limit := d.opts.LargePayloadBytes
+	for _, pos32 := range d.s.runPayloadEvents {
+		pos := int(pos32)
+		e := d.h.At(pos)
+		size, over := payloadOver(e.Payload, limit)
+		if !over {
+			continue
+		}
+		what := "the workflow's " + e.Type.PayloadField()
+		if e.Type != catalyst.EventExecutionStarted && e.Type != catalyst.EventExecutionCompleted {
+			what = "the " + e.TypeName() + " payload"
+		}
+		ev := []Evidence{d.evidence(pos, what+" (event "+strconv.Itoa(pos)+") is "+fmtBytes(size))}
+		d.add(d.largeFinding(d.workflowName(), "", -1, nil, ev, size), pos, -1, -1)
+	}
+	for _, pos32 := range d.s.stalls {
+		pos := int(pos32)
+		e := d.h.At(pos)
+		if e.Detail == nil || !mentionsPayloadSize(e.Detail.StallReason+" "+e.Detail.StallDescription) {
+			continue
+		}
+		fact := "the run stalled (event " + strconv.Itoa(pos) + "): " + clip(e.Detail.StallReason, 40)
+		if e.Detail.StallDescription != "" {
+			fact += ": " + clip(e.Detail.StallDescription, 160)
+		}
+		f := d.largeFinding(d.workflowName(), "", -1, nil, []Evidence{d.evidence(pos, fact)}, nearPayloadLimit)
+		d.add(f, pos, -1, -1)
+	}
+}
+
+func mentionsPayloadSize(s string) bool {
+	s = strings.ToLower(s)
+	return strings.Contains(s, "payload_size") || strings.Contains(s, "payload size")
+}
+
+func (d *detector) workflowName() string {
+	if d.h.Run.Workflow != "" {
+		return d.h.Run.Workflow
+	}
+	return d.s.workflow
+}
+
+// skip records a check that could not run, naming the data-sharing level
+// when payloads were withheld.
+func (d *detector) skip(check, key, reason string, state catalyst.PayloadState) {
+	level := catalyst.LevelUnknown
+	if state == catalyst.PayloadWithheld {
+		level = d.h.Run.DataSharing.Level
+	}
+	d.skipped = append(d.skipped, SkippedCheck{Check: check, Invocation: key, Reason: reason, Level: level})
+}
+
+// runSkips records the run-wide checks that payloads kept from running.
+func (d *detector) runSkips() {
+	if d.s.hidden == 0 {
+		return
+	}
+	state := d.s.hiddenState
+	d.skip("payload size", "", withheldReason(strconv.Itoa(d.s.hidden)+" activity and child-workflow payloads are",
+		state, d.h.Run.DataSharing)+"; inputs and outputs over the size threshold cannot be found", state)
+	if d.hidden > 0 {
+		d.skip("identical inputs", "", withheldReason("the inputs of "+strconv.Itoa(d.hidden)+
+			" retried invocations are", state, d.h.Run.DataSharing)+
+			"; whether retries repeated the same input cannot be confirmed", state)
+	}
+}
+
+// finish sorts the findings (most severe first, ties in history order) and
+// indexes them from their invocations.
+func (d *detector) finish(r *Report) {
+	order := make([]int32, len(d.found))
+	for i := range order {
+		order[i] = int32(i)
+	}
+	sort.SliceStable(order, func(i, j int) bool {
+		a, b := &d.found[order[i]], &d.found[order[j]]
+		if a.f.Severity != b.f.Severity {
+			return a.f.Severity > b.f.Severity
+		}
+		return a.order < b.order
+	})
+	r.Findings = make([]Finding, len(d.found))
+	for i, o := range order {
+		rf := &d.found[o]
+		r.Findings[i] = rf.f
+		for _, k := range [2]int{rf.inv1, rf.inv2} {
+			if k < 0 {
+				continue
+			}
+			inv := &r.Invocations[k]
+			if len(inv.Findings) == 0 || inv.Findings[len(inv.Findings)-1] != i {
+				inv.Findings = append(inv.Findings, i)
+			}
+		}
+	}
+	r.Skipped = d.skipped
+}

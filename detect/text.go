@@ -1,0 +1,320 @@
+package detect
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+	"time"
+	"unicode/utf8"
+
+	"github.com/twice-cli/twice/catalyst"
+	"github.com/twice-cli/twice/catalyst/safetext"
+)
+
+// Facts, explanations and advice quote history text (names, error
+// messages, ids). They are built with clip, which cuts the text short and
+// passes it through safetext.Line, so a finding's text is one printable line
+// whatever the history held. Renderers sanitize again; that changes nothing.
+
+// clip returns s cut to at most n runes (with "…" when cut) and made safe
+// for one line.
+func clip(s string, n int) string {
+	if utf8.RuneCountInString(s) > n {
+		cut := 0
+		for i := range s {
+			if n == 0 {
+				cut = i
+				break
+			}
+			n--
+		}
+		s = s[:cut] + "…"
+	}
+	return safetext.Line(s)
+}
+
+// quoteName returns an activity name for a sentence.
+func quoteName(name string) string {
+	if name == "" {
+		return "(unnamed)"
+	}
+	return clip(name, 80)
+}
+
+// fmtDuration writes a duration for people: "350 ms", "30.0 s", "2.5 min",
+// "1.2 h".
+func fmtDuration(d time.Duration) string { return string(appendDuration(nil, d)) }
+
+func appendDuration(b []byte, d time.Duration) []byte {
+	if d < 0 {
+		b = append(b, '-')
+		d = -d
+	}
+	// Each unit is used while its rounded value stays below the next unit
+	// (59.97 s is "60.0 s" no more: it is "1.0 min").
+	switch {
+	case d < time.Second-500*time.Microsecond:
+		return append(strconv.AppendInt(b, d.Round(time.Millisecond).Milliseconds(), 10), " ms"...)
+	case d < time.Minute-50*time.Millisecond:
+		return append(strconv.AppendFloat(b, d.Seconds(), 'f', 1, 64), " s"...)
+	case d < time.Hour-3*time.Second:
+		return append(strconv.AppendFloat(b, d.Minutes(), 'f', 1, 64), " min"...)
+	}
+	return append(strconv.AppendFloat(b, d.Hours(), 'f', 1, 64), " h"...)
+}
+
+// fmtBytes writes a size: "96 KiB", "3.2 MiB".
+func fmtBytes(n int) string {
+	switch {
+	case n < 1<<10:
+		return strconv.Itoa(n) + " B"
+	case n < 1<<20:
+		return strconv.Itoa(n>>10) + " KiB"
+	}
+	return fmt.Sprintf("%.1f MiB", float64(n)/(1<<20))
+}
+
+// failureText is the failure's message (or type) for a fact, one line.
+func failureText(f *catalyst.Failure) string {
+	if f == nil {
+		return "no details recorded"
+	}
+	msg := f.Message
+	if msg == "" {
+		msg = f.Type
+	}
+	if msg == "" {
+		return "no details recorded"
+	}
+	return clip(msg, 160)
+}
+
+// subjectOf names, for a sentence, what the activity's side effect is: "the
+// charge", "the email", ... or "the side effect".
+func subjectOf(name string) string {
+	for _, w := range SplitWords(name) {
+		switch w {
+		case "charge", "capture", "debit", "bill":
+			return "the charge"
+		case "pay", "payment", "payout", "purchase", "buy":
+			return "the payment"
+		case "refund":
+			return "the refund"
+		case "transfer", "withdraw", "deposit", "settle":
+			return "the transfer"
+		case "email", "mail":
+			return "the email"
+		case "sms", "text":
+			return "the SMS"
+		case "send", "message", "transmit", "deliver":
+			return "the message"
+		case "notify", "notification", "alert", "page":
+			return "the notification"
+		case "publish", "emit", "produce", "broadcast", "enqueue", "dispatch", "push":
+			return "the published message"
+		case "invoice":
+			return "the invoice"
+		case "order", "place":
+			return "the order"
+		case "ship", "fulfill", "fulfil":
+			return "the shipment"
+		case "book", "reserve":
+			return "the reservation"
+		case "increment", "incr", "decrement", "deduct", "credit", "topup":
+			return "the balance change"
+		case "insert", "create", "register", "add", "record", "provision", "signup":
+			return "the new record"
+		case "append", "write", "upload":
+			return "the write"
+		}
+	}
+	return "the side effect"
+}
+
+// hazardAdvice is the seed's hazard-table fix for what the activity's name
+// says it does.
+func hazardAdvice(name string) string {
+	for _, w := range SplitWords(name) {
+		switch w {
+		case "charge", "capture", "debit", "bill", "pay", "payment", "payout", "purchase",
+			"buy", "refund", "transfer", "withdraw", "deposit", "settle", "invoice", "credit":
+			return "Send the provider's idempotency key header"
+		case "email", "mail", "sms", "text", "send", "message", "notify", "notification",
+			"alert", "page", "deliver", "transmit":
+			return "Record a dedupe key in the same transaction as the send, or use a provider-side key"
+		case "publish", "emit", "produce", "broadcast", "enqueue", "dispatch", "push":
+			return "Give the message a deterministic id, and make the consumer idempotent too"
+		case "increment", "incr", "decrement", "deduct", "topup":
+			return "Replace the increment with an idempotent set, or record contributing event ids and sum"
+		case "append", "upload":
+			return "Write to a key derived from the idempotency key instead of appending"
+		case "insert", "create", "register", "add", "record", "provision", "signup", "order",
+			"place", "book", "reserve", "ship", "fulfill", "fulfil", "write":
+			return "Add a unique constraint on the natural key, then upsert or insert-ignore"
+		}
+	}
+	return "Make the write conditional on a key that is stable across retries"
+}
+
+// keyAdvice says which key to use for an invocation, from what its task
+// execution ids show: one id shared by every attempt is a stable key; ids
+// that change per attempt (.NET) are not; no ids leaves a natural key.
+func keyAdvice(l *line, inv *Invocation, subject string) *line {
+	first := ""
+	shared, perAttempt := true, false
+	for i := range inv.Attempts {
+		x := inv.Attempts[i].ExecutionID
+		switch {
+		case i == 0:
+			first = x
+		case x != first:
+			shared = false
+			if x != "" && first != "" {
+				perAttempt = true
+			}
+		}
+	}
+	switch {
+	case first != "" && shared:
+		return l.str("key ").str(subject).str(" on task_execution_id ").id(first).
+			str(" — stable across these attempts")
+	case perAttempt:
+		return l.str("task_execution_id changes per attempt here (").id(first).str(" then ").
+			id(inv.Attempts[1].ExecutionID).
+			str("), so it is not a stable key: use a natural key from the input, or the first attempt's id the retry timers carry")
+	}
+	return l.str("this history records no task_execution_id: key ").str(subject).
+		str(" on a natural key from the input (an order id)")
+}
+
+// line builds one line of text in a reusable buffer: a finding's facts are
+// built with one allocation each.
+type line struct{ b []byte }
+
+func (l *line) str(s string) *line { l.b = append(l.b, s...); return l }
+
+func (l *line) num(n int) *line { l.b = strconv.AppendInt(l.b, int64(n), 10); return l }
+
+func (l *line) dur(d time.Duration) *line { l.b = appendDuration(l.b, d); return l }
+
+// id writes an id abbreviated to its first eight characters ("8a4f2c71…").
+func (l *line) id(id string) *line {
+	n := 0
+	for i := range id {
+		if n == 8 {
+			return l.str(safetext.Line(id[:i])).str("…")
+		}
+		n++
+	}
+	return l.str(safetext.Line(id))
+}
+
+// attempt writes "attempt 2 (event 8)".
+func (l *line) attempt(number, event int) *line {
+	return l.str("attempt ").num(number).str(" (event ").num(event).str(")")
+}
+
+// done returns the line and empties the buffer.
+func (l *line) done() string {
+	s := string(l.b)
+	l.b = l.b[:0]
+	return s
+}
+
+// attemptLabel is "attempt 2 (event 8)".
+func attemptLabel(a *Attempt) string {
+	var l line
+	return l.attempt(a.Number, a.Scheduled).done()
+}
+
+// outcomeFact is one line on how an attempt ended, with what it means for
+// subject ("the charge").
+func outcomeFact(l *line, a *Attempt, subject string) (event int, fact string) {
+	switch a.Outcome {
+	case OutcomeCompleted:
+		l.attempt(a.Number, a.OutcomeEvent).str(" completed")
+		if d := a.Duration(); d > 0 {
+			l.str(" after ").dur(d)
+		}
+		return a.OutcomeEvent, l.done()
+	case OutcomeFailed:
+		l.attempt(a.Number, a.OutcomeEvent).str(" failed")
+		if d := a.Duration(); d > 0 {
+			l.str(" after ").dur(d)
+		}
+		l.str(": ").str(failureText(a.Failure))
+		switch a.FailureClass {
+		case FailureAmbiguous:
+			l.str(" — ").str(subject).str(" may have committed")
+		case FailureSafe:
+			l.str(" — the request never reached the provider")
+		case FailurePermanent:
+			l.str(" — a retry cannot succeed")
+		}
+		return a.OutcomeEvent, l.done()
+	case OutcomePending:
+		return a.Scheduled, l.attempt(a.Number, a.Scheduled).str(" has no outcome yet: the run is still running").done()
+	}
+	return a.Scheduled, l.attempt(a.Number, a.Scheduled).str(" has no recorded outcome — ").str(subject).
+		str(" may have committed").done()
+}
+
+// nameText is the text derived from an activity name, made once per name.
+type nameText struct {
+	quoted  string // the name for a sentence
+	subject string // "the charge"
+	hazard  string // the hazard table's fix
+}
+
+// textOf returns the text derived from name, from the detector's cache.
+func (d *detector) textOf(name string) *nameText {
+	if t, ok := d.names[name]; ok {
+		return t
+	}
+	t := &nameText{quoted: quoteName(name), subject: subjectOf(name), hazard: hazardAdvice(name)}
+	if d.names == nil {
+		d.names = make(map[string]*nameText)
+	}
+	d.names[name] = t
+	return t
+}
+
+// withheldReason says why a payload cannot be read, naming the data-sharing
+// level when that is the cause.
+func withheldReason(what string, state catalyst.PayloadState, ds catalyst.DataSharing) string {
+	switch state {
+	case catalyst.PayloadWithheld:
+		return what + " " + ds.WithheldText()
+	case catalyst.PayloadRedacted:
+		return what + " redacted when the history was saved (--redact-payloads)"
+	case catalyst.PayloadNotRequested:
+		return what + " not requested from the source"
+	}
+	return what + " unavailable"
+}
+
+// visible reports whether a payload's content is known: present, empty, or
+// absent where no filter applies (none given).
+func visible(p catalyst.Payload) bool {
+	switch p.State {
+	case catalyst.PayloadPresent, catalyst.PayloadEmpty, catalyst.PayloadNone:
+		return true
+	}
+	return false
+}
+
+// joinNumbers writes attempt numbers as "1, 2 and 3".
+func joinNumbers(ns []int) string {
+	var b strings.Builder
+	for i, n := range ns {
+		switch {
+		case i == 0:
+		case i == len(ns)-1:
+			b.WriteString(" and ")
+		default:
+			b.WriteString(", ")
+		}
+		b.WriteString(strconv.Itoa(n))
+	}
+	return b.String()
+}
