@@ -1,0 +1,155 @@
+package live
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+
+	"github.com/twice-cli/twice/catalyst"
+	"github.com/twice-cli/twice/catalyst/safetext"
+)
+
+// Fetched is one run's history as read from Catalyst, with what twice record
+// needs to save it.
+type Fetched struct {
+	// History is the decoded history, its data-sharing level applied.
+	History *catalyst.History
+	// Raw is the history document exactly as the server sent it (the tool's
+	// structured content, or its text content unescaped); a fixture stores
+	// it byte for byte.
+	Raw []byte
+	// DataSharing is the level that applied: configured, inferred, or
+	// unknown.
+	DataSharing catalyst.DataSharing
+	// Endpoint is the endpoint's host.
+	Endpoint string
+	// Tool is the name of the tool that returned it.
+	Tool string
+}
+
+// History returns one run's history (catalyst.Source).
+func (c *Client) History(ctx context.Context, ref catalyst.RunRef) (*catalyst.History, error) {
+	f, err := c.Fetch(ctx, ref)
+	if err != nil {
+		return nil, err
+	}
+	return f.History, nil
+}
+
+// Fetch reads one run's history with catalyst_get_workflow_run, decodes it
+// with catalyst.Decode and applies the data-sharing level: Config.Level when
+// set, else metadata (marked inferred) when every payload is missing, else
+// unknown.
+func (c *Client) Fetch(ctx context.Context, ref catalyst.RunRef) (*Fetched, error) {
+	if strings.TrimSpace(ref.ID) == "" {
+		return nil, errors.New("no run id given: name the run to read (twice show RUN_ID --app APP)")
+	}
+	op := describeRun(ref)
+	res, info, err := c.callTool(ctx, op, ToolGetRun, func(t *toolInfo) (map[string]any, error) {
+		return t.buildArgs([]argValue{
+			{key: argProject, value: ref.Project},
+			{key: argApp, value: ref.AppID},
+			{key: argRun, value: ref.ID},
+		})
+	})
+	if err != nil {
+		return nil, err
+	}
+	doc, err := res.document()
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", op, err)
+	}
+	prov := catalyst.Provenance{Surface: catalyst.SurfaceCatalystMCP, Endpoint: c.host}
+	h, err := catalyst.Decode(bytes.NewReader(doc), catalyst.DecodeOptions{Provenance: prov, MaxEvents: c.cfg.MaxEvents})
+	if err != nil {
+		return nil, fmt.Errorf("%s: the history %s returned cannot be read: %w", op, c.host, err)
+	}
+	if h.Run.ID != "" && h.Run.ID != ref.ID {
+		return nil, fmt.Errorf("%w: %s: %s returned the history of another run (%s)", ErrBadResponse, op, c.host, safetext.Line(excerpt(h.Run.ID, 128)))
+	}
+	fillRun(&h.Run, ref)
+	h.Run.Provenance = prov
+	ds := c.dataSharing(h)
+	if !ds.Withholds() {
+		// The decoder may already have marked absent payloads withheld
+		// (a Catalyst history, level not yet known); at full they are none.
+		unwithhold(h)
+	}
+	h.ApplyDataSharing(ds)
+	return &Fetched{History: h, Raw: doc, DataSharing: ds, Endpoint: c.host, Tool: info.name}, nil
+}
+
+// describeRun says which run was asked for, for errors.
+func describeRun(ref catalyst.RunRef) string {
+	var b strings.Builder
+	b.WriteString("reading run " + safetext.Line(ref.ID))
+	if ref.AppID != "" {
+		b.WriteString(" of app " + safetext.Line(ref.AppID))
+	}
+	if ref.Project != "" {
+		b.WriteString(" in project " + safetext.Line(ref.Project))
+	}
+	return b.String()
+}
+
+// fillRun completes the run's identity from what was asked for.
+func fillRun(run *catalyst.Run, ref catalyst.RunRef) {
+	if run.ID == "" {
+		run.ID = ref.ID
+	}
+	if run.AppID == "" {
+		run.AppID = ref.AppID
+	}
+	if run.Project.Name == "" && run.Project.UID == "" {
+		run.Project.Name = ref.Project
+	}
+}
+
+// dataSharing decides the level that applied to h.
+func (c *Client) dataSharing(h *catalyst.History) catalyst.DataSharing {
+	if c.cfg.Level != catalyst.LevelUnknown {
+		return catalyst.DataSharing{Filtered: true, Level: c.cfg.Level}
+	}
+	if payloadsWithheld(h) {
+		return catalyst.DataSharing{Filtered: true, Level: catalyst.LevelMetadata, Inferred: true}
+	}
+	return catalyst.DataSharing{Filtered: true}
+}
+
+// payloadsWithheld reports whether h looks filtered at metadata: it has
+// events that carry a payload, and not one of them, nor the run, has one.
+func payloadsWithheld(h *catalyst.History) bool {
+	for _, p := range []catalyst.Payload{h.Run.Input, h.Run.Output, h.Run.CustomStatus} {
+		if p.State == catalyst.PayloadPresent || p.State == catalyst.PayloadEmpty {
+			return false
+		}
+	}
+	carriers := 0
+	for _, e := range h.All() {
+		if e.Type.PayloadField() == "" {
+			continue
+		}
+		carriers++
+		if s := e.Payload.State; s != catalyst.PayloadNone && s != catalyst.PayloadWithheld {
+			return false
+		}
+	}
+	return carriers > 0
+}
+
+// unwithhold turns withheld payloads back into absent ones, for a level
+// that withholds nothing.
+func unwithhold(h *catalyst.History) {
+	for _, e := range h.All() {
+		if e.Payload.State == catalyst.PayloadWithheld {
+			e.Payload = catalyst.AbsentPayload(catalyst.PayloadNone)
+		}
+	}
+	for _, p := range []*catalyst.Payload{&h.Run.Input, &h.Run.Output, &h.Run.CustomStatus} {
+		if p.State == catalyst.PayloadWithheld {
+			*p = catalyst.AbsentPayload(catalyst.PayloadNone)
+		}
+	}
+}

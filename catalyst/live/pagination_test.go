@@ -1,0 +1,174 @@
+package live
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+	"testing"
+
+	"github.com/twice-cli/twice/catalyst"
+	"github.com/twice-cli/twice/catalyst/catalysttest"
+)
+
+// TestPaginationFaults (A18): repeated and cyclic tokens and endless empty
+// pages stop, within the page cap, with the list marked partial.
+func TestPaginationFaults(t *testing.T) {
+	tests := []struct {
+		name       string
+		paging     catalysttest.Paging
+		wantCalls  int
+		wantRuns   int
+		wantReason string
+	}{
+		{name: "normal pages end", paging: catalysttest.PagingNormal, wantCalls: 4, wantRuns: 4},
+		{name: "a repeated token", paging: catalysttest.PagingRepeat, wantCalls: 2, wantRuns: 2, wantReason: "repeated a page token after 2 pages"},
+		{name: "a cycle A→B→A", paging: catalysttest.PagingCycle, wantCalls: 3, wantRuns: 3, wantReason: "repeated a page token after 3 pages"},
+		{name: "empty pages with a token forever", paging: catalysttest.PagingEmptyForever, wantCalls: 5, wantRuns: 0, wantReason: "stopped after 5 pages"},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			h := newHarness(t, catalysttest.Options{Paging: tc.paging}, func(c *Config) { c.PageSize = 1; c.MaxPages = 5 })
+			list, err := h.client.ListRuns(context.Background(), catalyst.RunQuery{Project: "default"})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if n := h.srv.Count(catalysttest.ToolListRuns); n != tc.wantCalls {
+				t.Errorf("pages fetched = %d, want %d", n, tc.wantCalls)
+			}
+			if len(list.Runs) != tc.wantRuns {
+				t.Errorf("runs = %d, want %d", len(list.Runs), tc.wantRuns)
+			}
+			if list.Partial != (tc.wantReason != "") || !strings.Contains(list.Reason, tc.wantReason) {
+				t.Errorf("partial %v reason %q, want %q", list.Partial, list.Reason, tc.wantReason)
+			}
+		})
+	}
+}
+
+// TestPartialAfterAFailedPage: a later page failing keeps the runs read and
+// says why the list is partial; a first page failing is an error.
+func TestPartialAfterAFailedPage(t *testing.T) {
+	h := newHarness(t, catalysttest.Options{}, func(c *Config) { faultConfig(c); c.PageSize = 2 })
+	h.srv.Inject(catalysttest.Fault{On: catalysttest.ToolListRuns, Times: 1, Kind: catalysttest.FaultDelay}) // page 1 passes
+	h.srv.Inject(catalysttest.StatusFault(catalysttest.ToolListRuns, 0, 500))
+	list, err := h.client.ListRuns(context.Background(), catalyst.RunQuery{Project: "default"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(list.Runs) != 2 || !list.Partial || !strings.Contains(list.Reason, "page 2 failed") || !strings.Contains(list.Reason, "HTTP 500") {
+		t.Errorf("list = %d runs, partial %v, reason %q", len(list.Runs), list.Partial, list.Reason)
+	}
+	_, err = h.client.ListRuns(context.Background(), catalyst.RunQuery{Project: "default"})
+	var se *StatusError
+	if !errors.As(err, &se) {
+		t.Errorf("a failing first page gave %v", err)
+	}
+}
+
+// TestListArgumentsMissing: a tool without a property for a value the user
+// gave is an error naming the tool and what it declares.
+func TestListArgumentsMissing(t *testing.T) {
+	h := newHarness(t, catalysttest.Options{ArgNames: map[string]string{"workflowName": "flavour"}}, nil)
+	_, err := h.client.ListRuns(context.Background(), catalyst.RunQuery{Project: "default", Workflow: "ProcessOrder"})
+	if err == nil || !strings.Contains(err.Error(), "catalyst_list_workflow_runs tool declares no argument for the workflow name filter (--workflow)") ||
+		!strings.Contains(err.Error(), "appId, flavour, pageSize") {
+		t.Errorf("err = %v", err)
+	}
+	_, err = h.client.ListRuns(context.Background(), catalyst.RunQuery{})
+	if err == nil || !strings.Contains(err.Error(), "requires projectId, the project (--project)") {
+		t.Errorf("err = %v", err)
+	}
+	if n := h.srv.Count(catalysttest.ToolListRuns); n != 0 {
+		t.Errorf("the tool was called %d times with arguments it cannot take", n)
+	}
+}
+
+// fakePager is a server model: page i answers tokens[i] as its next token.
+func fakePager(tokens []string, calls *int) func(context.Context, string, int) (runPage, error) {
+	return func(_ context.Context, token string, want int) (runPage, error) {
+		i := *calls
+		*calls++
+		if want <= 0 {
+			return runPage{}, fmt.Errorf("asked for %d runs", want)
+		}
+		p := runPage{runs: []catalyst.Run{{ID: fmt.Sprintf("r%d", i)}}}
+		if i < len(tokens) {
+			p.next = tokens[i]
+		}
+		return p, nil
+	}
+}
+
+func TestPaginate(t *testing.T) {
+	tests := []struct {
+		tokens    []string
+		limit     int
+		wantCalls int
+		partial   bool
+	}{
+		{tokens: nil, limit: 10, wantCalls: 1},
+		{tokens: []string{"a", "b", ""}, limit: 10, wantCalls: 3},
+		{tokens: []string{"a", "b", "c"}, limit: 2, wantCalls: 2},
+		{tokens: []string{"a", "a"}, limit: 10, wantCalls: 2, partial: true},
+		{tokens: []string{"a", "b", "a"}, limit: 10, wantCalls: 3, partial: true},
+		{tokens: []string{"1", "2", "3", "4", "5", "6", "7"}, limit: 10, wantCalls: 4, partial: true},
+	}
+	for _, tc := range tests {
+		calls := 0
+		list, err := paginate(context.Background(), fakePager(tc.tokens, &calls), tc.limit, 4)
+		if err != nil || calls != tc.wantCalls || list.Partial != tc.partial {
+			t.Errorf("tokens %q: %d calls, partial %v (%q), %v", tc.tokens, calls, list.Partial, list.Reason, err)
+		}
+	}
+}
+
+// FuzzPagination: whatever token sequence a server replays, pagination ends
+// within the page cap, never asks for more than the limit, and a list that
+// stopped while the server still offered a new token is marked partial.
+func FuzzPagination(f *testing.F) {
+	f.Add([]byte("abc"), uint8(10), uint8(5))
+	f.Add([]byte("aaaa"), uint8(10), uint8(5))
+	f.Add([]byte("abab"), uint8(3), uint8(50))
+	f.Add([]byte{}, uint8(1), uint8(1))
+	f.Fuzz(func(t *testing.T, seq []byte, limit, maxPages uint8) {
+		if limit == 0 || maxPages == 0 {
+			return
+		}
+		tokens := make([]string, 0, len(seq))
+		for _, b := range seq {
+			if b%17 == 0 {
+				tokens = append(tokens, "")
+			} else {
+				tokens = append(tokens, string(rune('a'+b%7)))
+			}
+		}
+		// Beyond the sequence the model cycles through it forever.
+		calls := 0
+		pager := func(ctx context.Context, token string, want int) (runPage, error) {
+			p, err := fakePager(nil, new(int))(ctx, token, want)
+			if len(tokens) > 0 {
+				p.next = tokens[calls%len(tokens)]
+				if p.next == "" && calls >= len(tokens) {
+					p.next = "z"
+				}
+			}
+			calls++
+			return p, err
+		}
+		list, err := paginate(context.Background(), pager, int(limit), int(maxPages))
+		if err != nil {
+			t.Fatalf("paginate: %v", err)
+		}
+		if calls > int(maxPages) {
+			t.Fatalf("%d pages fetched, cap %d", calls, maxPages)
+		}
+		if len(list.Runs) > int(limit) {
+			t.Fatalf("%d runs, limit %d", len(list.Runs), limit)
+		}
+		if list.Partial == (list.Reason == "") {
+			t.Fatalf("partial %v with reason %q", list.Partial, list.Reason)
+		}
+	})
+}

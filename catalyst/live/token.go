@@ -1,0 +1,288 @@
+package live
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"os/exec"
+	"strings"
+	"time"
+
+	"github.com/twice-cli/twice/catalyst/safetext"
+)
+
+// Environment variable names the command line reads (the client reads none).
+const (
+	// EnvToken holds a Catalyst bearer token.
+	EnvToken = "CATALYST_TOKEN"
+	// EnvEndpoint holds the MCP endpoint URL.
+	EnvEndpoint = "CATALYST_MCP_URL"
+)
+
+// DefaultTokenCommandTimeout bounds a token_command.
+const DefaultTokenCommandTimeout = 10 * time.Second
+
+// ErrNotAuthenticated reports that no credential was found, or that Catalyst
+// did not accept it. The command line maps it to exit code 4.
+var ErrNotAuthenticated = errors.New("not authenticated with Catalyst")
+
+// errNoToken is what a source returns when it holds no token and the next
+// source should be tried.
+var errNoToken = errors.New("no token")
+
+// Token is a bearer token and where it came from. Printing a Token (with
+// any fmt verb) shows only where it came from, never the value.
+type Token struct {
+	value string
+	// From says where the token came from, e.g. "environment variable
+	// CATALYST_TOKEN"; it never holds the token.
+	From string
+}
+
+// String describes the token without revealing it.
+func (t Token) String() string {
+	if t.value == "" {
+		return "no token"
+	}
+	return "token from " + t.From
+}
+
+// GoString describes the token without revealing it.
+func (t Token) GoString() string { return "live.Token{From: " + fmt.Sprintf("%q", t.From) + "}" }
+
+// IsZero reports whether there is no token.
+func (t Token) IsZero() bool { return t.value == "" }
+
+// TokenSource yields a Catalyst bearer token.
+type TokenSource interface {
+	// Token returns the token. An error wrapping ErrNotAuthenticated means
+	// the source holds none.
+	Token(ctx context.Context) (Token, error)
+	// Describe says where the source looks, for twice doctor ("environment
+	// variable CATALYST_TOKEN"); never the token.
+	Describe() string
+}
+
+// TokenOptions says where TokenSources looks for a token.
+type TokenOptions struct {
+	// LookupEnv reads the environment (os.LookupEnv in the command line);
+	// nil skips the environment.
+	LookupEnv func(string) (string, bool)
+	// File is the token_file path; "" skips it.
+	File string
+	// Command is the token_command: argv, run without a shell unless Shell
+	// is set, in which case Command[0] is a shell command line.
+	Command []string
+	// Shell runs Command[0] with /bin/sh -c (config: token_command_shell).
+	Shell bool
+	// CommandTimeout bounds the command (default 10 s).
+	CommandTimeout time.Duration
+}
+
+// TokenSources returns the sources of a token in their order of precedence:
+// the CATALYST_TOKEN environment variable, the token file, the token command.
+// This is the one place where the client's package reads the environment,
+// and only through opts.LookupEnv.
+func TokenSources(opts TokenOptions) TokenSource {
+	var chain chainSource
+	if opts.LookupEnv != nil {
+		chain = append(chain, EnvTokenSource(EnvToken, opts.LookupEnv))
+	}
+	if opts.File != "" {
+		chain = append(chain, FileTokenSource(opts.File))
+	}
+	if len(opts.Command) > 0 {
+		chain = append(chain, CommandTokenSource(opts.Command, opts.Shell, opts.CommandTimeout))
+	}
+	return chain
+}
+
+// ChainTokenSource tries each source in order and returns the first token.
+// A source that is configured but fails (a token file readable by others, a
+// failing command) stops the chain with its error rather than falling
+// through silently.
+func ChainTokenSource(sources ...TokenSource) TokenSource { return chainSource(sources) }
+
+type chainSource []TokenSource
+
+func (c chainSource) Token(ctx context.Context) (Token, error) {
+	for _, s := range c {
+		t, err := s.Token(ctx)
+		if errors.Is(err, errNoToken) {
+			continue
+		}
+		return t, err
+	}
+	return Token{}, fmt.Errorf("%w: no Catalyst token found (looked at: %s); set %s, or token_file (mode 0600) or token_command in the config; twice doctor shows what it finds",
+		ErrNotAuthenticated, c.Describe(), EnvToken)
+}
+
+func (c chainSource) Describe() string {
+	if len(c) == 0 {
+		return "no token source configured"
+	}
+	parts := make([]string, len(c))
+	for i, s := range c {
+		parts[i] = s.Describe()
+	}
+	return strings.Join(parts, ", then ")
+}
+
+// EnvTokenSource reads the token from an environment variable through
+// lookup.
+func EnvTokenSource(name string, lookup func(string) (string, bool)) TokenSource {
+	return envSource{name: name, lookup: lookup}
+}
+
+type envSource struct {
+	name   string
+	lookup func(string) (string, bool)
+}
+
+func (s envSource) Token(context.Context) (Token, error) {
+	v, _ := s.lookup(s.name)
+	v = strings.TrimSpace(v)
+	if v == "" {
+		return Token{}, errNoToken
+	}
+	return Token{value: v, From: s.Describe()}, nil
+}
+
+func (s envSource) Describe() string { return "environment variable " + s.name }
+
+// FileTokenSource reads the token from a file, which must not be readable
+// or writable by group or others.
+func FileTokenSource(path string) TokenSource { return fileSource{path: path} }
+
+type fileSource struct{ path string }
+
+func (s fileSource) Token(context.Context) (Token, error) {
+	info, err := os.Stat(s.path)
+	if errors.Is(err, fs.ErrNotExist) {
+		return Token{}, fmt.Errorf("%w: token file %s does not exist; create it with the token (mode 0600) or remove token_file from the config",
+			ErrNotAuthenticated, safetext.Line(s.path))
+	}
+	if err != nil {
+		return Token{}, fmt.Errorf("%w: reading token file: %v", ErrNotAuthenticated, err)
+	}
+	if !info.Mode().IsRegular() {
+		return Token{}, fmt.Errorf("%w: token file %s is not a regular file", ErrNotAuthenticated, safetext.Line(s.path))
+	}
+	if perm := info.Mode().Perm(); perm&0o077 != 0 {
+		return Token{}, fmt.Errorf("%w: token file %s has mode %04o, so other users can read or change it; twice refuses to use it: run chmod 600 %s",
+			ErrNotAuthenticated, safetext.Line(s.path), perm, safetext.Line(s.path))
+	}
+	b, err := os.ReadFile(s.path)
+	if err != nil {
+		return Token{}, fmt.Errorf("%w: reading token file: %v", ErrNotAuthenticated, err)
+	}
+	v := strings.TrimSpace(string(b))
+	if v == "" {
+		return Token{}, fmt.Errorf("%w: token file %s is empty", ErrNotAuthenticated, safetext.Line(s.path))
+	}
+	if strings.ContainsAny(v, "\r\n") {
+		return Token{}, fmt.Errorf("%w: token file %s holds more than one line; it must hold only the token", ErrNotAuthenticated, safetext.Line(s.path))
+	}
+	return Token{value: v, From: s.Describe()}, nil
+}
+
+func (s fileSource) Describe() string { return "token file " + safetext.Line(s.path) }
+
+// CommandTokenSource runs a command whose standard output is the token:
+// argv directly, or argv[0] through /bin/sh -c when shell is set. It is
+// killed after timeout (0: DefaultTokenCommandTimeout).
+func CommandTokenSource(argv []string, shell bool, timeout time.Duration) TokenSource {
+	if timeout <= 0 {
+		timeout = DefaultTokenCommandTimeout
+	}
+	return commandSource{argv: argv, shell: shell, timeout: timeout}
+}
+
+type commandSource struct {
+	argv    []string
+	shell   bool
+	timeout time.Duration
+}
+
+func (s commandSource) Token(ctx context.Context) (Token, error) {
+	if len(s.argv) == 0 || strings.TrimSpace(s.argv[0]) == "" {
+		return Token{}, errNoToken
+	}
+	ctx, cancel := context.WithTimeout(ctx, s.timeout)
+	defer cancel()
+	var cmd *exec.Cmd
+	if s.shell {
+		cmd = exec.CommandContext(ctx, "/bin/sh", "-c", s.argv[0])
+	} else {
+		cmd = exec.CommandContext(ctx, s.argv[0], s.argv[1:]...)
+	}
+	var stdout, stderr bytes.Buffer
+	cmd.Stdout = &stdout
+	cmd.Stderr = &limitedBuffer{buf: &stderr, max: 4096}
+	cmd.WaitDelay = time.Second // a grandchild holding the pipes must not hang us
+	err := cmd.Run()
+	if ctx.Err() == context.DeadlineExceeded {
+		return Token{}, fmt.Errorf("%w: token_command %s did not finish within %v; check the command or raise its timeout",
+			ErrNotAuthenticated, s.Describe(), s.timeout)
+	}
+	if err != nil {
+		msg := strings.TrimSpace(stderr.String())
+		if msg != "" {
+			msg = ": " + safetext.Line(excerpt(msg, 300))
+		}
+		return Token{}, fmt.Errorf("%w: token_command %s failed (%v)%s", ErrNotAuthenticated, s.Describe(), err, msg)
+	}
+	v := strings.TrimSpace(stdout.String())
+	if v == "" {
+		return Token{}, fmt.Errorf("%w: token_command %s printed nothing; it must print the token on standard output",
+			ErrNotAuthenticated, s.Describe())
+	}
+	if strings.ContainsAny(v, "\r\n") {
+		return Token{}, fmt.Errorf("%w: token_command %s printed more than one line; it must print only the token",
+			ErrNotAuthenticated, s.Describe())
+	}
+	return Token{value: v, From: "token_command " + s.Describe()}, nil
+}
+
+func (s commandSource) Describe() string {
+	if len(s.argv) == 0 {
+		return "token_command (empty)"
+	}
+	name := s.argv[0]
+	if s.shell {
+		name = "sh -c " + name
+	}
+	return "`" + safetext.Line(excerpt(name, 80)) + "`"
+}
+
+// limitedBuffer keeps the first max bytes written to it and drops the rest.
+type limitedBuffer struct {
+	buf *bytes.Buffer
+	max int
+}
+
+func (b *limitedBuffer) Write(p []byte) (int, error) {
+	if room := b.max - b.buf.Len(); room > 0 {
+		if len(p) > room {
+			b.buf.Write(p[:room])
+		} else {
+			b.buf.Write(p)
+		}
+	}
+	return len(p), nil
+}
+
+// excerpt cuts s to at most n bytes, at a rune boundary, marking the cut.
+func excerpt(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	cut := n
+	for cut > 0 && cut < len(s) && s[cut]&0xC0 == 0x80 {
+		cut--
+	}
+	return s[:cut] + "…"
+}
