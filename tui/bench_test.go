@@ -1,0 +1,128 @@
+package tui
+
+import (
+	"strconv"
+	"testing"
+
+	"charm.land/bubbles/v2/spinner"
+	tea "charm.land/bubbletea/v2"
+
+	"github.com/twice-cli/twice/catalyst"
+	"github.com/twice-cli/twice/detect"
+	"github.com/twice-cli/twice/tui/internal/tuitest"
+	"github.com/twice-cli/twice/tui/runview"
+)
+
+// benchSizes are the history sizes of the benchmarks.
+func benchSizes() []int { return []int{10_000, 100_000, 1_000_000} }
+
+// loaded returns a root model showing h, analyzed, at 120×40.
+func loaded(b *testing.B, h *catalyst.History) Model {
+	m := New(testOptions(Options{History: h}))
+	next, _ := m.Update(tea.WindowSizeMsg{Width: 120, Height: 40})
+	m = next.(Model)
+	rep := detect.Analyze(h, detect.Options{})
+	next, _ = m.Update(historyLoadedMsg{seq: m.historySeq, history: h, report: rep, index: runview.NewIndex(h, rep), keep: true, analysis: true})
+	return next.(Model)
+}
+
+// BenchmarkUpdateView measures one key press handled and the frame redrawn,
+// on histories of 10k, 100k and 1M events.
+func BenchmarkUpdateView(b *testing.B) {
+	for _, n := range benchSizes() {
+		h := tuitest.Big(n)
+		base := loaded(b, h)
+		cases := []struct {
+			name  string
+			setup []string
+			keys  []string
+			// settle runs the commands a key returns (a large list's filter
+			// runs in one) and applies their results, so the time is the
+			// whole filter, not just the key press.
+			settle bool
+		}{
+			{name: "move", setup: []string{"tab"}, keys: []string{"j", "k"}},
+			{name: "page", setup: []string{"tab"}, keys: []string{"ctrl+d", "ctrl+u"}},
+			{name: "bottom-top", setup: []string{"tab"}, keys: []string{"G", "g"}},
+			{name: "switch-tab", keys: []string{"tab"}},
+			{name: "invocations-move", keys: []string{"j", "k"}},
+			{name: "expand", keys: []string{"enter"}},
+			{name: "filter-keystroke", setup: []string{"tab", "/"}, keys: []string{"s", "backspace"}},
+			{name: "filter-keystroke-settled", setup: []string{"tab", "/"}, keys: []string{"s", "backspace"}, settle: true},
+			{name: "filter-id-settled", setup: []string{"tab", "/"}, keys: []string{"4", "backspace"}, settle: true},
+			{name: "failed-toggle-settled", setup: []string{"tab"}, keys: []string{"f"}, settle: true},
+			{name: "findings-move", setup: []string{"tab", "tab"}, keys: []string{"j", "k"}},
+			{name: "findings-filter-keystroke", setup: []string{"tab", "tab", "/"}, keys: []string{"s", "backspace"}},
+		}
+		for _, c := range cases {
+			b.Run(c.name+"/"+strconv.Itoa(n), func(b *testing.B) {
+				m := base
+				m.run = runview.New(m.c) // panes are shared between copies of the root
+				m.run.SetSize(120, 38)
+				m.run.SetHistory(h, base.run.Index(), false)
+				for _, k := range c.setup {
+					next, _ := m.Update(keyMsg(k))
+					m = next.(Model)
+				}
+				msgs := make([]tea.KeyPressMsg, len(c.keys))
+				for i, k := range c.keys {
+					msgs[i] = keyMsg(k)
+				}
+				b.ReportAllocs()
+				b.ResetTimer()
+				for i := 0; i < b.N; i++ {
+					next, cmd := m.Update(msgs[i%len(msgs)])
+					m = next.(Model)
+					if c.settle {
+						m = settle(m, cmd)
+					}
+					_ = m.View()
+				}
+			})
+		}
+	}
+}
+
+// settle runs cmd and applies what it returns, except timers.
+func settle(m Model, cmd tea.Cmd) Model {
+	if cmd == nil {
+		return m
+	}
+	switch msg := cmd().(type) {
+	case tea.BatchMsg:
+		for _, c := range msg {
+			m = settle(m, c)
+		}
+	case nil, spinner.TickMsg:
+	default:
+		next, cmd := m.Update(msg)
+		m = settle(next.(Model), cmd)
+	}
+	return m
+}
+
+// BenchmarkFirstFrame measures the time from an already-decoded history to
+// the first frame on screen (detect runs afterwards, off the UI goroutine).
+func BenchmarkFirstFrame(b *testing.B) {
+	h := tuitest.Big(1_000_000)
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		m := New(testOptions(Options{History: h}))
+		next, _ := m.Update(tea.WindowSizeMsg{Width: 120, Height: 40})
+		_ = next.(Model).View()
+	}
+}
+
+// BenchmarkAnalyzeIndex measures the background work after a load: detect
+// and the run view's index, at each size.
+func BenchmarkAnalyzeIndex(b *testing.B) {
+	for _, n := range benchSizes() {
+		h := tuitest.Big(n)
+		b.Run(strconv.Itoa(n), func(b *testing.B) {
+			for i := 0; i < b.N; i++ {
+				rep := detect.Analyze(h, detect.Options{})
+				runview.NewIndex(h, rep)
+			}
+		})
+	}
+}

@@ -1,0 +1,146 @@
+// Package detail is the pane that shows the selected row in full: every
+// field, every attempt, stack traces and payloads, in a scrollable viewport.
+// Its content is built by the pane that owns the selection, once per
+// selection change, and wrapped here to the pane's width.
+package detail
+
+import (
+	"strings"
+
+	"charm.land/bubbles/v2/key"
+	"charm.land/bubbles/v2/viewport"
+	tea "charm.land/bubbletea/v2"
+
+	"github.com/twice-cli/twice/tui/common"
+	"github.com/twice-cli/twice/tui/format"
+)
+
+// Model is the detail pane.
+type Model struct {
+	c      *common.Common
+	vp     viewport.Model
+	title  string
+	lines  []string
+	width  int
+	height int
+}
+
+// New returns an empty detail pane.
+func New(c *common.Common) Model {
+	vp := viewport.New()
+	vp.KeyMap = viewport.KeyMap{} // the pane's own keys scroll it; see Update
+	vp.SetHorizontalStep(0)
+	return Model{c: c, vp: vp}
+}
+
+// SetContent replaces what the pane shows: a title and lines of safe text
+// (sanitized, possibly styled, no tabs). With keepScroll the scroll position
+// is kept (the same row, refreshed); otherwise it returns to the top.
+func (m *Model) SetContent(title string, lines []string, keepScroll bool) {
+	y := m.vp.YOffset()
+	m.title, m.lines = title, lines
+	m.wrap()
+	if keepScroll {
+		m.vp.SetYOffset(y)
+	} else {
+		m.vp.GotoTop()
+	}
+}
+
+// SetSize sets the pane's size, title line included.
+func (m *Model) SetSize(width, height int) {
+	if width == m.width && height == m.height {
+		return
+	}
+	m.width, m.height = width, height
+	m.vp.SetWidth(max(width, 0))
+	m.vp.SetHeight(max(height-1, 0))
+	m.wrap()
+}
+
+// Update scrolls the pane for its keys and reports whether msg was one.
+func (m *Model) Update(msg tea.KeyPressMsg) bool {
+	k := &m.c.Keys
+	switch {
+	case key.Matches(msg, k.DetailDown):
+		m.vp.ScrollDown(1)
+	case key.Matches(msg, k.DetailUp):
+		m.vp.ScrollUp(1)
+	default:
+		return false
+	}
+	return true
+}
+
+// Lines returns the pane's content lines as given (for tests).
+func (m *Model) Lines() []string { return m.lines }
+
+// View renders exactly height lines of width columns: the title, then the
+// visible part of the content.
+func (m *Model) View() string {
+	if m.height <= 0 || m.width <= 0 {
+		return ""
+	}
+	title := m.title
+	if !m.vp.AtTop() || !m.vp.AtBottom() {
+		title += " " + scrollMark(m.vp.ScrollPercent())
+	}
+	head := format.Pad(m.c.Styles.Title.Render(format.Fit(title, m.width)), m.width)
+	if m.height == 1 {
+		return head
+	}
+	return head + "\n" + m.vp.View()
+}
+
+// ShortHelp returns the pane's keys for the key bar.
+func (m *Model) ShortHelp() []key.Binding {
+	return []key.Binding{m.c.Keys.DetailDown, m.c.Keys.DetailUp}
+}
+
+// FullHelp returns the pane's keys for the help screen.
+func (m *Model) FullHelp() [][]key.Binding {
+	return [][]key.Binding{{m.c.Keys.Detail, m.c.Keys.DetailDown, m.c.Keys.DetailUp}}
+}
+
+func (m *Model) wrap() {
+	if m.width <= 0 {
+		m.vp.SetContentLines(nil)
+		return
+	}
+	out := make([]string, 0, len(m.lines))
+	for _, l := range m.lines {
+		out = append(out, wrapIndented(l, m.width)...)
+	}
+	m.vp.SetContentLines(out)
+}
+
+// wrapIndented wraps a line to width, indenting continuation lines like the
+// first plus two columns, so that nested fields stay readable.
+func wrapIndented(line string, width int) []string {
+	if format.Width(line) <= width {
+		return []string{line}
+	}
+	body := strings.TrimLeft(line, " ")
+	indent := len(line) - len(body)
+	hang := indent + 2
+	if hang > width/2 {
+		return format.Wrap(line, width)
+	}
+	out := format.Wrap(body, width-hang)
+	for i := range out {
+		if i == 0 {
+			out[i] = line[:indent] + out[i]
+		} else {
+			out[i] = strings.Repeat(" ", hang) + out[i]
+		}
+	}
+	return out
+}
+
+func scrollMark(p float64) string {
+	var b strings.Builder
+	b.WriteString("(")
+	b.WriteString(format.Count(int(p*100 + 0.5)))
+	b.WriteString("%, J/K scroll)")
+	return b.String()
+}

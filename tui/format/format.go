@@ -1,0 +1,226 @@
+// Package format turns model values into the short, sanitized text the TUI
+// panes show: durations in the Dapr CLI's units, instants in the chosen time
+// format, width-aware fitting and wrapping, payloads, and the glyph-and-word
+// marks of severities, statuses and outcomes.
+//
+// Every function that takes history text sanitizes it (safetext) before it
+// measures or cuts it; functions that take already-safe text say so.
+package format
+
+import (
+	"strconv"
+	"strings"
+	"time"
+	"unicode/utf8"
+
+	"github.com/charmbracelet/x/ansi"
+)
+
+// TimeFormat chooses how instants are shown.
+type TimeFormat uint8
+
+// Time formats.
+const (
+	// Relative shows how long ago ("2.1h ago"); the default.
+	Relative TimeFormat = iota
+	// ISO shows RFC 3339 in UTC.
+	ISO
+)
+
+// ParseTimeFormat maps "iso" to ISO and anything else ("relative", "") to
+// Relative.
+func ParseTimeFormat(s string) TimeFormat {
+	if strings.EqualFold(strings.TrimSpace(s), "iso") {
+		return ISO
+	}
+	return Relative
+}
+
+const (
+	isoShort  = "2006-01-02T15:04:05Z07:00"
+	isoMillis = "2006-01-02T15:04:05.000Z07:00"
+)
+
+// Instant shows t in the time format, relative to now; "-" when t is zero.
+// Relative instants name their direction ("3.0s ago", "in 2.0m").
+func Instant(t time.Time, f TimeFormat, now time.Time) string {
+	if t.IsZero() {
+		return "-"
+	}
+	if f == ISO {
+		return t.UTC().Format(isoShort)
+	}
+	d := now.Sub(t)
+	switch {
+	case d < 0:
+		return "in " + Duration(-d)
+	case d < time.Second:
+		return "just now"
+	}
+	return Duration(d) + " ago"
+}
+
+// Exact shows t in RFC 3339 with milliseconds, in UTC; "-" when zero. The
+// detail pane shows exact times whatever the time format.
+func Exact(t time.Time) string {
+	if t.IsZero() {
+		return "-"
+	}
+	return t.UTC().Format(isoMillis)
+}
+
+// Duration shows d in the Dapr CLI's units (ns, µs, ms, s, m, h), so that
+// durations read as they do in `dapr workflow history`. Negative durations
+// keep their sign.
+func Duration(d time.Duration) string {
+	return string(AppendDuration(nil, d))
+}
+
+// AppendDuration appends Duration(d) to buf.
+func AppendDuration(buf []byte, d time.Duration) []byte {
+	if d < 0 {
+		buf = append(buf, '-')
+		d = -d
+	}
+	switch {
+	case d == 0:
+		return append(buf, "0s"...)
+	case d < time.Microsecond:
+		buf = strconv.AppendInt(buf, int64(d), 10)
+		return append(buf, "ns"...)
+	case d < time.Millisecond:
+		buf = strconv.AppendFloat(buf, float64(d)/float64(time.Microsecond), 'f', 1, 64)
+		return append(buf, "µs"...)
+	case d < time.Second:
+		buf = strconv.AppendFloat(buf, float64(d)/float64(time.Millisecond), 'f', 1, 64)
+		return append(buf, "ms"...)
+	case d < time.Minute:
+		buf = strconv.AppendFloat(buf, d.Seconds(), 'f', 2, 64)
+		return append(buf, 's')
+	case d < time.Hour:
+		buf = strconv.AppendFloat(buf, d.Minutes(), 'f', 1, 64)
+		return append(buf, 'm')
+	}
+	buf = strconv.AppendFloat(buf, d.Hours(), 'f', 1, 64)
+	return append(buf, 'h')
+}
+
+// Width returns the display width of safe text (escape sequences, which only
+// styling adds, count as zero).
+func Width(s string) int {
+	for i := 0; i < len(s); i++ {
+		if s[i] >= utf8.RuneSelf || s[i] == 0x1b {
+			return ansi.StringWidth(s)
+		}
+	}
+	return len(s)
+}
+
+// Fit cuts safe text to at most w columns, ending in "…" when it was cut.
+// It never splits an escape sequence or a wide character.
+func Fit(s string, w int) string {
+	if w <= 0 {
+		return ""
+	}
+	if Width(s) <= w {
+		return s
+	}
+	return ansi.Truncate(s, w, "…")
+}
+
+// Pad fits safe text to exactly w columns, padding with spaces on the right.
+func Pad(s string, w int) string {
+	s = Fit(s, w)
+	if n := w - Width(s); n > 0 {
+		return s + strings.Repeat(" ", n)
+	}
+	return s
+}
+
+// PadLeft fits safe text to exactly w columns, aligned right.
+func PadLeft(s string, w int) string {
+	s = Fit(s, w)
+	if n := w - Width(s); n > 0 {
+		return strings.Repeat(" ", n) + s
+	}
+	return s
+}
+
+// Wrap breaks one line of safe text into lines of at most w columns, at
+// spaces where it can and anywhere when it must.
+func Wrap(s string, w int) []string {
+	if w <= 0 {
+		return nil
+	}
+	if Width(s) <= w {
+		return []string{s}
+	}
+	lines := strings.Split(ansi.Wrap(s, w, ""), "\n")
+	for i, l := range lines {
+		lines[i] = Fit(l, w) // a wide character cannot be split: never overflow
+	}
+	return lines
+}
+
+// ExpandTabs replaces tabs with spaces up to the next multiple of four
+// columns, so that widths are exact.
+func ExpandTabs(s string) string {
+	if !strings.ContainsRune(s, '\t') {
+		return s
+	}
+	var b strings.Builder
+	col := 0
+	for _, r := range s {
+		switch r {
+		case '\t':
+			n := 4 - col%4
+			b.WriteString("    "[:n])
+			col += n
+		case '\n':
+			b.WriteRune(r)
+			col = 0
+		default:
+			b.WriteRune(r)
+			col++
+		}
+	}
+	return b.String()
+}
+
+// Plural returns "1 event" or "1,000 events".
+func Plural(n int, word string) string {
+	s := Count(n) + " " + word
+	if n != 1 {
+		s += "s"
+	}
+	return s
+}
+
+// Count formats n with thousands separators ("1,000,000").
+func Count(n int) string {
+	s := strconv.Itoa(n)
+	if n < 0 || len(s) <= 3 {
+		return s
+	}
+	var b strings.Builder
+	lead := len(s) % 3
+	if lead > 0 {
+		b.WriteString(s[:lead])
+	}
+	for i := lead; i < len(s); i += 3 {
+		if b.Len() > 0 {
+			b.WriteByte(',')
+		}
+		b.WriteString(s[i : i+3])
+	}
+	return b.String()
+}
+
+// TruncateLeft drops n columns from the left of safe text, marking the cut
+// with "…".
+func TruncateLeft(s string, n int) string {
+	if n <= 0 {
+		return s
+	}
+	return ansi.TruncateLeft(s, n, "…")
+}

@@ -1,0 +1,69 @@
+package format
+
+import (
+	"bytes"
+	"encoding/json"
+	"strings"
+
+	"github.com/twice-cli/twice/catalyst"
+	"github.com/twice-cli/twice/catalyst/safetext"
+)
+
+// PayloadShowBytes caps how much of one payload or stack trace the detail
+// pane shows; the rest is summarised in a line saying how much was left out.
+const PayloadShowBytes = 64 << 10
+
+// PayloadLine describes a payload on one line: its text, sanitized and cut to
+// n characters, or the words for why there is none. A withheld payload is
+// named as withheld at the data-sharing level, never shown as empty.
+func PayloadLine(p catalyst.Payload, d catalyst.DataSharing, n int) string {
+	if !p.Has() {
+		return d.PayloadText(p)
+	}
+	text := p.Text()
+	if len(text) > 4*n+16 {
+		text = text[:4*n+16]
+	}
+	return Fit(safetext.Line(text), n)
+}
+
+// PayloadBlock returns the lines the detail pane shows for a payload: the
+// text, pretty-printed when it is valid JSON, sanitized for a multi-line
+// pane, with tabs expanded; or one line with the payload's mark (withheld at
+// the named level, redacted, empty, not requested, none).
+func PayloadBlock(p catalyst.Payload, d catalyst.DataSharing) []string {
+	if !p.Has() {
+		return []string{"‹" + d.PayloadText(p) + "›"}
+	}
+	return TextBlock(prettyJSON(p.Text()))
+}
+
+// TextBlock returns multi-line history text (a stack trace, a payload) as
+// sanitized lines with tabs expanded, showing at most PayloadShowBytes and
+// saying how much was left out.
+func TextBlock(text string) []string {
+	var more int
+	if len(text) > PayloadShowBytes {
+		more = len(text) - PayloadShowBytes
+		text = text[:PayloadShowBytes]
+	}
+	lines := strings.Split(ExpandTabs(safetext.Block(strings.TrimRight(text, "\n"))), "\n")
+	if more > 0 {
+		lines = append(lines, "… "+Count(more)+" more bytes not shown")
+	}
+	return lines
+}
+
+// prettyJSON indents text when it is a JSON object or array of reasonable
+// size; anything else is returned as it is.
+func prettyJSON(text string) string {
+	t := strings.TrimSpace(text)
+	if len(t) < 2 || len(t) > 4*PayloadShowBytes || (t[0] != '{' && t[0] != '[') {
+		return text
+	}
+	var buf bytes.Buffer
+	if err := json.Indent(&buf, []byte(t), "", "  "); err != nil {
+		return text
+	}
+	return buf.String()
+}

@@ -1,0 +1,203 @@
+package tui
+
+import (
+	"errors"
+	"strconv"
+	"strings"
+	"testing"
+
+	tea "charm.land/bubbletea/v2"
+	"github.com/charmbracelet/colorprofile"
+	"github.com/charmbracelet/x/ansi"
+	"github.com/charmbracelet/x/exp/golden"
+
+	"github.com/twice-cli/twice/catalyst"
+	"github.com/twice-cli/twice/catalyst/safetext/hostiletest"
+	"github.com/twice-cli/twice/tui/internal/tuitest"
+)
+
+// scene is one screen to render: the options, the keys pressed after the
+// first frame, and whether Init's commands run (false shows the loading
+// state).
+type scene struct {
+	name   string
+	opts   func() Options
+	keys   []string
+	noInit bool
+}
+
+func listSource() *tuitest.Source {
+	failed := tuitest.Charge()
+	failed.Run.ID, failed.Run.Status = "charge-7800", "FAILED"
+	failed.Run.Workflow = "RefundWorkflowWithAVeryLongNameThatDoesNotFitInItsColumn"
+	failed.Run.CreatedAt = failed.Run.CreatedAt.Add(-3600e9)
+	running := tuitest.ChargeRunning(0)
+	running.Run.ID = "charge-7790"
+	return tuitest.NewSource().Add(tuitest.Charge(), failed, tuitest.Empty(), running)
+}
+
+func history(h func() *catalyst.History) func() Options {
+	return func() Options { return Options{History: h()} }
+}
+
+// scenes are every screen and tab of the inspector, with the histories that
+// matter: withheld payloads, a long stack trace, hostile strings, an empty
+// history.
+func scenes() []scene {
+	charge := history(tuitest.Charge)
+	hostile := history(tuitest.Hostile)
+	return []scene{
+		{name: "runlist", opts: func() Options {
+			return Options{Source: listSource(), Banner: "no Catalyst credentials — showing the bundled demo histories"}
+		}},
+		{name: "runlist-failed-only", opts: func() Options { return Options{Source: listSource()} }, keys: []string{"f"}},
+		{name: "runlist-filter-typing", opts: func() Options { return Options{Source: listSource()} }, keys: []string{"/", "e", "m", "p"}},
+		{name: "runlist-partial", opts: func() Options {
+			src := listSource()
+			src.Runs.Partial, src.Runs.Reason = true, "stopped after 50 pages"
+			return Options{Source: src}
+		}},
+		{name: "runlist-error", opts: func() Options {
+			src := listSource()
+			src.ListErr = errors.New("401 Unauthorized")
+			return Options{Source: src, Hint: func(error) string { return "not authenticated: run twice doctor" }}
+		}},
+		{name: "runlist-loading", opts: func() Options { return Options{Source: listSource()} }, noInit: true},
+		{name: "help-runlist", opts: func() Options { return Options{Source: listSource()} }, keys: []string{"?"}},
+
+		{name: "invocations", opts: charge},
+		{name: "invocations-expanded", opts: charge, keys: []string{"enter", "j"}},
+		{name: "invocations-flagged-only", opts: charge, keys: []string{"!"}},
+		{name: "invocations-no-detail", opts: charge, keys: []string{"p"}},
+		{name: "events", opts: charge, keys: []string{"tab"}},
+		{name: "events-failure", opts: charge, keys: []string{"tab", "j", "j", "j"}},
+		{name: "events-withheld-input", opts: charge, keys: []string{"tab", "j", "j"}},
+		{name: "events-filter", opts: charge, keys: []string{"tab", "/", "c", "h", "a", "r", "g", "e", "enter"}},
+		{name: "findings", opts: charge, keys: []string{"tab", "tab"}},
+		{name: "findings-evidence", opts: charge, keys: []string{"tab", "tab", "j"}},
+		{name: "help-run", opts: charge, keys: []string{"?"}},
+
+		{name: "long-trace", opts: history(tuitest.LongTrace), keys: []string{"tab", "j", "j", "j", "J", "J", "J", "J", "J", "J"}},
+		{name: "payloads", opts: history(tuitest.FullPayloads), keys: []string{"tab", "j", "j"}},
+		{name: "payloads-invocation", opts: history(tuitest.FullPayloads), keys: []string{"enter", "j", "j"}},
+
+		{name: "hostile-invocations", opts: hostile},
+		{name: "hostile-events", opts: hostile, keys: []string{"tab", "j", "j", "j"}},
+		{name: "hostile-unknown-event", opts: hostile, keys: []string{"tab", "G"}},
+		{name: "hostile-findings", opts: hostile, keys: []string{"tab", "tab"}},
+
+		{name: "empty", opts: history(tuitest.Empty)},
+		{name: "empty-events", opts: history(tuitest.Empty), keys: []string{"tab"}},
+		{name: "empty-findings", opts: history(tuitest.Empty), keys: []string{"tab", "tab"}},
+		{name: "no-activity", opts: history(tuitest.NoActivity)},
+		{name: "no-findings-withheld", opts: history(tuitest.NoActivity), keys: []string{"tab", "tab"}},
+
+		{name: "run-loading", opts: func() Options {
+			return Options{Source: listSource(), Open: &catalyst.RunRef{ID: "charge-7731", AppID: "payments"}}
+		}, noInit: true},
+		{name: "run-analyzing", opts: charge, noInit: true},
+		{name: "run-error", opts: func() Options {
+			src := listSource()
+			src.FailNext("charge-7731", errors.New("429 Too Many Requests"))
+			return Options{Source: src, Open: &catalyst.RunRef{ID: "charge-7731", AppID: "payments"}}
+		}},
+	}
+}
+
+// render builds a scene at a size with the given profile and returns the
+// model.
+func render(t *testing.T, sc scene, w, h int, profile colorprofile.Profile) Model {
+	t.Helper()
+	opts := sc.opts()
+	opts.Profile = profile
+	var m Model
+	if sc.noInit {
+		m = New(testOptions(opts))
+		m = send(t, m, tea.WindowSizeMsg{Width: w, Height: h})
+		m.Init() // sets the loading state; its commands are not run
+	} else {
+		m = start(t, opts, w, h)
+	}
+	return keys(t, m, sc.keys...)
+}
+
+// TestGolden renders every scene at 80×24 and 120×40 in monochrome and
+// compares the text with testdata/TestGolden/*.golden (go test -update
+// rewrites them).
+func TestGolden(t *testing.T) {
+	for _, sc := range scenes() {
+		for _, size := range [][2]int{{80, 24}, {120, 40}} {
+			t.Run(sc.name+"_"+sizeName(size), func(t *testing.T) {
+				m := render(t, sc, size[0], size[1], colorprofile.ASCII)
+				out := m.View().Content
+				checkFrame(t, ansi.Strip(out), size[0], size[1])
+				golden.RequireEqual(t, ansi.Strip(out))
+			})
+		}
+	}
+}
+
+// TestNoRawHostileText renders every scene with the NoTTY profile, which
+// emits no escape sequence of its own, so any control, bidi or zero-width
+// character in the output came from the history: there must be none.
+func TestNoRawHostileText(t *testing.T) {
+	for _, sc := range scenes() {
+		for _, size := range [][2]int{{80, 24}, {120, 40}} {
+			t.Run(sc.name+"_"+sizeName(size), func(t *testing.T) {
+				m := render(t, sc, size[0], size[1], colorprofile.NoTTY)
+				out := m.View().Content
+				if v, bad := hostiletest.FindUnsafe(out, false); bad {
+					t.Fatalf("unsafe character %U at byte %d in view:\n%s", v.Rune, v.Offset, out)
+				}
+				for _, l := range m.run.DetailLines() {
+					if v, bad := hostiletest.FindUnsafe(l, false); bad {
+						t.Fatalf("unsafe character %U in detail line %q", v.Rune, l)
+					}
+				}
+				if title := m.View().WindowTitle; !catalyst.IsPlainID(strings.ReplaceAll(title, " ", "")) {
+					t.Fatalf("window title %q is not built from plain ids", title)
+				}
+			})
+		}
+	}
+}
+
+// TestColourIsNeverTheOnlySignal renders the flagged invocation in colour and
+// in monochrome: the flag's glyph and word are in both, and monochrome marks
+// the selection with reverse video and no colour.
+func TestColourIsNeverTheOnlySignal(t *testing.T) {
+	// The flagged row is not selected (j), so it is drawn in its colours.
+	sc := scene{name: "invocations", opts: history(tuitest.Charge), keys: []string{"j"}}
+	colour := render(t, sc, 120, 40, colorprofile.TrueColor).View().Content
+	mono := render(t, sc, 120, 40, colorprofile.ASCII).View().Content
+	for _, out := range []string{colour, mono} {
+		if !strings.Contains(ansi.Strip(out), "▲ HIGH duplicate?") {
+			t.Errorf("the flag is not shown as glyph and word:\n%s", ansi.Strip(out))
+		}
+	}
+	if !strings.Contains(colour, "\x1b[31") && !strings.Contains(colour, "\x1b[1;31") {
+		t.Errorf("the colour profile shows no red for a high finding")
+	}
+	if strings.Contains(mono, "\x1b[3") || strings.Contains(mono, "38;") {
+		t.Errorf("monochrome output sets a foreground colour: %q", mono)
+	}
+	if !strings.Contains(mono, "\x1b[7m") {
+		t.Errorf("monochrome output does not mark the selection with reverse video")
+	}
+}
+
+// checkFrame asserts the frame is exactly h lines of at most w columns.
+func checkFrame(t *testing.T, out string, w, h int) {
+	t.Helper()
+	lines := strings.Split(out, "\n")
+	if len(lines) != h {
+		t.Errorf("frame has %d lines, want %d", len(lines), h)
+	}
+	for i, l := range lines {
+		if got := ansi.StringWidth(l); got > w {
+			t.Errorf("line %d is %d columns wide, more than %d: %q", i, got, w, l)
+		}
+	}
+}
+
+func sizeName(s [2]int) string { return strconv.Itoa(s[0]) + "x" + strconv.Itoa(s[1]) }

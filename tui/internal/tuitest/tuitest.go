@@ -1,0 +1,341 @@
+// Package tuitest builds the histories, reports and sources the TUI's tests
+// use: a retried charge with withheld payloads, hostile strings, a long
+// stack trace, an empty history, large generated histories, and a fake
+// catalyst.Source whose answers a test scripts. It is for tests only, like
+// net/http/httptest.
+package tuitest
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strconv"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/twice-cli/twice/catalyst"
+	"github.com/twice-cli/twice/catalyst/safetext/hostiletest"
+)
+
+// Now is the fixed clock of every test: 2026-08-20T11:20:00Z.
+func Now() time.Time { return time.Date(2026, 8, 20, 11, 20, 0, 0, time.UTC) }
+
+// Start is when the test runs began: 2026-08-20T09:14:03Z.
+func Start() time.Time { return time.Date(2026, 8, 20, 9, 14, 3, 0, time.UTC) }
+
+// at returns the stamp d after Start.
+func at(d time.Duration) catalyst.Stamp { return catalyst.StampOf(Start().Add(d)) }
+
+// ChargeRun is the run of the charge history.
+func ChargeRun(status catalyst.Status) catalyst.Run {
+	return catalyst.Run{
+		ID:        "charge-7731",
+		AppID:     "payments",
+		Workflow:  "ChargeWorkflow",
+		Status:    status,
+		CreatedAt: Start(),
+		UpdatedAt: Start().Add(33 * time.Second),
+		Project:   catalyst.Project{Name: "default"},
+		Provenance: catalyst.Provenance{
+			Surface:  catalyst.SurfaceCatalystMCP,
+			Endpoint: "mcp.cloud.r1.diagrid.io",
+		},
+	}
+}
+
+// chargeExec is the task execution id shared by ChargeCard's attempts.
+const chargeExec = "8a4f2c71-3b9e-4d05-a6c2-91e07f5d3b18"
+
+// ChargeEvents returns the charge history's events: ChargeCard times out
+// after 30 s (the charge may have committed), is retried after a 2 s
+// backoff timer whose origin names its execution id, and completes; then
+// SendReceipt completes and the workflow completes. With running, the
+// history stops after the retry was scheduled.
+func ChargeEvents(running bool) []catalyst.Event {
+	router := &catalyst.Router{Source: "payments"}
+	ev := []catalyst.Event{
+		{Type: catalyst.EventExecutionStarted, Name: "ChargeWorkflow", ID: -1, ExecutionID: "c1d2e3f4-5a6b-4c7d-8e9f-0a1b2c3d7731",
+			InstanceID: "charge-7731", Timestamp: at(0)},
+		{Type: catalyst.EventWorkflowStarted, ID: -1, Timestamp: at(14 * time.Millisecond)},
+		{Type: catalyst.EventTaskScheduled, Name: "ChargeCard", ID: 0, ExecutionID: chargeExec, Router: router,
+			Timestamp: at(52 * time.Millisecond)},
+		{Type: catalyst.EventTaskFailed, ID: -1, ScheduledID: 0, ExecutionID: chargeExec, Router: router,
+			Timestamp: at(30*time.Second + 52*time.Millisecond),
+			Failure: &catalyst.Failure{Type: "TimeoutError", Message: "read timeout after 30s: POST /v1/charges",
+				StackTrace: StackTrace(6)}},
+		{Type: catalyst.EventWorkflowStarted, ID: -1, Timestamp: at(30*time.Second + 70*time.Millisecond)},
+		{Type: catalyst.EventTimerCreated, Name: "ChargeCard-retry", ID: 1, Origin: catalyst.OriginActivityRetry,
+			OriginID: chargeExec, FireAt: at(32*time.Second + 70*time.Millisecond), Timestamp: at(30*time.Second + 90*time.Millisecond)},
+		{Type: catalyst.EventTimerFired, ID: -1, TimerID: 1, FireAt: at(32*time.Second + 70*time.Millisecond),
+			Timestamp: at(32*time.Second + 80*time.Millisecond)},
+		{Type: catalyst.EventWorkflowStarted, ID: -1, Timestamp: at(32*time.Second + 95*time.Millisecond)},
+		{Type: catalyst.EventTaskScheduled, Name: "ChargeCard", ID: 2, ExecutionID: chargeExec, Router: router,
+			Timestamp: at(32*time.Second + 110*time.Millisecond)},
+	}
+	if running {
+		return ev
+	}
+	return append(ev,
+		catalyst.Event{Type: catalyst.EventTaskCompleted, ID: -1, ScheduledID: 2, ExecutionID: chargeExec, Router: router,
+			Timestamp: at(32*time.Second + 700*time.Millisecond)},
+		catalyst.Event{Type: catalyst.EventWorkflowStarted, ID: -1, Timestamp: at(32*time.Second + 720*time.Millisecond)},
+		catalyst.Event{Type: catalyst.EventTaskScheduled, Name: "SendReceipt", ID: 3, ExecutionID: "5e0c1d2b-7f4a-4c3e-9b1d-2a6f8e9c0d41",
+			Router: router, Timestamp: at(32*time.Second + 740*time.Millisecond)},
+		catalyst.Event{Type: catalyst.EventTaskCompleted, ID: -1, ScheduledID: 3, ExecutionID: "5e0c1d2b-7f4a-4c3e-9b1d-2a6f8e9c0d41",
+			Router: router, Timestamp: at(32*time.Second + 990*time.Millisecond)},
+		catalyst.Event{Type: catalyst.EventWorkflowStarted, ID: -1, Timestamp: at(33 * time.Second)},
+		catalyst.Event{Type: catalyst.EventExecutionCompleted, ID: 4, Timestamp: at(33*time.Second + 10*time.Millisecond),
+			Detail: &catalyst.EventDetail{WorkflowStatus: "COMPLETED"}},
+	)
+}
+
+// Charge returns the charge history as Catalyst serves it at the metadata
+// level: every payload withheld.
+func Charge() *catalyst.History {
+	h := catalyst.NewHistory(ChargeRun("COMPLETED"), ChargeEvents(false)...)
+	h.Format = catalyst.FormatCatalyst
+	h.ApplyDataSharing(catalyst.DataSharing{Filtered: true, Level: catalyst.LevelMetadata})
+	return h
+}
+
+// ChargeRunning returns the charge history cut after the retry was
+// scheduled, with the run still running, and then events more events
+// appended (0 for none) — what a followed run looks like between polls.
+func ChargeRunning(more int) *catalyst.History {
+	run := ChargeRun("RUNNING")
+	run.UpdatedAt = time.Time{}
+	evs := ChargeEvents(true)
+	if more > 0 {
+		full := ChargeEvents(false)
+		evs = full[:min(len(evs)+more, len(full))]
+		if len(evs) == len(full) {
+			run.Status = "COMPLETED"
+			run.UpdatedAt = Start().Add(33 * time.Second)
+		}
+	}
+	h := catalyst.NewHistory(run, evs...)
+	h.Format = catalyst.FormatCatalyst
+	h.ApplyDataSharing(catalyst.DataSharing{Filtered: true, Level: catalyst.LevelMetadata})
+	return h
+}
+
+// FullPayloads returns the charge history from a local Dapr (protojson, no
+// data-sharing filter), with its payloads present: JSON input, a
+// non-JSON output.
+func FullPayloads() *catalyst.History {
+	evs := ChargeEvents(false)
+	evs[0].Payload = catalyst.PresentPayload(`{"orderId":"A-7731","amountCents":4999,"currency":"USD"}`)
+	evs[2].Payload = catalyst.PresentPayload(`{"orderId":"A-7731","amountCents":4999,"idempotencyKey":"` + chargeExec + `"}`)
+	evs[8].Payload = evs[2].Payload
+	evs[9].Payload = catalyst.PresentPayload(`"ch_3PqR7731"`)
+	evs[11].Payload = catalyst.PresentPayload("")
+	run := ChargeRun("COMPLETED")
+	run.Provenance = catalyst.Provenance{Surface: catalyst.SurfaceFile, Location: "charge.json"}
+	run.Project = catalyst.Project{}
+	h := catalyst.NewHistory(run, evs...)
+	h.Format = catalyst.FormatProtoJSON
+	return h
+}
+
+// StackTrace returns a stack trace of n frames, each on its own line with a
+// tab-indented file position, as Go prints them.
+func StackTrace(n int) string {
+	var b strings.Builder
+	b.WriteString("goroutine 42 [running]:\n")
+	for i := range n {
+		fmt.Fprintf(&b, "payments/gateway.(*Client).call%d(...)\n\t/src/payments/gateway/client.go:%d +0x%x\n", i, 100+i*7, 0x1f+i)
+	}
+	return strings.TrimSuffix(b.String(), "\n")
+}
+
+// LongTrace returns the charge history with a 200-frame stack trace on the
+// failure.
+func LongTrace() *catalyst.History {
+	h := Charge()
+	h.At(3).Failure = &catalyst.Failure{Type: "TimeoutError", Message: "read timeout after 30s: POST /v1/charges",
+		StackTrace: StackTrace(200), Inner: &catalyst.Failure{Type: "net.OpError", Message: "i/o timeout"}}
+	return h
+}
+
+// Hostile returns a history whose every text field — run id, app, workflow
+// and activity names, ids, error messages, stack traces and payloads —
+// holds the hostile corpus.
+func Hostile() *catalyst.History {
+	bad := hostiletest.Joined()
+	run := ChargeRun("COMPLETED")
+	run.ID = "run" + bad
+	run.AppID = "app\x1b]0;pwned\x07"
+	run.Workflow = "Wf" + bad
+	evs := ChargeEvents(false)
+	for i := range evs {
+		e := &evs[i]
+		if e.Name != "" {
+			e.Name = e.Name + bad
+		}
+		if e.ExecutionID != "" {
+			e.ExecutionID = e.ExecutionID + "\u202e\x1b[6n"
+		}
+		if e.OriginID != "" {
+			e.OriginID = e.OriginID + "\u202e\x1b[6n"
+		}
+		if e.Type.PayloadField() != "" {
+			e.Payload = catalyst.PresentPayload(`{"note":"` + strings.ReplaceAll(bad, `"`, `'`) + `"}` + bad)
+		}
+	}
+	evs[3].Failure = &catalyst.Failure{Type: "Err" + bad, Message: "msg" + bad + "\ncharged\rrefunded",
+		StackTrace: "frame\x1b[2J\n\tfile.go:1\u202e\n" + bad}
+	evs = append(evs, catalyst.Event{Type: catalyst.EventUnknown, ID: -1, Timestamp: at(40 * time.Second),
+		Detail: &catalyst.EventDetail{TypeName: "futureEvent" + bad, Raw: `{"futureEvent":{"x":"` + "\x1b]52;c;Y3VybA==\x07" + `"}}`}})
+	h := catalyst.NewHistory(run, evs...)
+	h.Format = catalyst.FormatProtoJSON
+	return h
+}
+
+// Empty returns a history with no events.
+func Empty() *catalyst.History {
+	run := ChargeRun("COMPLETED")
+	run.ID = "empty-1"
+	h := catalyst.NewHistory(run)
+	h.ApplyDataSharing(catalyst.DataSharing{Filtered: true, Level: catalyst.LevelUnknown})
+	return h
+}
+
+// NoActivity returns a history with a workflow that scheduled nothing.
+func NoActivity() *catalyst.History {
+	evs := ChargeEvents(false)
+	h := catalyst.NewHistory(ChargeRun("COMPLETED"), evs[0], evs[1], evs[len(evs)-1])
+	h.ApplyDataSharing(catalyst.DataSharing{Filtered: true, Level: catalyst.LevelMetadata})
+	return h
+}
+
+// Big returns a history of about n events: a workflow calling activities
+// named Step0…Step99 one after another, every fifth failing once with a
+// timeout and retried under the same execution id, like a long-running
+// batch on Dapr 1.18.
+func Big(n int) *catalyst.History {
+	run := ChargeRun("COMPLETED")
+	run.ID = "batch-" + strconv.Itoa(n)
+	h := &catalyst.History{Run: run, Format: catalyst.FormatProtoJSON}
+	names := make([]string, 100)
+	for i := range names {
+		names[i] = "Step" + strconv.Itoa(i)
+	}
+	t := time.Duration(0)
+	next := func() catalyst.Stamp { t += 3 * time.Millisecond; return at(t) }
+	h.Append(catalyst.Event{Type: catalyst.EventExecutionStarted, Name: "BatchWorkflow", ID: -1, Timestamp: next()})
+	id := int32(0)
+	for k := 0; h.Len() < n-1; k++ {
+		name := names[k%len(names)]
+		exec := uuidOf(k)
+		h.Append(catalyst.Event{Type: catalyst.EventWorkflowStarted, ID: -1, Timestamp: next()})
+		h.Append(catalyst.Event{Type: catalyst.EventTaskScheduled, Name: name, ID: id, ExecutionID: exec, Timestamp: next()})
+		if k%5 == 0 {
+			h.Append(catalyst.Event{Type: catalyst.EventTaskFailed, ID: -1, ScheduledID: id, ExecutionID: exec, Timestamp: next(),
+				Failure: &catalyst.Failure{Type: "TimeoutError", Message: "deadline exceeded"}})
+			id++
+			h.Append(catalyst.Event{Type: catalyst.EventTimerCreated, Name: name + "-retry", ID: id, Origin: catalyst.OriginActivityRetry,
+				OriginID: exec, Timestamp: next()})
+			h.Append(catalyst.Event{Type: catalyst.EventTimerFired, ID: -1, TimerID: id, Timestamp: next()})
+			id++
+			h.Append(catalyst.Event{Type: catalyst.EventTaskScheduled, Name: name, ID: id, ExecutionID: exec, Timestamp: next()})
+		}
+		h.Append(catalyst.Event{Type: catalyst.EventTaskCompleted, ID: -1, ScheduledID: id, ExecutionID: exec, Timestamp: next()})
+		id++
+	}
+	h.Append(catalyst.Event{Type: catalyst.EventExecutionCompleted, ID: id, Timestamp: next()})
+	return h
+}
+
+// uuidOf returns a random-looking, deterministic version-4 UUID for k, as
+// SDKs generate task execution ids.
+func uuidOf(k int) string {
+	x := uint64(k)*0x9E3779B97F4A7C15 + 0x632BE59BD9B4E019
+	y := x ^ x>>29*0xBF58476D1CE4E5B9
+	y ^= y >> 32
+	return fmt.Sprintf("%08x-%04x-4%03x-a%03x-%012x", uint32(x>>32), uint16(y), uint16(x)&0xfff, uint16(y>>16)&0xfff, y&0xffffffffffff)
+}
+
+// Source is a fake catalyst.Source. Histories answers History: each call for
+// a run id takes the next history in its list (the last one repeats), or
+// the error queued for it. Runs answers ListRuns.
+type Source struct {
+	mu        sync.Mutex
+	Runs      catalyst.RunList
+	ListErr   error
+	histories map[string][]*catalyst.History
+	errs      map[string][]error
+	calls     map[string]int
+	served    map[string]int
+	// Gate, when set, is received from before History answers (tests use it
+	// to hold a response back).
+	Gate chan struct{}
+}
+
+// NewSource returns an empty fake source.
+func NewSource() *Source {
+	return &Source{histories: map[string][]*catalyst.History{}, errs: map[string][]error{}, calls: map[string]int{}, served: map[string]int{}}
+}
+
+// Add queues histories for their run ids, in the order polls will see them,
+// and lists their runs.
+func (s *Source) Add(hs ...*catalyst.History) *Source {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	for _, h := range hs {
+		if _, ok := s.histories[h.Run.ID]; !ok {
+			s.Runs.Runs = append(s.Runs.Runs, h.Run)
+		}
+		s.histories[h.Run.ID] = append(s.histories[h.Run.ID], h)
+	}
+	return s
+}
+
+// FailNext makes the next History call for id fail with err.
+func (s *Source) FailNext(id string, err error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.errs[id] = append(s.errs[id], err)
+}
+
+// Calls returns how many times History was called for id.
+func (s *Source) Calls(id string) int {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.calls[id]
+}
+
+// ListRuns implements catalyst.Source.
+func (s *Source) ListRuns(ctx context.Context, q catalyst.RunQuery) (catalyst.RunList, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.ListErr != nil {
+		return catalyst.RunList{}, s.ListErr
+	}
+	return s.Runs, nil
+}
+
+// History implements catalyst.Source.
+func (s *Source) History(ctx context.Context, ref catalyst.RunRef) (*catalyst.History, error) {
+	if s.Gate != nil {
+		select {
+		case <-s.Gate:
+		case <-ctx.Done():
+			return nil, ctx.Err()
+		}
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.calls[ref.ID]++
+	if errs := s.errs[ref.ID]; len(errs) > 0 {
+		s.errs[ref.ID] = errs[1:]
+		return nil, errs[0]
+	}
+	hs := s.histories[ref.ID]
+	if len(hs) == 0 {
+		return nil, errors.New("run " + ref.ID + " not found")
+	}
+	n := s.served[ref.ID]
+	s.served[ref.ID]++
+	return hs[min(n, len(hs)-1)], nil
+}

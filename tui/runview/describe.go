@@ -1,0 +1,390 @@
+package runview
+
+import (
+	"strconv"
+	"strings"
+
+	"github.com/twice-cli/twice/catalyst"
+	"github.com/twice-cli/twice/catalyst/safetext"
+	"github.com/twice-cli/twice/detect"
+	"github.com/twice-cli/twice/tui/format"
+)
+
+// text accumulates the detail pane's lines. Everything added is safe: raw
+// history and report text goes through format.Line or format.TextBlock.
+type text struct {
+	d        *viewData
+	out      []string
+	withheld bool
+}
+
+func (b *text) line(s string) { b.out = append(b.out, s) }
+
+func (b *text) blank() {
+	if len(b.out) > 0 && b.out[len(b.out)-1] != "" {
+		b.out = append(b.out, "")
+	}
+}
+
+func (b *text) heading(s string) {
+	b.blank()
+	b.line(b.d.c.Styles.Title.Render(s))
+}
+
+// kv adds "label: value"; value must be safe. Empty values are skipped.
+func (b *text) kv(indent, label, value string) {
+	if value == "" {
+		return
+	}
+	b.line(indent + b.d.c.Styles.Label.Render(label+":") + " " + value)
+}
+
+// block adds a label and multi-line safe text below it, indented.
+func (b *text) block(indent, label string, lines []string) {
+	b.line(indent + b.d.c.Styles.Label.Render(label+":"))
+	for _, l := range lines {
+		b.line(indent + "  " + l)
+	}
+}
+
+// payload adds a payload under its field name: pretty-printed text, or its
+// mark (withheld payloads name the data-sharing level).
+func (b *text) payload(indent, field string, p catalyst.Payload) {
+	if p.State == catalyst.PayloadWithheld {
+		b.withheld = true
+	}
+	lines := format.PayloadBlock(p, b.d.ds)
+	if len(lines) == 1 && !p.Has() {
+		b.kv(indent, field, lines[0])
+		return
+	}
+	b.block(indent, field, lines)
+}
+
+// failure adds a failure's type, message, stack trace and inner failures.
+func (b *text) failure(indent string, f *catalyst.Failure) {
+	for depth := 0; f != nil && depth < 8; depth++ {
+		label := "error"
+		if depth > 0 {
+			label = "caused by"
+		}
+		head := format.Line(f.Type)
+		if f.NonRetriable {
+			head += " (non-retriable)"
+		}
+		b.kv(indent, label, head)
+		if f.Message != "" {
+			msg := format.TextBlock(f.Message)
+			if len(msg) == 1 {
+				b.kv(indent, "message", msg[0])
+			} else {
+				b.block(indent, "message", msg)
+			}
+		}
+		if f.StackTrace != "" {
+			b.block(indent, "stack trace", format.TextBlock(f.StackTrace))
+		}
+		f = f.Inner
+	}
+}
+
+// at is an instant exactly, with its relative form: "2026-…Z (2.1h ago)".
+func (b *text) at(s catalyst.Stamp) string {
+	if s.IsZero() {
+		return ""
+	}
+	if s.IsNever() {
+		return "never"
+	}
+	t := s.Time()
+	return format.Exact(t) + " (" + format.Instant(t, format.Relative, b.d.c.Now()) + ")"
+}
+
+// eventRef names an event by position and eventId: "#12 (eventId 3)".
+func eventRef(h *catalyst.History, ev int) string {
+	if ev < 0 || ev >= h.Len() {
+		return "-"
+	}
+	s := "#" + strconv.Itoa(ev)
+	if id := h.At(ev).ID; id >= 0 {
+		s += " (eventId " + strconv.Itoa(int(id)) + ")"
+	}
+	return s
+}
+
+// finish closes the pane with the console link (or the plain ids) and,
+// when a payload shown was withheld, what to do about it.
+func (b *text) finish() []string {
+	b.out = append(b.out, b.d.linkLines(b.withheld)...)
+	return b.out
+}
+
+// describeEvent shows every field of one event.
+func describeEvent(d *viewData, ev int) (string, []string) {
+	h := d.h
+	e := h.At(ev)
+	b := &text{d: d}
+	title := "Event #" + strconv.Itoa(ev) + " · " + format.Line(e.TypeName())
+	b.kv("", "type", format.Line(e.TypeName()))
+	if e.Detail != nil && e.Detail.TypeName != "" && e.Detail.TypeName != e.TypeName() {
+		b.kv("", "on the wire", format.Line(e.Detail.TypeName))
+	}
+	if e.Name != "" {
+		b.kv("", "name", format.Line(e.Name))
+	}
+	b.kv("", "position", strconv.Itoa(ev))
+	b.kv("", "eventId", strconv.Itoa(int(e.ID)))
+	b.kv("", "timestamp", b.at(e.Timestamp))
+	switch e.Type {
+	case catalyst.EventTaskCompleted, catalyst.EventTaskFailed, catalyst.EventChildWorkflowCompleted, catalyst.EventChildWorkflowFailed:
+		b.kv("", "taskScheduledId", strconv.Itoa(int(e.ScheduledID)))
+	case catalyst.EventTimerFired:
+		b.kv("", "timerId", strconv.Itoa(int(e.TimerID)))
+	}
+	if !e.FireAt.IsZero() {
+		b.kv("", "fireAt", b.at(e.FireAt))
+	}
+	if e.ExecutionID != "" {
+		b.kv("", "execution id", format.Line(e.ExecutionID))
+	}
+	if o := e.Origin.String(); o != "" {
+		b.kv("", "origin", o)
+		if e.OriginID != "" {
+			b.kv("", "origin id", format.Line(e.OriginID))
+		}
+	}
+	if e.InstanceID != "" {
+		b.kv("", "instance id", format.Line(e.InstanceID))
+	}
+	if r := e.Router; r != nil {
+		route := format.Line(r.Source)
+		if r.Target != "" {
+			route += " → " + format.Line(r.Target)
+		}
+		b.kv("", "router", route)
+	}
+	if x := e.Detail; x != nil {
+		b.kv("", "workflow status", safetext.Line(string(x.WorkflowStatus)))
+		b.kv("", "version", safetext.Line(x.Version))
+		b.kv("", "parent", safetext.Line(joinNonEmpty(" ", x.ParentName, x.ParentInstanceID)))
+		b.kv("", "retry parent", safetext.Line(x.RetryParentInstanceID))
+		b.kv("", "rerun of", safetext.Line(x.RerunParentInstanceID))
+		b.kv("", "stall reason", safetext.Line(x.StallReason))
+		b.kv("", "stall description", safetext.Line(x.StallDescription))
+	}
+	if x := d.idx; x != nil {
+		if ii, ai := x.invocationOf(ev); ii >= 0 {
+			inv := &x.Report.Invocations[ii]
+			b.kv("", "invocation", "attempt "+strconv.Itoa(ai+1)+" of "+strconv.Itoa(len(inv.Attempts))+
+				" of "+format.Line(inv.Name)+" ("+format.Line(inv.Key)+")")
+		}
+		for _, fi := range x.evidence[ev] {
+			f := &x.Report.Findings[fi]
+			b.kv("", "evidence for", format.SeverityMark(f.Severity)+" "+format.FindingWord(f.ID, f.Confidence)+
+				" "+format.Line(f.Activity))
+		}
+	}
+	if e.Failure != nil {
+		b.blank()
+		b.failure("", e.Failure)
+	}
+	if field := e.Type.PayloadField(); field != "" {
+		b.blank()
+		b.payload("", field, e.Payload)
+	}
+	if e.Type == catalyst.EventUnknown && e.Detail != nil && e.Detail.Raw != "" {
+		b.heading("raw JSON (twice does not know this event type)")
+		for _, l := range format.PayloadBlock(catalyst.PresentPayload(e.Detail.Raw), d.ds) {
+			b.line("  " + l)
+		}
+	}
+	return title, b.finish()
+}
+
+// describeInvocation shows an invocation: its findings, then every attempt.
+func describeInvocation(d *viewData, ii int) (string, []string) {
+	rep := d.idx.Report
+	inv := &rep.Invocations[ii]
+	b := &text{d: d}
+	title := format.Line(inv.Name) + " · " + string(inv.Kind) + " · " + format.Plural(len(inv.Attempts), "attempt")
+	outcome, _ := format.OutcomeMark(inv.Outcome)
+	b.kv("", "outcome", outcome)
+	b.kv("", "key", format.Line(inv.Key))
+	b.kv("", "grouped", linkRuleText(inv.LinkRule))
+	b.kv("", "class", string(inv.Class))
+	b.kv("", "started", b.at(inv.Start))
+	b.kv("", "ended", b.at(inv.End))
+	if dur := inv.Duration(); dur != 0 {
+		b.kv("", "took", format.Duration(dur))
+	}
+	if t := inv.OpenRetry; t != nil {
+		b.kv("", "retry pending", "timer "+eventRef(b.d.h, t.Created)+" fires "+fireAt(t.FireAt)+"; no attempt followed it yet")
+	}
+	if inv.ReusedInstanceID {
+		b.line("child instance id reused: earlier attempts' histories were overwritten")
+	}
+	for _, fi := range inv.Findings {
+		b.finding(&rep.Findings[fi])
+	}
+	for ai := range inv.Attempts {
+		b.heading("Attempt " + strconv.Itoa(ai+1))
+		b.attempt("  ", inv, ai)
+	}
+	return title, b.finish()
+}
+
+// describeAttempt shows one attempt in full.
+func describeAttempt(d *viewData, ii, ai int) (string, []string) {
+	inv := &d.idx.Report.Invocations[ii]
+	b := &text{d: d}
+	title := format.Line(inv.Name) + " · attempt " + strconv.Itoa(ai+1) + " of " + strconv.Itoa(len(inv.Attempts))
+	b.attempt("", inv, ai)
+	return title, b.finish()
+}
+
+// attempt adds one attempt's facts: ids, times, backoff, outcome, error,
+// stack trace and payloads.
+func (b *text) attempt(indent string, inv *detect.Invocation, ai int) {
+	h := b.d.h
+	a := &inv.Attempts[ai]
+	b.kv(indent, "scheduled", eventRef(h, a.Scheduled)+", taskScheduledId "+strconv.Itoa(int(a.ScheduledID)))
+	b.kv(indent, "execution id", safetext.Line(a.ExecutionID))
+	b.kv(indent, "instance id", safetext.Line(a.InstanceID))
+	b.kv(indent, "joined", linkRuleText(a.Link))
+	b.kv(indent, "start", b.at(a.Start))
+	b.kv(indent, "end", b.at(a.End))
+	if dur := a.Duration(); dur != 0 {
+		b.kv(indent, "took", format.Duration(dur))
+	}
+	if ai > 0 {
+		b.kv(indent, "backoff before", format.Duration(a.BackoffBefore))
+	}
+	if t := a.RetryTimer; t != nil {
+		timer := "created " + eventRef(h, t.Created)
+		if t.Fired >= 0 {
+			timer += ", fired " + eventRef(h, t.Fired)
+		} else {
+			timer += ", not fired"
+		}
+		timer += ", fireAt " + fireAt(t.FireAt) + " (" + linkRuleText(t.Link) + ")"
+		b.kv(indent, "retry timer", timer)
+	}
+	outcome, _ := format.OutcomeMark(a.Outcome)
+	if a.OutcomeEvent >= 0 {
+		outcome += " at " + eventRef(h, a.OutcomeEvent)
+	}
+	b.kv(indent, "outcome", outcome)
+	for _, ev := range a.ExtraOutcomes {
+		b.kv(indent, "also recorded", eventRef(h, ev)+" "+format.Line(h.At(ev).TypeName()))
+	}
+	if a.Failure != nil {
+		b.kv(indent, "failure class", string(a.FailureClass))
+		b.failure(indent, a.Failure)
+	}
+	if a.Scheduled >= 0 && a.Scheduled < h.Len() {
+		b.payload(indent, "input", h.At(a.Scheduled).Payload)
+	}
+	if a.OutcomeEvent >= 0 && a.OutcomeEvent < h.Len() {
+		if e := h.At(a.OutcomeEvent); e.Type.PayloadField() == "output" {
+			b.payload(indent, "output", e.Payload)
+		}
+	}
+}
+
+// finding adds a finding's mark, explanation, confidence and advice.
+func (b *text) finding(f *detect.Finding) {
+	b.heading(format.SeverityMark(f.Severity) + " " + format.FindingWord(f.ID, f.Confidence) + " — " + string(f.ID))
+	b.kv("  ", "confidence", string(f.Confidence))
+	if f.Explanation != "" {
+		b.line("  " + format.Line(f.Explanation))
+	}
+	if f.Advice != "" {
+		b.kv("  ", "advice", format.Line(f.Advice))
+	}
+}
+
+// describeFinding shows a finding with all its evidence.
+func describeFinding(d *viewData, fi int) (string, []string) {
+	rep := d.idx.Report
+	f := &rep.Findings[fi]
+	b := &text{d: d}
+	title := format.SeverityMark(f.Severity) + " " + string(f.ID) + " · " + format.Line(f.Activity)
+	b.kv("", "severity", format.SeverityMark(f.Severity))
+	b.kv("", "confidence", string(f.Confidence))
+	b.kv("", "activity", format.Line(f.Activity))
+	if f.Invocation != "" {
+		b.kv("", "invocation", format.Line(f.Invocation))
+	}
+	if len(f.Attempts) > 0 {
+		nums := make([]string, len(f.Attempts))
+		for i, a := range f.Attempts {
+			nums[i] = strconv.Itoa(a)
+		}
+		b.kv("", "attempts", strings.Join(nums, ", "))
+	}
+	if f.Explanation != "" {
+		b.blank()
+		b.line(format.Line(f.Explanation))
+	}
+	if len(f.Evidence) > 0 {
+		b.heading("Evidence (enter on a line shows the event)")
+		for _, ev := range f.Evidence {
+			b.line("  " + eventRef(d.h, ev.Event) + ": " + format.Line(ev.Fact))
+		}
+	}
+	if f.Advice != "" {
+		b.blank()
+		b.kv("", "advice", format.Line(f.Advice))
+	}
+	for _, s := range rep.Skipped {
+		if s.Invocation == "" || s.Invocation == f.Invocation {
+			b.kv("", "not checked", format.Line(s.Check)+": "+format.Line(s.Reason))
+			if s.Level != catalyst.LevelUnknown {
+				b.withheld = true
+			}
+		}
+	}
+	return title, b.finish()
+}
+
+// describeEvidence shows the event an evidence line points to, with the
+// fact it supports.
+func describeEvidence(d *viewData, fi, ei int) (string, []string) {
+	f := &d.idx.Report.Findings[fi]
+	ev := f.Evidence[ei]
+	if ev.Event < 0 || ev.Event >= d.h.Len() {
+		return "Evidence", []string{format.Line(ev.Fact), "", "the event it names is not in this history"}
+	}
+	title, lines := describeEvent(d, ev.Event)
+	head := []string{
+		d.c.Styles.Label.Render("evidence:") + " " + format.Line(ev.Fact),
+		d.c.Styles.Label.Render("press enter to show it in the Events tab"),
+		"",
+	}
+	return title, append(head, lines...)
+}
+
+// linkRuleText says how an attempt was joined to its invocation.
+func linkRuleText(r detect.LinkRule) string {
+	switch r {
+	case detect.LinkFirst:
+		return "first attempt"
+	case detect.LinkByID:
+		return "by task execution id"
+	case detect.LinkByOrigin:
+		return "by retry-timer origin"
+	case detect.LinkInferred:
+		return "inferred (no ids or origins in this history)"
+	}
+	return safetext.Line(string(r))
+}
+
+func joinNonEmpty(sep string, parts ...string) string {
+	var out []string
+	for _, p := range parts {
+		if p != "" {
+			out = append(out, p)
+		}
+	}
+	return strings.Join(out, sep)
+}

@@ -1,0 +1,162 @@
+package runview
+
+import (
+	"github.com/twice-cli/twice/catalyst"
+	"github.com/twice-cli/twice/detect"
+	"github.com/twice-cli/twice/tui/table"
+)
+
+// Row flags, set once per history by NewIndex and read by the filters.
+const (
+	flagFailed  uint8 = 1 << iota // a failure (event) or a failed attempt (invocation)
+	flagRetried                   // part of an invocation with more than one attempt
+	flagFlagged                   // part of an invocation with findings, or evidence
+)
+
+// Index is what the run view needs besides the history: detect's report and
+// the lookups and search terms built from it. NewIndex builds it off the UI
+// goroutine, in the same command that fetched the history and ran detect,
+// so that nothing on a key press walks the whole history.
+type Index struct {
+	// Report is detect's report for the history.
+	Report *detect.Report
+
+	eventInv     []int32 // per event: its invocation, -1 for none
+	eventAttempt []int32 // per event: its attempt's position in the invocation, -1 for none
+	eventFlags   []uint8
+	invFlags     []uint8
+	evidence     map[int][]int // event position → findings citing it
+	eventTerms   *table.Terms
+	invTerms     *table.Terms
+	findTerms    *table.Terms
+	// withheld counts the events whose payload is withheld.
+	withheld int
+	// invByKey finds an invocation by its key (expansions and the
+	// selection are kept by key across polls).
+	invByKey map[string]int32
+}
+
+// NewIndex indexes a history and its report. It walks the history once.
+func NewIndex(h *catalyst.History, rep *detect.Report) *Index {
+	if rep == nil {
+		rep = &detect.Report{}
+	}
+	n := h.Len()
+	x := &Index{
+		Report:       rep,
+		eventInv:     make([]int32, n),
+		eventAttempt: make([]int32, n),
+		eventFlags:   make([]uint8, n),
+		invFlags:     make([]uint8, len(rep.Invocations)),
+		invByKey:     make(map[string]int32, len(rep.Invocations)),
+		evidence:     make(map[int][]int),
+	}
+	for i := range x.eventInv {
+		x.eventInv[i] = -1
+		x.eventAttempt[i] = -1
+	}
+	for fi := range rep.Findings {
+		for _, ev := range rep.Findings[fi].Evidence {
+			if ev.Event >= 0 && ev.Event < n {
+				x.evidence[ev.Event] = append(x.evidence[ev.Event], fi)
+				x.eventFlags[ev.Event] |= flagFlagged
+			}
+		}
+	}
+	invTerms := table.NewTermsBuilder(1, len(rep.Invocations))
+	for ii := range rep.Invocations {
+		inv := &rep.Invocations[ii]
+		var f uint8
+		if len(inv.Attempts) > 1 {
+			f |= flagRetried
+		}
+		if len(inv.Findings) > 0 {
+			f |= flagFlagged
+		}
+		for ai := range inv.Attempts {
+			if inv.Attempts[ai].Outcome == detect.OutcomeFailed {
+				f |= flagFailed
+			}
+		}
+		x.invFlags[ii] = f
+		if _, dup := x.invByKey[inv.Key]; !dup {
+			x.invByKey[inv.Key] = int32(ii)
+		}
+		mark := func(ev int, ai int) {
+			if ev < 0 || ev >= n {
+				return
+			}
+			x.eventInv[ev] = int32(ii)
+			x.eventAttempt[ev] = int32(ai)
+			x.eventFlags[ev] |= f &^ flagFailed
+		}
+		for ai := range inv.Attempts {
+			a := &inv.Attempts[ai]
+			mark(a.Scheduled, ai)
+			mark(a.OutcomeEvent, ai)
+			for _, e := range a.ExtraOutcomes {
+				mark(e, ai)
+			}
+			if t := a.RetryTimer; t != nil {
+				mark(t.Created, ai)
+				mark(t.Fired, ai)
+			}
+		}
+		invTerms.Add([]string{inv.Name}, inv.Key)
+	}
+	x.invTerms = invTerms.Terms()
+
+	evTerms := table.NewTermsBuilder(2, n)
+	var shared [2]string
+	for i, e := range h.All() {
+		if isFailure(e) {
+			x.eventFlags[i] |= flagFailed
+		}
+		if e.Payload.State == catalyst.PayloadWithheld {
+			x.withheld++
+		}
+		shared[0], shared[1] = e.TypeName(), e.Name
+		evTerms.Add(shared[:], eventID(e))
+	}
+	x.eventTerms = evTerms.Terms()
+
+	findTerms := table.NewTermsBuilder(2, len(rep.Findings))
+	for fi := range rep.Findings {
+		f := &rep.Findings[fi]
+		findTerms.Add([]string{string(f.ID), f.Activity}, f.Invocation)
+	}
+	x.findTerms = findTerms.Terms()
+	return x
+}
+
+// isFailure reports whether an event records a failure.
+func isFailure(e *catalyst.Event) bool {
+	switch e.Type {
+	case catalyst.EventTaskFailed, catalyst.EventChildWorkflowFailed:
+		return true
+	case catalyst.EventExecutionCompleted:
+		return e.Failure != nil || e.Detail != nil && e.Detail.WorkflowStatus.Is(catalyst.StatusFailed)
+	}
+	return e.Failure != nil
+}
+
+// eventID is the id an event is searched by: its task execution id, a
+// timer's origin, or a child's instance id.
+func eventID(e *catalyst.Event) string {
+	switch {
+	case e.ExecutionID != "":
+		return e.ExecutionID
+	case e.OriginID != "":
+		return e.OriginID
+	}
+	return e.InstanceID
+}
+
+// invocationOf returns the invocation and attempt position an event belongs
+// to, or -1, -1.
+func (x *Index) invocationOf(ev int) (inv, attempt int) {
+	if x == nil || ev < 0 || ev >= len(x.eventInv) {
+		return -1, -1
+	}
+	return int(x.eventInv[ev]), int(x.eventAttempt[ev])
+}

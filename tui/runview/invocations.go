@@ -1,0 +1,379 @@
+package runview
+
+import (
+	"strconv"
+
+	"charm.land/bubbles/v2/key"
+	tea "charm.land/bubbletea/v2"
+
+	"github.com/twice-cli/twice/detect"
+	"github.com/twice-cli/twice/tui/format"
+	"github.com/twice-cli/twice/tui/style"
+	"github.com/twice-cli/twice/tui/table"
+)
+
+// invCells is one invocation's row text, built once per index.
+type invCells struct {
+	name, attempts, outcome, duration, flag string
+	outcomeTone                             style.Tone
+	severity                                detect.Severity
+}
+
+// invRow is one row of the Invocations tab: an invocation, or one of its
+// attempts when it is expanded (att ≥ 0).
+type invRow struct{ inv, att int32 }
+
+// invocationsTab lists one row per invocation; enter expands a row into its
+// attempts.
+type invocationsTab struct {
+	d   *viewData
+	tbl table.Model
+	// rows maps list positions to invocations and attempts.
+	rows     invRows
+	applied  filterState
+	matched  []int32 // invocations matching the filter (nil: all)
+	expanded map[string]bool
+	kept     keptInvocation
+	// seq numbers filter requests; pending is set while a filter command
+	// runs.
+	seq     int
+	pending bool
+	cache   table.Cache[invCells]
+}
+
+// keptInvocation is the selection remembered across a reload.
+type keptInvocation struct {
+	key    string
+	att    int32
+	offset int
+}
+
+func newInvocationsTab(d *viewData) *invocationsTab {
+	return &invocationsTab{d: d, expanded: make(map[string]bool)}
+}
+
+// invocationColumns are the Invocations tab's columns.
+func invocationColumns() []table.Column {
+	return []table.Column{
+		{Title: "NAME", Width: 12, Flex: 1},
+		{Title: "ATTEMPTS", Width: 8, Right: true},
+		{Title: "OUTCOME", Width: 11},
+		{Title: "DURATION", Width: 8, Right: true, Drop: 1},
+		{Title: "FLAG", Width: 20},
+	}
+}
+
+func (t *invocationsTab) title() string { return "Invocations" }
+
+func (t *invocationsTab) invocations() []detect.Invocation {
+	if t.d.idx == nil {
+		return nil
+	}
+	return t.d.idx.Report.Invocations
+}
+
+func (t *invocationsTab) count() string {
+	if t.d.idx == nil {
+		return "…"
+	}
+	n := len(t.invocations())
+	if t.matched != nil {
+		return format.Count(len(t.matched)) + "/" + format.Count(n)
+	}
+	return format.Count(n)
+}
+
+func (t *invocationsTab) position() string {
+	if t.pending {
+		return "filtering…"
+	}
+	if t.tbl.Len() == 0 {
+		return ""
+	}
+	return format.Count(t.tbl.Cursor()+1) + "/" + format.Count(t.tbl.Len())
+}
+
+func (t *invocationsTab) setHeight(h int) { t.tbl.SetHeight(h) }
+
+// row returns the row at list position i.
+func (t *invocationsTab) row(i int) invRow { return t.rows.at(i) }
+
+// selected returns the selected row, ok false when the list is empty.
+func (t *invocationsTab) selected() (invRow, bool) {
+	c := t.tbl.Cursor()
+	if c < 0 || t.d.idx == nil {
+		return invRow{}, false
+	}
+	return t.row(c), true
+}
+
+func (t *invocationsTab) remember() {
+	t.kept = keptInvocation{att: -1, offset: t.tbl.Offset()}
+	if r, ok := t.selected(); ok {
+		t.kept.key, t.kept.att = t.invocations()[r.inv].Key, r.att
+	}
+}
+
+func (t *invocationsTab) load(keep bool, f filterState) tea.Cmd {
+	if !keep {
+		t.expanded = make(map[string]bool)
+		t.kept = keptInvocation{}
+	}
+	t.cache.Reset()
+	t.seq++ // drop filter results computed for the old data
+	t.pending = false
+	t.applied, t.matched = filterState{}, nil
+	t.buildRows()
+	t.tbl.SetCursor(0)
+	if x := t.d.idx; x != nil && t.kept.key != "" {
+		if i, ok := x.invByKey[t.kept.key]; ok {
+			t.selectRow(invRow{i, t.kept.att})
+			t.tbl.SetView(t.tbl.Cursor(), t.kept.offset)
+		}
+	}
+	return t.applyFilter(f)
+}
+
+func (t *invocationsTab) applyFilter(f filterState) tea.Cmd {
+	if f == t.applied && !t.pending {
+		return nil
+	}
+	t.seq++
+	t.pending = false
+	x := t.d.idx
+	if x == nil || !f.active() {
+		t.setMatched(f, nil)
+		return nil
+	}
+	var from []int32
+	if t.matched != nil && f.narrows(t.applied) {
+		from = t.matched
+	}
+	if len(x.invFlags) <= syncRows {
+		t.setMatched(f, selectRows(x.invTerms, x.invFlags, f, from))
+		return nil
+	}
+	t.pending = true
+	return filterCmd(TabInvocations, t.seq, x.invTerms, x.invFlags, f, from)
+}
+
+// filteredRows takes the invocations a filter command matched, unless a
+// newer request superseded it.
+func (t *invocationsTab) filteredRows(msg filteredMsg) {
+	if msg.seq != t.seq || !t.pending {
+		return
+	}
+	t.pending = false
+	t.setMatched(msg.f, msg.rows)
+}
+
+// setMatched shows the invocations matching f (nil: all), keeping the
+// selection where it can.
+func (t *invocationsTab) setMatched(f filterState, matched []int32) {
+	r, ok := t.selected()
+	t.applied, t.matched = f, matched
+	t.buildRows()
+	if ok {
+		t.selectRow(r)
+	}
+}
+
+// buildRows lays out the rows: the matching invocations, each followed by
+// its attempts when expanded. It costs the expanded invocations, not the
+// list.
+func (t *invocationsTab) buildRows() {
+	invs := t.invocations()
+	var open []int32
+	if x := t.d.idx; x != nil {
+		for k := range t.expanded {
+			if i, ok := x.invByKey[k]; ok {
+				open = append(open, i)
+			}
+		}
+	}
+	t.rows = newInvRows(t.matched, len(invs), open, func(i int32) int32 { return int32(len(invs[i].Attempts)) })
+	t.tbl.SetLen(t.rows.len())
+}
+
+// selectRow puts the cursor on r, or on its invocation's row; false when the
+// filter hides it.
+func (t *invocationsTab) selectRow(r invRow) bool {
+	p, ok := t.rows.find(r)
+	if ok {
+		t.tbl.SetCursor(p)
+	}
+	return ok
+}
+
+// selectInvocation selects invocation inv, expanding it when expand is set;
+// false when the filter hides it.
+func (t *invocationsTab) selectInvocation(inv int, expand bool) bool {
+	invs := t.invocations()
+	if inv < 0 || inv >= len(invs) {
+		return false
+	}
+	if expand && !t.expanded[invs[inv].Key] {
+		t.expanded[invs[inv].Key] = true
+		t.buildRows()
+	}
+	return t.selectRow(invRow{int32(inv), -1})
+}
+
+func (t *invocationsTab) update(msg tea.KeyPressMsg) tea.Cmd {
+	k := &t.d.c.Keys
+	if key.Matches(msg, k.Enter) {
+		r, ok := t.selected()
+		if !ok {
+			return nil
+		}
+		name := t.invocations()[r.inv].Key
+		if t.expanded[name] {
+			delete(t.expanded, name)
+		} else {
+			t.expanded[name] = true
+		}
+		t.buildRows()
+		t.selectRow(invRow{r.inv, -1})
+		return nil
+	}
+	t.tbl.Update(msg, k)
+	return nil
+}
+
+func (t *invocationsTab) keys() []key.Binding {
+	b := t.d.c.Keys.Enter
+	b.SetHelp("enter", "attempts")
+	return []key.Binding{b}
+}
+
+func (t *invocationsTab) lines(width, height int) []string {
+	s := t.d.c.Styles
+	switch {
+	case t.d.idx == nil:
+		return []string{"", " " + t.d.spinner + " analyzing " + format.Plural(t.d.h.Len(), "event") + "…"}
+	case len(t.invocations()) == 0:
+		return []string{"", " no activity in this history",
+			" (" + format.Plural(t.d.h.Len(), "event") + ": see the Events tab)"}
+	case t.tbl.Len() == 0:
+		return []string{"", " no invocation matches the filter (esc clears it)"}
+	}
+	l := table.NewLayout(width-3, invocationColumns())
+	out := make([]string, 0, height)
+	out = append(out, s.Heading.Render("   "+l.Header()))
+	invs := t.invocations()
+	out = append(out, t.tbl.Lines(func(i int, selected bool) string {
+		r := t.row(i)
+		cursor := " "
+		if selected {
+			cursor = "›"
+		}
+		if r.att >= 0 {
+			line := cursor + "   " + format.Fit(t.attemptLine(&invs[r.inv], int(r.att)), width-4)
+			if selected {
+				return s.Selected.Render(format.Pad(line, width))
+			}
+			return line
+		}
+		c := t.cache.Get(int(r.inv), t.buildCells)
+		fold := "▸"
+		if t.expanded[invs[r.inv].Key] {
+			fold = "▾"
+		}
+		if selected {
+			return s.Selected.Render(cursor + fold + " " + l.Row(c.name, c.attempts, c.outcome, c.duration, c.flag))
+		}
+		return cursor + fold + " " + l.Row(c.name, c.attempts, s.Tone(c.outcomeTone).Render(c.outcome), c.duration,
+			s.Severity(c.severity).Render(c.flag))
+	})...)
+	return out
+}
+
+func (t *invocationsTab) buildCells(i int) invCells {
+	rep := t.d.idx.Report
+	inv := &rep.Invocations[i]
+	outcome, tone := format.OutcomeMark(inv.Outcome)
+	c := invCells{
+		name:        format.Line(inv.Name),
+		attempts:    strconv.Itoa(len(inv.Attempts)),
+		outcome:     outcome,
+		outcomeTone: tone,
+		duration:    "-",
+		flag:        "-",
+	}
+	if d := inv.Duration(); d != 0 {
+		c.duration = format.Duration(d)
+	}
+	if len(inv.Findings) > 0 {
+		worst := inv.Findings[0]
+		for _, fi := range inv.Findings {
+			if rep.Findings[fi].Severity > rep.Findings[worst].Severity {
+				worst = fi
+			}
+		}
+		f := &rep.Findings[worst]
+		c.severity = f.Severity
+		c.flag = format.SeverityMark(f.Severity) + " " + format.FindingWord(f.ID, f.Confidence)
+		if n := len(inv.Findings) - 1; n > 0 {
+			c.flag += " +" + strconv.Itoa(n)
+		}
+	}
+	return c
+}
+
+// attemptLine is an expanded attempt's row: number, scheduled id, execution
+// id, start, end, duration, backoff before it, outcome, error type and
+// message.
+func (t *invocationsTab) attemptLine(inv *detect.Invocation, ai int) string {
+	a := &inv.Attempts[ai]
+	c := t.d.c
+	outcome, _ := format.OutcomeMark(a.Outcome)
+	line := "#" + strconv.Itoa(a.Number) + " sched " + strconv.Itoa(int(a.ScheduledID))
+	if a.ExecutionID != "" {
+		line += " exec " + format.Fit(format.Line(a.ExecutionID), 13)
+	} else if a.InstanceID != "" {
+		line += " inst " + format.Fit(format.Line(a.InstanceID), 13)
+	}
+	line += " " + format.Instant(a.Start.Time(), c.TimeFormat, c.Now())
+	if !a.End.IsZero() {
+		line += " → " + format.Instant(a.End.Time(), c.TimeFormat, c.Now())
+	}
+	if d := a.Duration(); d != 0 {
+		line += " took " + format.Duration(d)
+	}
+	if ai > 0 {
+		line += " after " + format.Duration(a.BackoffBefore) + " backoff"
+	}
+	line += " " + outcome
+	if f := a.Failure; f != nil {
+		line += " " + format.Line(trimText(f.Type, 80))
+		if f.Message != "" {
+			line += ": " + format.Line(trimText(f.Message, 200))
+		}
+	}
+	return line
+}
+
+func (t *invocationsTab) selection() string {
+	r, ok := t.selected()
+	if !ok {
+		return ""
+	}
+	return "invocation:" + strconv.Itoa(int(r.inv)) + ":" + strconv.Itoa(int(r.att))
+}
+
+func (t *invocationsTab) describe() (string, []string) {
+	r, ok := t.selected()
+	if !ok {
+		switch {
+		case t.d.idx == nil:
+			return "Invocation", []string{"analyzing…"}
+		case len(t.invocations()) == 0:
+			return "Invocation", []string{"no activity in this history"}
+		}
+		return "Invocation", []string{"no invocation matches the filter"}
+	}
+	if r.att >= 0 {
+		return describeAttempt(t.d, int(r.inv), int(r.att))
+	}
+	return describeInvocation(t.d, int(r.inv))
+}

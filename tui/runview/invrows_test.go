@@ -1,0 +1,83 @@
+package runview
+
+import (
+	"math/rand/v2"
+	"testing"
+)
+
+// bruteRows builds the rows one by one, as the layout must behave.
+func bruteRows(base []int32, n int, open map[int32]bool, attempts func(int32) int32) []invRow {
+	var out []invRow
+	add := func(i int32) {
+		out = append(out, invRow{i, -1})
+		if open[i] {
+			for a := int32(0); a < attempts(i); a++ {
+				out = append(out, invRow{i, a})
+			}
+		}
+	}
+	if base == nil {
+		for i := 0; i < n; i++ {
+			add(int32(i))
+		}
+	} else {
+		for _, i := range base {
+			add(i)
+		}
+	}
+	return out
+}
+
+func TestInvRowsMatchesBruteForce(t *testing.T) {
+	rng := rand.New(rand.NewPCG(3, 4))
+	attempts := func(i int32) int32 { return i%4 + 1 }
+	for trial := 0; trial < 200; trial++ {
+		n := rng.IntN(40)
+		var base []int32
+		if rng.IntN(2) == 0 {
+			base = []int32{}
+			for i := 0; i < n; i++ {
+				if rng.IntN(2) == 0 {
+					base = append(base, int32(i))
+				}
+			}
+		}
+		open := map[int32]bool{}
+		var expanded []int32
+		for i := 0; i < n; i++ {
+			if rng.IntN(4) == 0 {
+				open[int32(i)] = true
+				expanded = append(expanded, int32(i))
+			}
+		}
+		rng.Shuffle(len(expanded), func(i, j int) { expanded[i], expanded[j] = expanded[j], expanded[i] })
+		want := bruteRows(base, n, open, attempts)
+		r := newInvRows(base, n, expanded, attempts)
+		if r.len() != len(want) {
+			t.Fatalf("trial %d: len %d, want %d", trial, r.len(), len(want))
+		}
+		for p, row := range want {
+			if got := r.at(p); got != row {
+				t.Fatalf("trial %d: at(%d) = %v, want %v", trial, p, got, row)
+			}
+			if got, ok := r.find(row); !ok || got != p {
+				t.Fatalf("trial %d: find(%v) = %d %v, want %d", trial, row, got, ok, p)
+			}
+		}
+		// A row of a collapsed invocation finds the invocation's row; a
+		// hidden invocation is not found.
+		for i := int32(0); i < int32(n); i++ {
+			p, ok := r.find(invRow{i, 0})
+			if ok && !open[i] && want[p] != (invRow{i, -1}) {
+				t.Fatalf("trial %d: find of a collapsed attempt = %d", trial, p)
+			}
+			shown := base == nil
+			for _, b := range base {
+				shown = shown || b == i
+			}
+			if ok != shown {
+				t.Fatalf("trial %d: find(%d) ok=%v, shown=%v", trial, i, ok, shown)
+			}
+		}
+	}
+}

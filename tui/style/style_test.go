@@ -1,0 +1,48 @@
+package style
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/charmbracelet/colorprofile"
+
+	"github.com/twice-cli/twice/detect"
+)
+
+func all(s *Styles) []Style {
+	out := []Style{s.Banner, s.Title, s.Label, s.Faint, s.Heading, s.Selected, s.TabOn, s.TabOff, s.Info, s.Error, s.KeyBar, s.New, s.Link}
+	for sev := detect.SeverityNone; sev <= detect.SeverityHigh; sev++ {
+		out = append(out, s.Severity(sev))
+	}
+	for _, t := range []Tone{ToneNeutral, ToneGood, ToneBad, TonePending} {
+		out = append(out, s.Tone(t))
+	}
+	return out
+}
+
+func TestProfiles(t *testing.T) {
+	for _, st := range all(New(colorprofile.NoTTY)) {
+		if got := st.Render("x"); got != "x" {
+			t.Errorf("NoTTY style renders %q", got)
+		}
+	}
+	ascii := New(colorprofile.ASCII)
+	for _, st := range all(ascii) {
+		if got := st.Render("x"); strings.Contains(got, "[3") || strings.Contains(got, "[9") {
+			t.Errorf("Ascii style sets a colour: %q", got)
+		}
+	}
+	if got := ascii.Selected.Render("x"); !strings.Contains(got, "\x1b[7m") {
+		t.Errorf("Ascii selection is not reverse video: %q", got)
+	}
+	ansi := New(colorprofile.ANSI)
+	if got := ansi.Severity(detect.SeverityHigh).Render("x"); !strings.Contains(got, "31") {
+		t.Errorf("ANSI high severity is not red: %q", got)
+	}
+	if New(colorprofile.ANSI).Severity(detect.Severity(9)).Render("x") != "x" {
+		t.Error("an unknown severity is styled")
+	}
+	if (Style{}).Render("") != "" {
+		t.Error("the zero style changed empty text")
+	}
+}

@@ -1,0 +1,286 @@
+// Package tui is twice's interactive inspector: a run list, and a run view
+// with its invocations, events and findings, built on Bubble Tea v2.
+//
+// The root model routes: it owns the source and every command that reads
+// from it (list runs, load a history, poll a followed run), the status line,
+// the key bar and the help screen; the panes (runlist, runview and its
+// detail pane) render and handle their own keys. Everything slow — fetching,
+// detect.Analyze, indexing — runs in commands, off the UI goroutine; stale
+// answers are dropped by sequence number.
+package tui
+
+import (
+	"context"
+	"errors"
+	"io"
+	"time"
+
+	tea "charm.land/bubbletea/v2"
+	"github.com/charmbracelet/colorprofile"
+
+	"github.com/twice-cli/twice/catalyst"
+	"github.com/twice-cli/twice/catalyst/safetext"
+	"github.com/twice-cli/twice/detect"
+	"github.com/twice-cli/twice/tui/common"
+	"github.com/twice-cli/twice/tui/format"
+	"github.com/twice-cli/twice/tui/runlist"
+	"github.com/twice-cli/twice/tui/runview"
+	"github.com/twice-cli/twice/tui/style"
+)
+
+// Options configure the inspector.
+type Options struct {
+	// Source lists runs and fetches histories (live or file-backed).
+	Source catalyst.Source
+	// Query filters the run list.
+	Query catalyst.RunQuery
+	// Open opens this run directly (twice show RUN_ID / FILE).
+	Open *catalyst.RunRef
+	// History opens an already-loaded history directly.
+	History *catalyst.History
+	// Banner is one line shown at the top, e.g. "no Catalyst credentials —
+	// showing the bundled demo histories".
+	Banner string
+	// Detect tunes detect.Analyze.
+	Detect detect.Options
+	// Console is the console base URL ("" = catalyst.DefaultConsole).
+	Console string
+	// Now is the clock (nil = time.Now).
+	Now func() time.Time
+	// TimeFormat is "relative" (default) or "iso".
+	TimeFormat string
+	// Profile is the colour profile, decided by the caller: Ascii for
+	// NO_COLOR / --color never (monochrome: reverse video, glyphs and
+	// words), NoTTY for no escape sequences at all, Unknown to let Bubble
+	// Tea detect it.
+	Profile colorprofile.Profile
+	// Input and Output are the terminal (nil = Bubble Tea's defaults).
+	Input  io.Reader
+	Output io.Writer
+	// OpenURL opens a link in a browser; nil (or failing) prints the link
+	// in the status line instead.
+	OpenURL func(url string) error
+	// FollowInterval is how often follow mode polls a running run
+	// (default 5 s); errors back off from it, doubling up to a minute.
+	FollowInterval time.Duration
+	// Hint words an error from the source for the user, with what to do
+	// next (e.g. "not authenticated: run twice doctor"); "" or nil falls
+	// back to the error's own text.
+	Hint func(error) string
+}
+
+// maxFollowBackoff caps the follow-mode poll interval after errors.
+const maxFollowBackoff = time.Minute
+
+// maxAnalyses bounds the run-list rows fetched and analyzed at once.
+const maxAnalyses = 4
+
+// screen is which pane fills the window.
+type screen uint8
+
+const (
+	screenList screen = iota
+	screenRun
+)
+
+// statusLine is the one-line message above the key bar.
+type statusLine struct {
+	text string
+	err  bool
+}
+
+// Model is the inspector's root model.
+type Model struct {
+	opts    Options
+	c       *common.Common
+	ctx     context.Context
+	analyze analyzeFunc
+
+	screen   screen
+	list     *runlist.Model
+	run      *runview.Model
+	showHelp bool
+
+	width, height int
+
+	listSeq    int
+	historySeq int
+	// ref is the run on screen when it came from the source (nil for an
+	// in-memory history).
+	ref    *catalyst.RunRef
+	status statusLine
+
+	following   bool
+	followDelay time.Duration
+	followSeq   int
+
+	// pending are listed runs waiting for background analysis; active
+	// counts the analyses running.
+	pending []catalyst.Run
+	active  int
+}
+
+// New returns the root model for opts. It does no work proportional to the
+// history: analysis starts in Init's command.
+func New(opts Options) Model {
+	if opts.Now == nil {
+		opts.Now = time.Now
+	}
+	if opts.FollowInterval <= 0 {
+		opts.FollowInterval = 5 * time.Second
+	}
+	c := &common.Common{
+		Styles:     style.New(opts.Profile),
+		Keys:       common.DefaultKeys(),
+		Now:        opts.Now,
+		TimeFormat: format.ParseTimeFormat(opts.TimeFormat),
+		Console:    opts.Console,
+	}
+	detectOpts := opts.Detect
+	m := Model{
+		opts:        opts,
+		c:           c,
+		ctx:         context.Background(),
+		analyze:     func(h *catalyst.History) *detect.Report { return detect.Analyze(h, detectOpts) },
+		list:        runlist.New(c),
+		run:         runview.New(c),
+		followDelay: opts.FollowInterval,
+		// Until the terminal reports its size (it may never, when the
+		// output is not a terminal), draw at the classic 80×24.
+		width:  80,
+		height: 24,
+	}
+	m.layout()
+	// Init cannot change the root (it is called on a copy), so the first
+	// requests' sequence numbers are taken here.
+	switch {
+	case opts.History != nil:
+		m.screen = screenRun
+		m.run.SetHistory(opts.History, nil, false)
+		m.historySeq = 1
+	case opts.Open != nil:
+		m.screen = screenRun
+		ref := *opts.Open
+		m.ref = &ref
+		m.historySeq = 1
+	default:
+		m.listSeq = 1
+	}
+	return m
+}
+
+// Init starts what the first screen needs: the analysis of a given history,
+// the fetch of a run to open, or the run list.
+func (m Model) Init() tea.Cmd {
+	switch {
+	case m.opts.History != nil:
+		return tea.Batch(analyzeHistory(m.opts.History, m.analyze, m.historySeq), m.run.SetLoading(""))
+	case m.ref != nil:
+		if m.opts.Source == nil {
+			m.run.SetError("no source to fetch run " + safetext.Line(m.ref.ID) + " from")
+			return nil
+		}
+		return tea.Batch(loadHistory(m.ctx, m.opts.Source, *m.ref, m.analyze, m.historySeq, false, false),
+			m.run.SetLoading(refName(*m.ref)))
+	case m.opts.Source == nil:
+		m.list.SetError(noSource)
+		return nil
+	}
+	return tea.Batch(listRuns(m.ctx, m.opts.Source, m.opts.Query, m.listSeq), m.list.SetLoading())
+}
+
+// Run runs the inspector until the user quits or ctx is cancelled.
+func Run(ctx context.Context, opts Options) error {
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	m := New(opts)
+	m.ctx = ctx
+	popts := []tea.ProgramOption{tea.WithContext(ctx)}
+	if opts.Input != nil {
+		popts = append(popts, tea.WithInput(opts.Input))
+	}
+	if opts.Output != nil {
+		popts = append(popts, tea.WithOutput(opts.Output))
+	}
+	if opts.Profile != colorprofile.Unknown {
+		popts = append(popts, tea.WithColorProfile(opts.Profile))
+	}
+	_, err := tea.NewProgram(m, popts...).Run()
+	if errors.Is(err, tea.ErrProgramKilled) && ctx.Err() != nil {
+		return ctx.Err()
+	}
+	return err
+}
+
+// Update routes a message: results of commands to the root's handlers, keys
+// through the global bindings to the pane on screen.
+func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
+	switch msg := msg.(type) {
+	case tea.WindowSizeMsg:
+		m.width, m.height = msg.Width, msg.Height
+		m.layout()
+	case tea.KeyPressMsg:
+		return m.handleKey(msg)
+	case tea.PasteMsg:
+		if m.screen == screenRun {
+			return m, m.run.Paste(msg)
+		}
+		return m, m.list.Update(msg)
+	case tea.InterruptMsg:
+		return m, tea.Quit
+	case runsListedMsg:
+		return m.onRunsListed(msg)
+	case runAnalyzedMsg:
+		return m.onRunAnalyzed(msg)
+	case historyLoadedMsg:
+		return m.onHistoryLoaded(msg)
+	case followTickMsg:
+		return m.onFollowTick(msg)
+	case urlOpenedMsg:
+		m.onURLOpened(msg)
+	case runlist.OpenMsg:
+		return m, m.openRun(msg.Run)
+	case runview.BackMsg:
+		return m, m.back()
+	default:
+		// Spinner ticks and the run view's own messages.
+		return m, tea.Batch(m.list.Update(msg), m.run.Update(msg))
+	}
+	return m, nil
+}
+
+// layout gives the panes the window minus the banner, status line and key bar.
+func (m *Model) layout() {
+	h := max(m.height-2-m.bannerHeight(), 0)
+	m.list.SetSize(m.width, h)
+	m.run.SetSize(m.width, h)
+}
+
+func (m *Model) bannerHeight() int {
+	if m.opts.Banner == "" {
+		return 0
+	}
+	return 1
+}
+
+// setStatus shows an information message.
+func (m *Model) setStatus(text string) { m.status = statusLine{text: text} }
+
+// setError shows an error message.
+func (m *Model) setError(text string) { m.status = statusLine{text: text, err: true} }
+
+// errorText words err for the user: the caller's hint, or the error's text.
+func (m *Model) errorText(err error) string {
+	if m.opts.Hint != nil {
+		if h := m.opts.Hint(err); h != "" {
+			return h
+		}
+	}
+	switch {
+	case errors.Is(err, context.Canceled):
+		return "cancelled"
+	case errors.Is(err, context.DeadlineExceeded):
+		return "the source did not answer in time: " + err.Error()
+	}
+	return err.Error()
+}

@@ -1,0 +1,408 @@
+package tui
+
+import (
+	"errors"
+	"reflect"
+	"strings"
+	"testing"
+	"time"
+
+	tea "charm.land/bubbletea/v2"
+
+	"github.com/twice-cli/twice/catalyst"
+	"github.com/twice-cli/twice/detect"
+	"github.com/twice-cli/twice/tui/internal/tuitest"
+	"github.com/twice-cli/twice/tui/runlist"
+	"github.com/twice-cli/twice/tui/runview"
+)
+
+// chargeRef names the charge run at its source.
+func chargeRef() *catalyst.RunRef {
+	return &catalyst.RunRef{ID: "charge-7731", AppID: "payments", Project: "default"}
+}
+
+func TestStaleHistoryResponseIsDropped(t *testing.T) {
+	src := tuitest.NewSource().Add(tuitest.Charge())
+	m := start(t, Options{Source: src, Open: chargeRef()}, 120, 40)
+	if m.run.History() == nil || m.run.History().Len() != 15 {
+		t.Fatalf("the run did not load")
+	}
+	stale := historyLoadedMsg{seq: m.historySeq - 1, history: tuitest.Empty(), keep: true}
+	m = send(t, m, stale)
+	if got := m.run.History().Run.ID; got != "charge-7731" {
+		t.Fatalf("a stale response replaced the run: now %q", got)
+	}
+	fresh := stale
+	fresh.seq = m.historySeq
+	m = send(t, m, fresh)
+	if got := m.run.History().Run.ID; got != "empty-1" {
+		t.Fatalf("the current response was not shown: run %q", got)
+	}
+}
+
+func TestRefreshKeepsTheSelection(t *testing.T) {
+	src := tuitest.NewSource().Add(tuitest.Charge())
+	m := start(t, Options{Source: src, Open: chargeRef()}, 120, 40)
+	m = keys(t, m, "tab", "j", "j", "j", "R")
+	if got := m.run.Selection(); got != "event:3" {
+		t.Errorf("selection after refresh = %q, want event:3", got)
+	}
+	if n := src.Calls("charge-7731"); n != 2 {
+		t.Errorf("History called %d times, want 2", n)
+	}
+	if m.status.text != "refreshed" {
+		t.Errorf("status = %q, want refreshed", m.status.text)
+	}
+}
+
+func TestFollowPollsBacksOffAndStops(t *testing.T) {
+	src := tuitest.NewSource().Add(tuitest.ChargeRunning(0), tuitest.ChargeRunning(2), tuitest.ChargeRunning(6))
+	const every = time.Millisecond // the test's drive sleeps through each tick
+	m := start(t, Options{Source: src, Open: chargeRef(), FollowInterval: every}, 120, 40)
+	m = keys(t, m, "tab", "j", "j", "F")
+	if !m.following || m.followDelay != every {
+		t.Fatalf("F did not start following (delay %s)", m.followDelay)
+	}
+
+	// Two failed polls double the interval each time.
+	src.FailNext("charge-7731", errors.New("429 Too Many Requests"))
+	src.FailNext("charge-7731", errors.New("connection reset"))
+	m = send(t, m, followTickMsg{seq: m.followSeq})
+	if m.followDelay != 2*every || !m.status.err || !strings.Contains(m.status.text, "429 Too Many Requests") {
+		t.Fatalf("after one failed poll: delay %s, status %+v", m.followDelay, m.status)
+	}
+	m = send(t, m, followTickMsg{seq: m.followSeq})
+	if m.followDelay != 4*every {
+		t.Fatalf("after two failed polls: delay %s, want 4ms", m.followDelay)
+	}
+	if m.run.History().Len() != 9 {
+		t.Fatalf("a failed poll changed the history")
+	}
+
+	// A tick from before a restart of follow mode is ignored.
+	m = send(t, m, followTickMsg{seq: m.followSeq - 1})
+	if n := src.Calls("charge-7731"); n != 3 {
+		t.Fatalf("a stale tick polled: %d calls", n)
+	}
+
+	// A successful poll resets the interval, marks the new events and
+	// keeps the selection.
+	m = send(t, m, followTickMsg{seq: m.followSeq})
+	if m.followDelay != every || m.run.History().Len() != 11 {
+		t.Fatalf("after a good poll: delay %s, %d events", m.followDelay, m.run.History().Len())
+	}
+	if !strings.Contains(m.status.text, "2 new events") {
+		t.Errorf("status = %q, want the new events counted", m.status.text)
+	}
+	if got := m.run.Selection(); got != "event:2" {
+		t.Errorf("selection = %q, want event:2 kept", got)
+	}
+	if !strings.Contains(plain(m), "+ 10 WorkflowStarted") && !strings.Contains(plain(m), "+10 WorkflowStarted") {
+		t.Errorf("new events are not marked +:\n%s", plain(m))
+	}
+
+	// The backoff is capped. (The tick it schedules is not run: it would
+	// sleep a minute.)
+	m.followDelay = 50 * time.Second
+	next, _ := m.Update(historyLoadedMsg{seq: m.historySeq, err: errors.New("503 Service Unavailable"), keep: true, poll: true})
+	if m = next.(Model); m.followDelay != maxFollowBackoff {
+		t.Fatalf("backoff %s, want the cap %s", m.followDelay, maxFollowBackoff)
+	}
+	m.followDelay = every
+
+	// The run ends: follow stops.
+	m = send(t, m, followTickMsg{seq: m.followSeq})
+	if m.following || !strings.Contains(m.status.text, "follow stopped") {
+		t.Fatalf("follow did not stop when the run ended: %+v", m.status)
+	}
+}
+
+func TestFollowNeedsARunningRunFromASource(t *testing.T) {
+	for _, c := range []struct {
+		name string
+		opts Options
+		want string
+	}{
+		{"ended", Options{Source: tuitest.NewSource().Add(tuitest.Charge()), Open: chargeRef()}, "nothing to follow"},
+		{"in memory", Options{History: tuitest.ChargeRunning(0)}, "no source to follow it from"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			m := keys(t, start(t, c.opts, 120, 40), "F")
+			if m.following || !strings.Contains(m.status.text, c.want) {
+				t.Fatalf("following=%v status=%q, want %q", m.following, m.status.text, c.want)
+			}
+		})
+	}
+}
+
+func TestCopyAndOpen(t *testing.T) {
+	link := "https://catalyst.diagrid.io/workflows/payments/charge-7731?project=default"
+	m := start(t, Options{History: tuitest.Charge()}, 120, 40)
+
+	next, cmd := m.Update(keyMsg("y"))
+	if !sameCmd(cmd, tea.SetClipboard("charge-7731")) {
+		t.Errorf("y does not copy the run id")
+	}
+	if got := next.(Model).status.text; !strings.Contains(got, "copied run id charge-7731") {
+		t.Errorf("status after y = %q", got)
+	}
+	_, cmd = m.Update(keyMsg("Y"))
+	if !sameCmd(cmd, tea.SetClipboard(link)) {
+		t.Errorf("Y does not copy the console link")
+	}
+
+	// No opener: the link is printed.
+	next, cmd = m.Update(keyMsg("o"))
+	if cmd != nil || next.(Model).status.text != "console: "+link {
+		t.Errorf("o without an opener: status %q", next.(Model).status.text)
+	}
+
+	// An opener that fails: the link is printed with the reason.
+	var opened []string
+	m = start(t, Options{History: tuitest.Charge(), OpenURL: func(u string) error {
+		opened = append(opened, u)
+		return errors.New("no browser")
+	}}, 120, 40)
+	m = keys(t, m, "o")
+	if len(opened) != 1 || opened[0] != link {
+		t.Fatalf("opener called with %v", opened)
+	}
+	if !m.status.err || !strings.Contains(m.status.text, "no browser") || !strings.Contains(m.status.text, link) {
+		t.Errorf("failed open: status %+v", m.status)
+	}
+}
+
+func TestCopyRefusesUnsafeIDsAndMissingLinks(t *testing.T) {
+	m := start(t, Options{History: tuitest.Hostile()}, 120, 40)
+	for _, k := range []string{"y", "Y", "o"} {
+		next, cmd := m.Update(keyMsg(k))
+		if cmd != nil {
+			t.Errorf("%s on a hostile run id returned a command", k)
+		}
+		if st := next.(Model).status; !st.err {
+			t.Errorf("%s: status %+v, want an error", k, st)
+		}
+	}
+	if title := m.View().WindowTitle; title != "twice" {
+		t.Errorf("window title %q carries a hostile id", title)
+	}
+	m = start(t, Options{History: tuitest.Charge()}, 120, 40)
+	if title := m.View().WindowTitle; title != "twice · charge-7731" {
+		t.Errorf("window title = %q", title)
+	}
+}
+
+func TestResizeRelayouts(t *testing.T) {
+	m := start(t, Options{History: tuitest.Charge()}, 120, 40)
+	if strings.Contains(plain(m), "────") {
+		t.Fatalf("the detail pane is below the list at 120 columns")
+	}
+	m = send(t, m, tea.WindowSizeMsg{Width: 80, Height: 24})
+	out := plain(m)
+	checkFrame(t, out, 80, 24)
+	if !strings.Contains(out, strings.Repeat("─", 80)) || !strings.Contains(out, "ChargeCard · activity") {
+		t.Errorf("at 80 columns the detail pane is not below the list:\n%s", out)
+	}
+	m = keys(t, m, "p")
+	if strings.Contains(plain(m), "ChargeCard · activity") {
+		t.Errorf("p did not hide the detail pane")
+	}
+}
+
+func TestDetailAppearsWhenTheRunArrivesAfterTheWindowSize(t *testing.T) {
+	src := tuitest.NewSource().Add(tuitest.Charge())
+	m := New(testOptions(Options{Source: src, Open: chargeRef()}))
+	m = send(t, m, tea.WindowSizeMsg{Width: 120, Height: 40})
+	cmd := m.Init()
+	if !strings.Contains(plain(m), "loading charge-7731") {
+		t.Fatalf("no loading state:\n%s", plain(m))
+	}
+	m = drive(t, m, cmd)
+	if !strings.Contains(plain(m), "ChargeCard · activity · 2 attempts") {
+		t.Fatalf("the detail pane is empty after the run loaded:\n%s", plain(m))
+	}
+}
+
+func TestBackAndClear(t *testing.T) {
+	src := tuitest.NewSource().Add(tuitest.Charge())
+	m := start(t, Options{Source: src}, 120, 40)
+	m = keys(t, m, "enter", "tab", "f")
+	if !strings.Contains(plain(m), "filter: failed") {
+		t.Fatalf("f did not filter")
+	}
+	m = keys(t, m, "esc")
+	if m.screen != screenRun || strings.Contains(plain(m), "filter: failed") {
+		t.Fatalf("esc did not clear the filter first")
+	}
+	m = keys(t, m, "esc")
+	if m.screen != screenList {
+		t.Fatalf("esc did not go back to the list")
+	}
+	// With no source there is nowhere to go back to.
+	m = keys(t, start(t, Options{History: tuitest.Charge()}, 120, 40), "esc")
+	if m.screen != screenRun || !strings.Contains(m.status.text, "no run list") {
+		t.Errorf("esc with no list: screen %d status %q", m.screen, m.status.text)
+	}
+}
+
+func TestQuitKeys(t *testing.T) {
+	m := start(t, Options{History: tuitest.Charge()}, 120, 40)
+	for _, k := range []string{"q", "ctrl+c"} {
+		if _, cmd := m.Update(keyMsg(k)); !isQuit(cmd) {
+			t.Errorf("%s does not quit", k)
+		}
+	}
+	// (Panes are shared between copies of the root: each case starts anew.)
+	typing := keys(t, start(t, Options{History: tuitest.Charge()}, 120, 40), "/")
+	if _, cmd := typing.Update(keyMsg("q")); isQuit(cmd) {
+		t.Error("q quits while typing a filter")
+	}
+	if _, cmd := typing.Update(keyMsg("ctrl+c")); !isQuit(cmd) {
+		t.Error("ctrl+c does not quit while typing a filter")
+	}
+	help := keys(t, start(t, Options{History: tuitest.Charge()}, 120, 40), "?")
+	if !strings.Contains(plain(help), "Keys (? or esc closes)") {
+		t.Fatalf("? does not show the help")
+	}
+	if strings.Contains(plain(keys(t, help, "?")), "Keys (? or esc closes)") {
+		t.Error("? does not close the help")
+	}
+}
+
+func TestRunListAnalyzesRowsWithBoundedConcurrency(t *testing.T) {
+	src := tuitest.NewSource()
+	for i := range 10 {
+		h := tuitest.Charge()
+		h.Run.ID = "run-" + string(rune('a'+i))
+		src.Add(h)
+	}
+	m := New(testOptions(Options{Source: src}))
+	m = send(t, m, tea.WindowSizeMsg{Width: 120, Height: 40})
+	next, cmd := m.Update(runsListedMsg{seq: m.listSeq, list: src.Runs})
+	m = next.(Model)
+	if m.active != maxAnalyses || len(m.pending) != 10-maxAnalyses {
+		t.Fatalf("active %d pending %d, want %d and %d", m.active, len(m.pending), maxAnalyses, 10-maxAnalyses)
+	}
+	if got := len(batch(cmd)); got != maxAnalyses {
+		t.Fatalf("%d analyses started, want %d", got, maxAnalyses)
+	}
+	// Each answer starts the next one.
+	next, cmd = m.Update(runAnalyzedMsg{seq: m.listSeq, key: runlist.Key(src.Runs.Runs[0]), summary: runlist.Summary{Findings: 1, Worst: detect.SeverityHigh}})
+	m = next.(Model)
+	if m.active != maxAnalyses || len(m.pending) != 10-maxAnalyses-1 || len(batch(cmd)) != 1 {
+		t.Fatalf("after one answer: active %d pending %d", m.active, len(m.pending))
+	}
+	// An answer for an older list is dropped.
+	next, _ = m.Update(runAnalyzedMsg{seq: m.listSeq - 1, key: runlist.Key(src.Runs.Runs[1])})
+	if _, done := next.(Model).list.Summary(runlist.Key(src.Runs.Runs[1])); done {
+		t.Error("a stale analysis was recorded")
+	}
+
+	m = start(t, Options{Source: src}, 120, 40)
+	if got := strings.Count(plain(m), "▲ HIGH 1"); got != 10 {
+		t.Errorf("%d rows show their findings, want 10:\n%s", got, plain(m))
+	}
+}
+
+func TestRunListToggles(t *testing.T) {
+	// (Panes are shared between copies of the root: each case starts anew.)
+	fresh := func() Model { return start(t, Options{Source: listSource()}, 120, 40) }
+	count := func(m Model) int { return strings.Count(plain(m), "charge-7") + strings.Count(plain(m), "empty-1") }
+	if n := count(fresh()); n != 4 {
+		t.Fatalf("%d runs listed, want 4", n)
+	}
+	for _, c := range []struct {
+		keys []string
+		want int
+	}{{[]string{"f"}, 1}, {[]string{"!"}, 3}, {[]string{"r"}, 3}, {[]string{"f", "f"}, 4}, {[]string{"/", "7", "8"}, 1}, {[]string{"/", "r", "e", "f", "u", "n", "d"}, 1}} {
+		got := count(keys(t, fresh(), c.keys...))
+		if got != c.want {
+			t.Errorf("%v shows %d runs, want %d", c.keys, got, c.want)
+		}
+	}
+	sorted := plain(keys(t, fresh(), "s"))
+	if strings.Index(sorted, "charge-7800") > strings.Index(sorted, "charge-7731") {
+		t.Errorf("s did not sort the oldest first:\n%s", sorted)
+	}
+}
+
+func TestAnalysisPanicBecomesAnError(t *testing.T) {
+	m := New(testOptions(Options{History: tuitest.Charge()}))
+	m.analyze = func(*catalyst.History) *detect.Report { panic("boom") }
+	m = send(t, m, tea.WindowSizeMsg{Width: 80, Height: 24})
+	m = drive(t, m, m.Init())
+	if !m.status.err || !strings.Contains(m.status.text, "boom") {
+		t.Fatalf("status = %+v, want the panic reported", m.status)
+	}
+}
+
+func TestHandBuiltReport(t *testing.T) {
+	// The root takes its analysis from m.analyze: a hand-built report shows
+	// as given.
+	h := tuitest.Charge()
+	rep := &detect.Report{
+		Invocations: []detect.Invocation{{Kind: detect.KindActivity, Name: "ChargeCard", Key: "k1", Outcome: detect.OutcomeUnknown,
+			Attempts: []detect.Attempt{{Number: 1, Scheduled: 2, OutcomeEvent: -1, Outcome: detect.OutcomeUnknown}}, Findings: []int{0}}},
+		Findings: []detect.Finding{{ID: detect.FindingUnknownOutcome, Severity: detect.SeverityMedium, Confidence: detect.ConfidencePossible,
+			Activity: "ChargeCard", Invocation: "k1", InvocationIndex: 0}},
+	}
+	m := New(testOptions(Options{History: h}))
+	m.analyze = func(*catalyst.History) *detect.Report { return rep }
+	m = send(t, m, tea.WindowSizeMsg{Width: 120, Height: 40})
+	m = drive(t, m, m.Init())
+	out := plain(m)
+	if !strings.Contains(out, "◆ MEDIUM outcome?") || !strings.Contains(out, "? unknown") {
+		t.Errorf("the hand-built report is not shown:\n%s", out)
+	}
+	if m.run.Index().Report != rep {
+		t.Error("the index does not hold the report")
+	}
+	_ = runview.TabFindings
+}
+
+// sameCmd reports whether two commands produce equal messages.
+func sameCmd(a, b tea.Cmd) bool {
+	if a == nil || b == nil {
+		return a == nil && b == nil
+	}
+	return reflect.DeepEqual(a(), b())
+}
+
+// isQuit reports whether cmd quits the program.
+func isQuit(cmd tea.Cmd) bool {
+	if cmd == nil {
+		return false
+	}
+	_, ok := cmd().(tea.QuitMsg)
+	return ok
+}
+
+// batch returns the commands of a batch (one command is a batch of one).
+func batch(cmd tea.Cmd) []tea.Cmd {
+	if cmd == nil {
+		return nil
+	}
+	var out []tea.Cmd
+	for _, c := range flattenBatch(cmd) {
+		if c != nil {
+			out = append(out, c)
+		}
+	}
+	return out
+}
+
+// flattenBatch opens tea.Batch without running the commands inside it:
+// Batch's command returns a BatchMsg of them.
+func flattenBatch(cmd tea.Cmd) []tea.Cmd {
+	done := make(chan tea.Msg, 1)
+	go func() { done <- cmd() }()
+	select {
+	case msg := <-done:
+		if b, ok := msg.(tea.BatchMsg); ok {
+			return b
+		}
+		return []tea.Cmd{cmd}
+	case <-time.After(5 * time.Second):
+		return []tea.Cmd{cmd}
+	}
+}

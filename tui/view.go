@@ -1,0 +1,173 @@
+package tui
+
+import (
+	"strings"
+
+	"charm.land/bubbles/v2/key"
+	tea "charm.land/bubbletea/v2"
+
+	"github.com/twice-cli/twice/catalyst"
+	"github.com/twice-cli/twice/catalyst/safetext"
+	"github.com/twice-cli/twice/tui/common"
+	"github.com/twice-cli/twice/tui/format"
+	"github.com/twice-cli/twice/tui/runview"
+)
+
+// newRunView returns a fresh run view sized to the window.
+func (m *Model) newRunView() *runview.Model {
+	r := runview.New(m.c)
+	r.SetSize(m.width, max(m.height-2-m.bannerHeight(), 0))
+	return r
+}
+
+// View renders the window: the banner, the pane (or the help screen), the
+// status line and the key bar. The window title carries only a validated
+// run id.
+func (m Model) View() tea.View {
+	v := tea.NewView(m.render())
+	v.AltScreen = true
+	v.WindowTitle = "twice"
+	if run, ok := m.currentRun(); ok && m.screen == screenRun && catalyst.IsPlainID(run.ID) {
+		v.WindowTitle = "twice · " + run.ID
+	}
+	return v
+}
+
+// render returns the screen's text, exactly height lines of width columns.
+func (m *Model) render() string {
+	if m.width <= 0 || m.height <= 0 {
+		return ""
+	}
+	var b strings.Builder
+	if m.opts.Banner != "" {
+		b.WriteString(format.Pad(m.c.Styles.Banner.Render(format.Fit(safetext.Line(m.opts.Banner), m.width)), m.width))
+		b.WriteByte('\n')
+	}
+	paneHeight := max(m.height-2-m.bannerHeight(), 0)
+	switch {
+	case m.showHelp:
+		b.WriteString(m.helpView(paneHeight))
+	case m.screen == screenRun:
+		b.WriteString(m.run.View())
+	default:
+		b.WriteString(m.list.View())
+	}
+	if paneHeight > 0 {
+		b.WriteByte('\n')
+	}
+	b.WriteString(m.statusView())
+	b.WriteByte('\n')
+	b.WriteString(m.keyBar())
+	return b.String()
+}
+
+// statusView is the status line: the last message (errors say what to do
+// next), and follow mode on the right.
+func (m *Model) statusView() string {
+	s := m.c.Styles
+	right := m.followState()
+	text := safetext.Line(m.status.text)
+	if m.status.err {
+		text = "✗ " + text
+	}
+	room := m.width
+	if right != "" {
+		room -= format.Width(right) + 1
+	}
+	left := format.Fit(text, max(room, 0))
+	if m.status.err {
+		left = s.Error.Render(left)
+	} else {
+		left = s.Info.Render(left)
+	}
+	if right == "" {
+		return format.Pad(left, m.width)
+	}
+	return format.Pad(left, max(room, 0)) + " " + s.New.Render(format.Fit(right, m.width-max(room, 0)-1))
+}
+
+// keyBar is the one-line help at the bottom: the pane's main keys (its
+// ShortHelp), as many as fit, always ending with "? help" and "q quit".
+func (m *Model) keyBar() string {
+	k := &m.c.Keys
+	var keys []key.Binding
+	switch {
+	case m.showHelp:
+		keys = []key.Binding{k.Back}
+	case m.screen == screenRun:
+		keys = m.run.ShortHelp()
+	default:
+		keys = m.list.ShortHelp()
+	}
+	text := func(b key.Binding) string { return b.Help().Key + " " + b.Help().Desc }
+	tail := []string{text(k.Help), text(k.Quit)}
+	if m.capturing() {
+		tail = nil
+	}
+	used := 0
+	for _, t := range tail {
+		used += format.Width(t) + 3
+	}
+	var parts []string
+	for _, b := range keys {
+		part := text(b)
+		if used+format.Width(part)+3 > m.width {
+			break
+		}
+		parts = append(parts, part)
+		used += format.Width(part) + 3
+	}
+	return format.Pad(m.c.Styles.KeyBar.Render(strings.Join(append(parts, tail...), " · ")), m.width)
+}
+
+// helpView lists every key of the pane on screen, grouped, in as many
+// columns as the width allows.
+func (m *Model) helpView(height int) string {
+	var groups []common.KeyGroup
+	if m.screen == screenRun {
+		groups = m.run.KeyGroups()
+	} else {
+		groups = m.list.KeyGroups()
+	}
+	const keyWidth = 8
+	var blocks [][]string
+	colWidth := 0
+	for _, g := range groups {
+		block := []string{m.c.Styles.Title.Render(g.Title)}
+		for _, k := range g.Keys {
+			h := k.Help()
+			line := format.Pad(h.Key, keyWidth) + " " + h.Desc
+			colWidth = max(colWidth, format.Width(line))
+			block = append(block, line)
+		}
+		blocks = append(blocks, append(block, ""))
+	}
+	colWidth += 2
+	title := m.c.Styles.Title.Render("Keys") + " (? or esc closes)"
+	body := max(height-2, 1)
+	var cols [][]string
+	var col []string
+	for _, bl := range blocks {
+		if len(col) > 0 && len(col)+len(bl)-1 > body {
+			cols = append(cols, col)
+			col = nil
+		}
+		col = append(col, bl...)
+	}
+	if len(col) > 0 {
+		cols = append(cols, col)
+	}
+	lines := []string{format.Pad(title, m.width), format.Pad("", m.width)}
+	for i := 0; i < body; i++ {
+		var row strings.Builder
+		for _, c := range cols {
+			cell := ""
+			if i < len(c) {
+				cell = c[i]
+			}
+			row.WriteString(format.Pad(cell, colWidth))
+		}
+		lines = append(lines, format.Pad(row.String(), m.width))
+	}
+	return strings.Join(lines[:height], "\n")
+}
