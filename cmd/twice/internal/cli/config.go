@@ -1,0 +1,257 @@
+package cli
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"net/url"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"go.yaml.in/yaml/v3"
+
+	"github.com/twice-cli/twice/catalyst"
+	"github.com/twice-cli/twice/detect"
+)
+
+// ConfigFileName is the config file twice looks for in the current folder
+// and in $XDG_CONFIG_HOME/twice.
+const ConfigFileName = "twice.yaml"
+
+// maxConfigBytes bounds the config file.
+const maxConfigBytes = 1 << 20
+
+// maxConcurrency bounds how many histories a fleet scan reads at once.
+const maxConcurrency = 64
+
+// Config is twice.yaml. Unknown keys are errors, so a typo is reported
+// rather than silently ignored.
+type Config struct {
+	// Endpoint is the Catalyst MCP server URL.
+	Endpoint string `yaml:"endpoint"`
+	// Project and App are the defaults for --project and --app.
+	Project string `yaml:"project"`
+	App     string `yaml:"app"`
+	// Org is sent as the organization id.
+	Org string `yaml:"org"`
+	// TokenFile holds a bearer token (it must not be readable by others).
+	TokenFile string `yaml:"token_file"`
+	// TokenCommand prints a bearer token: a list is run as argv, a string
+	// through /bin/sh -c.
+	TokenCommand TokenCommand `yaml:"token_command"`
+	// DataSharingLevel is the organization's level when known (metadata or
+	// full); unset, twice infers it from each history.
+	DataSharingLevel string `yaml:"data_sharing_level"`
+	// Console is the Catalyst console's base URL for run links.
+	Console string `yaml:"console"`
+	// Concurrency is how many histories a fleet scan reads at once.
+	Concurrency int `yaml:"concurrency"`
+	// LargePayloadBytes is the large-payload finding's threshold.
+	LargePayloadBytes int `yaml:"large_payload_bytes"`
+	// Activities classify activities by name, overriding what their names
+	// suggest.
+	Activities ActivityLists `yaml:"activities"`
+
+	// Path is the file the config was read from ("" when none was found).
+	Path string `yaml:"-"`
+}
+
+// ActivityLists name activities by what they do.
+type ActivityLists struct {
+	SideEffect []string `yaml:"side_effect"`
+	ReadOnly   []string `yaml:"read_only"`
+	Idempotent []string `yaml:"idempotent"`
+}
+
+// TokenCommand is a command that prints a token: Argv run directly, or a
+// Shell command line.
+type TokenCommand struct {
+	Argv  []string
+	Shell bool
+}
+
+// UnmarshalYAML accepts a string (a shell command line) or a list (argv).
+func (c *TokenCommand) UnmarshalYAML(n *yaml.Node) error {
+	switch n.Kind {
+	case yaml.ScalarNode:
+		var s string
+		if err := n.Decode(&s); err != nil {
+			return err
+		}
+		if strings.TrimSpace(s) != "" {
+			*c = TokenCommand{Argv: []string{s}, Shell: true}
+		}
+		return nil
+	case yaml.SequenceNode:
+		var argv []string
+		if err := n.Decode(&argv); err != nil {
+			return err
+		}
+		if len(argv) > 0 && argv[0] == "" {
+			return fmt.Errorf("line %d: token_command's first element (the program) is empty", n.Line)
+		}
+		*c = TokenCommand{Argv: argv}
+		return nil
+	}
+	return fmt.Errorf("line %d: token_command must be a command line or a list of arguments", n.Line)
+}
+
+// configPaths returns where the config is looked for, in order, and
+// whether the first was given explicitly (and so must exist).
+func configPaths(explicit string, env Env) (paths []string, mustExist bool) {
+	if explicit != "" {
+		return []string{explicit}, true
+	}
+	local := ConfigFileName
+	if env.WorkDir != "" {
+		local = filepath.Join(env.WorkDir, ConfigFileName)
+	}
+	paths = append(paths, local)
+	if xdg := env.getenv("XDG_CONFIG_HOME"); xdg != "" && filepath.IsAbs(xdg) {
+		paths = append(paths, filepath.Join(xdg, "twice", ConfigFileName))
+	} else if home := env.getenv("HOME"); home != "" {
+		paths = append(paths, filepath.Join(home, ".config", "twice", ConfigFileName))
+	}
+	return paths, false
+}
+
+// LoadConfig reads the config: the explicit file, else twice.yaml in the
+// current folder, else $XDG_CONFIG_HOME/twice/twice.yaml. No file gives an
+// empty config; an explicit file that is missing, or any file that is
+// malformed, is an error naming the file.
+func LoadConfig(explicit string, env Env) (*Config, error) {
+	paths, mustExist := configPaths(explicit, env)
+	for _, p := range paths {
+		data, err := readConfigFile(p)
+		if errors.Is(err, fs.ErrNotExist) && !mustExist {
+			continue
+		}
+		if err != nil {
+			return nil, err
+		}
+		cfg, err := parseConfig(data)
+		if err != nil {
+			return nil, fmt.Errorf("config %s: %w", p, err)
+		}
+		cfg.Path = p
+		return cfg, nil
+	}
+	return &Config{}, nil
+}
+
+func readConfigFile(path string) ([]byte, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		if errors.Is(err, fs.ErrNotExist) {
+			return nil, fmt.Errorf("config %s does not exist: %w; create it or drop --config", path, fs.ErrNotExist)
+		}
+		return nil, fmt.Errorf("config %s cannot be read: %w", path, err)
+	}
+	defer f.Close()
+	data, err := io.ReadAll(io.LimitReader(f, maxConfigBytes+1))
+	if err != nil {
+		return nil, fmt.Errorf("config %s cannot be read: %w", path, err)
+	}
+	if len(data) > maxConfigBytes {
+		return nil, fmt.Errorf("config %s is larger than 1 MiB; is it the right file?", path)
+	}
+	return data, nil
+}
+
+// configKeys lists the keys twice.yaml may hold, for error messages.
+const configKeys = "endpoint, project, app, org, token_file, token_command, data_sharing_level, " +
+	"console, concurrency, large_payload_bytes, activities (side_effect, read_only, idempotent)"
+
+// parseConfig decodes and checks a config document.
+func parseConfig(data []byte) (*Config, error) {
+	cfg := &Config{}
+	dec := yaml.NewDecoder(strings.NewReader(string(data)))
+	dec.KnownFields(true)
+	if err := dec.Decode(cfg); err != nil && !errors.Is(err, io.EOF) {
+		return nil, fmt.Errorf("%v (the keys twice reads are: %s)", strings.TrimPrefix(err.Error(), "yaml: "), configKeys)
+	}
+	var extra yaml.Node
+	if err := dec.Decode(&extra); !errors.Is(err, io.EOF) {
+		return nil, errors.New("holds more than one YAML document; keep one")
+	}
+	return cfg, cfg.validate()
+}
+
+// validate checks values a YAML type cannot.
+func (c *Config) validate() error {
+	switch strings.ToLower(c.DataSharingLevel) {
+	case "", string(catalyst.LevelMetadata), string(catalyst.LevelFull):
+		c.DataSharingLevel = strings.ToLower(c.DataSharingLevel)
+	default:
+		return fmt.Errorf("data_sharing_level %q is not a Catalyst level: use metadata or full, or leave it out to let twice infer it", c.DataSharingLevel)
+	}
+	if c.Console != "" {
+		u, err := url.Parse(c.Console)
+		if err != nil || (u.Scheme != "https" && u.Scheme != "http") || u.Host == "" || u.User != nil || u.RawQuery != "" || u.Fragment != "" {
+			return fmt.Errorf("console %q is not a console base URL such as %s", c.Console, catalyst.DefaultConsole)
+		}
+	}
+	if c.Concurrency < 0 || c.Concurrency > maxConcurrency {
+		return fmt.Errorf("concurrency %d is out of range: use 1 to %d (0 means the default, 8)", c.Concurrency, maxConcurrency)
+	}
+	if c.LargePayloadBytes < 0 {
+		return fmt.Errorf("large_payload_bytes %d is negative", c.LargePayloadBytes)
+	}
+	seen := map[string]string{}
+	for _, l := range []struct {
+		key   string
+		names []string
+	}{{"side_effect", c.Activities.SideEffect}, {"read_only", c.Activities.ReadOnly}, {"idempotent", c.Activities.Idempotent}} {
+		for _, n := range l.names {
+			if n == "" {
+				return fmt.Errorf("activities.%s holds an empty name", l.key)
+			}
+			// detect matches names ignoring case, so must the check.
+			k := strings.ToLower(n)
+			if prev, ok := seen[k]; ok && prev != l.key {
+				return fmt.Errorf("activity %q is listed under both activities.%s and activities.%s; keep one", n, prev, l.key)
+			}
+			seen[k] = l.key
+		}
+	}
+	return nil
+}
+
+// overrides builds detect's per-activity classes: the config's lists, then
+// the --side-effect and --read-only flags, which win. detect matches names
+// ignoring case, so the map is keyed by the lower-cased name and a flag
+// replaces a config entry spelled differently.
+func (c *Config) overrides(sideEffect, readOnly []string) (map[string]detect.ActivityClass, error) {
+	m := map[string]detect.ActivityClass{}
+	for _, l := range []struct {
+		names []string
+		class detect.ActivityClass
+	}{{c.Activities.SideEffect, detect.ClassSideEffect}, {c.Activities.ReadOnly, detect.ClassReadOnly}, {c.Activities.Idempotent, detect.ClassIdempotent}} {
+		for _, n := range l.names {
+			m[strings.ToLower(n)] = l.class
+		}
+	}
+	flagged := map[string]bool{}
+	for _, n := range sideEffect {
+		if n == "" {
+			return nil, usagef("--side-effect needs an activity name")
+		}
+		m[strings.ToLower(n)] = detect.ClassSideEffect
+		flagged[strings.ToLower(n)] = true
+	}
+	for _, n := range readOnly {
+		if n == "" {
+			return nil, usagef("--read-only needs an activity name")
+		}
+		if flagged[strings.ToLower(n)] {
+			return nil, usagef("activity %q is given to both --side-effect and --read-only; give it one", n)
+		}
+		m[strings.ToLower(n)] = detect.ClassReadOnly
+	}
+	if len(m) == 0 {
+		return nil, nil
+	}
+	return m, nil
+}

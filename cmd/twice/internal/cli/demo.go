@@ -1,0 +1,77 @@
+package cli
+
+import (
+	"fmt"
+	"io"
+	"strings"
+
+	"github.com/spf13/cobra"
+
+	"github.com/twice-cli/twice/catalyst/safetext"
+	"github.com/twice-cli/twice/fixtures"
+)
+
+// DemoOptions are twice demo list's inputs.
+type DemoOptions struct {
+	F *Factory
+}
+
+// NewCmdDemo builds twice demo (with its list sub-command).
+func NewCmdDemo(f *Factory, runF func(*DemoOptions) error) *cobra.Command {
+	opts := &DemoOptions{F: f}
+	cmd := &cobra.Command{
+		Use:   "demo",
+		Short: "The bundled demo histories",
+		Args:  usageArgs(cobra.NoArgs),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			return usagef("demo needs a sub-command: twice demo list")
+		},
+	}
+	cmd.AddCommand(&cobra.Command{
+		Use:   "list",
+		Short: "Name the bundled demo histories and what each demonstrates",
+		Long:  "Name the bundled demo histories and what each demonstrates. Open one with: twice show demo:NAME",
+		Args:  usageArgs(cobra.NoArgs),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			if runF != nil {
+				return runF(opts)
+			}
+			return writeDemoList(opts.F.IO.Out)
+		},
+	})
+	return cmd
+}
+
+// writeDemoList prints each bundled demo with what it demonstrates.
+func writeDemoList(w io.Writer) error {
+	demos := fixtures.Demos()
+	var b strings.Builder
+	fmt.Fprintf(&b, "Bundled demo histories (%d); open one with: twice show demo:NAME\n\n", len(demos))
+	width := 0
+	for _, d := range demos {
+		width = max(width, len(safetext.Line(d.Name)))
+	}
+	for _, d := range demos {
+		name := safetext.Line(d.Name)
+		desc := safetext.Line(d.Description)
+		if d.Err != nil {
+			desc = "cannot be read: " + safetext.Line(d.Err.Error())
+		}
+		fmt.Fprintf(&b, "  %-*s  %s\n", width, name, desc)
+		var facts []string
+		if d.Format != "" {
+			facts = append(facts, d.Format.Description())
+		}
+		if d.Level != "" {
+			facts = append(facts, "recorded at the "+safetext.Line(string(d.Level))+" data-sharing level")
+		}
+		if d.AppID != "" || d.RunID != "" {
+			facts = append(facts, "app "+safetext.Line(d.AppID)+", run "+safetext.Line(d.RunID))
+		}
+		if len(facts) > 0 {
+			fmt.Fprintf(&b, "  %-*s  %s\n", width, "", strings.Join(facts, "; "))
+		}
+	}
+	_, err := io.WriteString(w, b.String())
+	return err
+}

@@ -1,0 +1,119 @@
+package cli
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"runtime"
+	"strings"
+
+	"github.com/spf13/cobra"
+
+	"github.com/twice-cli/twice/catalyst/live"
+	"github.com/twice-cli/twice/catalyst/safetext"
+	"github.com/twice-cli/twice/fixtures"
+)
+
+// DoctorOptions are twice doctor's inputs.
+type DoctorOptions struct {
+	F *Factory
+}
+
+// NewCmdDoctor builds twice doctor.
+func NewCmdDoctor(f *Factory, runF func(*DoctorOptions) error) *cobra.Command {
+	opts := &DoctorOptions{F: f}
+	return &cobra.Command{
+		Use:   "doctor",
+		Short: "Check the config, credentials and the Catalyst endpoint",
+		Long: `Check what twice would use to read from Catalyst, in words: the config file, where the
+token comes from (never the token), whether the endpoint answers and accepts it, and
+the tools twice calls with their argument names. Exits 4 when not authenticated and
+1 when anything else is wrong.`,
+		Args: usageArgs(cobra.NoArgs),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			if runF != nil {
+				return runF(opts)
+			}
+			return runDoctor(cmd.Context(), opts)
+		},
+	}
+}
+
+func runDoctor(ctx context.Context, opts *DoctorOptions) error {
+	f := opts.F
+	w := f.IO.Out
+	fmt.Fprintf(w, "twice %s (%s, %s/%s)\n", safetext.Line(f.Env.Version), runtime.Version(), runtime.GOOS, runtime.GOARCH)
+	cfg, err := f.Config()
+	if err != nil {
+		fmt.Fprintf(w, "config: %s\n", safetext.Line(err.Error()))
+		return errors.New("the config file is malformed: fix it (see the line above) and run twice doctor again")
+	}
+	if cfg.Path == "" {
+		paths, _ := configPaths(f.Globals.ConfigPath, f.Env)
+		fmt.Fprintf(w, "config: none found (looked for %s); using defaults\n", safetext.Line(joinPaths(paths)))
+	} else {
+		fmt.Fprintf(w, "config: %s\n", safetext.Line(cfg.Path))
+	}
+	fmt.Fprintf(w, "project: %s; app: %s\n", orUnset(cfg.Project), orUnset(cfg.App))
+	fmt.Fprintf(w, "bundled demos: %d (twice demo list)\n", len(fixtures.Demos()))
+	lc, err := f.live(nil)
+	if err != nil {
+		fmt.Fprintf(w, "live client: %s\n", safetext.Line(err.Error()))
+		return errors.New("the live client cannot be set up: fix the endpoint (--endpoint, CATALYST_MCP_URL or endpoint in twice.yaml)")
+	}
+	defer lc.Close()
+	rep := lc.Doctor(ctx)
+	writeDoctor(w, rep)
+	switch {
+	case ctx.Err() != nil:
+		return errInterrupted
+	case notAuthenticated(rep):
+		return fmt.Errorf("%w: set CATALYST_TOKEN, or token_file or token_command in twice.yaml", live.ErrNotAuthenticated)
+	case !rep.OK():
+		return fmt.Errorf("%d problem(s) found (listed above)", len(rep.Problems))
+	}
+	return nil
+}
+
+// notAuthenticated reports whether the doctor's report shows no usable
+// credential: no token was found, or the server refused the one sent.
+func notAuthenticated(rep live.DoctorReport) bool {
+	if rep.Authenticated {
+		return false
+	}
+	if !strings.HasPrefix(rep.TokenSource, "token from") {
+		return true
+	}
+	for _, p := range rep.Problems {
+		if strings.Contains(strings.ToLower(p), live.ErrNotAuthenticated.Error()) {
+			return true
+		}
+	}
+	return false
+}
+
+// writeDoctor prints the live client's report, one fact per line.
+func writeDoctor(w io.Writer, rep live.DoctorReport) {
+	for _, l := range rep.Lines() {
+		fmt.Fprintln(w, safetext.Line(l))
+	}
+}
+
+func orUnset(s string) string {
+	if s == "" {
+		return "not set"
+	}
+	return safetext.Line(s)
+}
+
+func joinPaths(paths []string) string {
+	out := ""
+	for i, p := range paths {
+		if i > 0 {
+			out += ", then "
+		}
+		out += p
+	}
+	return out
+}

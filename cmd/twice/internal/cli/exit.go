@@ -1,0 +1,65 @@
+package cli
+
+import (
+	"context"
+	"errors"
+	"fmt"
+
+	"github.com/twice-cli/twice/catalyst/live"
+)
+
+// Exit codes (docs/architecture.md).
+const (
+	ExitOK       = 0
+	ExitError    = 1
+	ExitUsage    = 2
+	ExitFindings = 3
+	ExitAuth     = 4
+)
+
+// UsageError is a mistake in how twice was called: an unknown flag, a bad
+// argument, a value out of range. It exits 2.
+type UsageError struct{ Msg string }
+
+func (e *UsageError) Error() string { return e.Msg }
+
+// usagef returns a UsageError.
+func usagef(format string, args ...any) error {
+	return &UsageError{Msg: fmt.Sprintf(format, args...)}
+}
+
+// FindingsError reports that scan --exit-status found findings at or above
+// --fail-on. It exits 3; the findings themselves were already printed.
+type FindingsError struct {
+	Count int
+	Level string
+}
+
+func (e *FindingsError) Error() string {
+	return fmt.Sprintf("%d finding(s) at or above %s (--exit-status)", e.Count, e.Level)
+}
+
+// exitCode maps an error to the process's exit status.
+func exitCode(err error) int {
+	var usage *UsageError
+	var findings *FindingsError
+	switch {
+	case err == nil:
+		return ExitOK
+	case errors.As(err, &findings):
+		return ExitFindings
+	case errors.As(err, &usage):
+		return ExitUsage
+	case errors.Is(err, live.ErrNotAuthenticated):
+		return ExitAuth
+	}
+	return ExitError
+}
+
+// errInterrupted is returned when the user stopped twice (ctrl+c).
+var errInterrupted = errors.New("interrupted")
+
+// isInterrupt reports whether err is a cancellation the user asked for.
+func isInterrupt(err error) bool {
+	return errors.Is(err, errInterrupted) || errors.Is(err, context.Canceled)
+}

@@ -1,0 +1,275 @@
+package cli
+
+import (
+	"context"
+	"net/http"
+	"path/filepath"
+	"strings"
+	"sync"
+
+	"github.com/twice-cli/twice/catalyst"
+	"github.com/twice-cli/twice/catalyst/live"
+	"github.com/twice-cli/twice/cmd/twice/internal/report"
+	"github.com/twice-cli/twice/detect"
+)
+
+// GlobalOptions are the flags every command takes.
+type GlobalOptions struct {
+	// Color is auto, always or never.
+	Color string
+	// TimeFormat is relative or iso ("": relative on a terminal, iso when
+	// piped).
+	TimeFormat string
+	// ConfigPath is --config ("": twice.yaml here, then in
+	// $XDG_CONFIG_HOME/twice).
+	ConfigPath string
+	// Endpoint, Org and TokenFile configure live reads; the token itself is
+	// never a flag.
+	Endpoint  string
+	Org       string
+	TokenFile string
+	// SideEffect and ReadOnly classify activities by name, winning over
+	// the config and the name classifier.
+	SideEffect []string
+	ReadOnly   []string
+}
+
+// LiveClient is what the commands use of the Catalyst client: a Source, and
+// the raw history for record, and the doctor's checks.
+type LiveClient interface {
+	catalyst.Source
+	Fetch(ctx context.Context, ref catalyst.RunRef) (*live.Fetched, error)
+	Doctor(ctx context.Context) live.DoctorReport
+	Close()
+}
+
+// Factory holds what every command needs: streams, environment, the global
+// flags once parsed, the config (read once), and the constructors tests
+// replace (the live client, the interactive view).
+type Factory struct {
+	IO      *IOStreams
+	Env     Env
+	Globals GlobalOptions
+
+	// NewLive builds the live client from its config.
+	NewLive func(cfg live.Config) (LiveClient, error)
+	// RunTUI runs the interactive view until the user quits.
+	RunTUI func(ctx context.Context, req TUIRequest) error
+
+	configOnce sync.Once
+	config     *Config
+	configErr  error
+}
+
+// NewFactory returns a factory over the given streams and environment, with
+// the real live client and interactive view.
+func NewFactory(streams *IOStreams, env Env) *Factory {
+	return &Factory{
+		IO:  streams,
+		Env: env,
+		NewLive: func(cfg live.Config) (LiveClient, error) {
+			c, err := live.New(cfg)
+			if err != nil {
+				return nil, err
+			}
+			return c, nil
+		},
+		RunTUI: runTUI,
+	}
+}
+
+// Config reads the config file once.
+func (f *Factory) Config() (*Config, error) {
+	f.configOnce.Do(func() {
+		f.config, f.configErr = LoadConfig(f.Globals.ConfigPath, f.Env)
+	})
+	return f.config, f.configErr
+}
+
+// stdoutTTY reports whether standard output is a terminal.
+func (f *Factory) stdoutTTY() bool { return f.IO.IsStdoutTTY != nil && f.IO.IsStdoutTTY() }
+
+// interactive reports whether the interactive view can run: both standard
+// input and output are terminals.
+func (f *Factory) interactive() bool {
+	return f.stdoutTTY() && f.IO.IsStdinTTY != nil && f.IO.IsStdinTTY()
+}
+
+// colorEnabled decides colour: --color always or never wins; auto colours
+// a terminal unless NO_COLOR holds any non-empty value (no-color.org, not
+// a boolean) or TERM is dumb.
+func (f *Factory) colorEnabled() (bool, error) {
+	switch f.Globals.Color {
+	case "always":
+		return true, nil
+	case "never":
+		return false, nil
+	case "", "auto":
+		return f.stdoutTTY() && f.Env.getenv("NO_COLOR") == "" && f.Env.getenv("TERM") != "dumb", nil
+	}
+	return false, usagef("--color %q is not one of auto, always, never", f.Globals.Color)
+}
+
+// timeFormat decides the time format: the flag, else relative on a
+// terminal and iso when piped.
+func (f *Factory) timeFormat() (report.TimeFormat, error) {
+	if f.Globals.TimeFormat == "" {
+		if f.stdoutTTY() {
+			return report.TimeRelative, nil
+		}
+		return report.TimeISO, nil
+	}
+	tf, ok := report.ParseTimeFormat(f.Globals.TimeFormat)
+	if !ok {
+		return 0, usagef("--time-format %q is not one of relative, iso", f.Globals.TimeFormat)
+	}
+	return tf, nil
+}
+
+// reportOptions returns the renderers' options: clock, times, colour and
+// the console base URL.
+func (f *Factory) reportOptions() (report.Options, error) {
+	color, err := f.colorEnabled()
+	if err != nil {
+		return report.Options{}, err
+	}
+	tf, err := f.timeFormat()
+	if err != nil {
+		return report.Options{}, err
+	}
+	cfg, err := f.Config()
+	if err != nil {
+		return report.Options{}, err
+	}
+	return report.Options{Now: f.Env.now, TimeFormat: tf, Styles: report.NewStyles(color), Console: cfg.Console}, nil
+}
+
+// detectOptions returns detect's options: the activity classes of the
+// config and flags, and the large-payload threshold.
+func (f *Factory) detectOptions() (detect.Options, error) {
+	cfg, err := f.Config()
+	if err != nil {
+		return detect.Options{}, err
+	}
+	ov, err := cfg.overrides(f.Globals.SideEffect, f.Globals.ReadOnly)
+	if err != nil {
+		return detect.Options{}, err
+	}
+	return detect.Options{Overrides: ov, LargePayloadBytes: cfg.LargePayloadBytes}, nil
+}
+
+// first returns the first non-empty value.
+func first(values ...string) string {
+	for _, v := range values {
+		if strings.TrimSpace(v) != "" {
+			return v
+		}
+	}
+	return ""
+}
+
+// liveConfig builds the live client's config: flags win over the
+// environment, which wins over the config file. The token comes from
+// CATALYST_TOKEN, then the token file, then the token command.
+func (f *Factory) liveConfig(onRateLimit func()) (live.Config, error) {
+	cfg, err := f.Config()
+	if err != nil {
+		return live.Config{}, err
+	}
+	tokens := live.TokenSources(live.TokenOptions{
+		LookupEnv: f.Env.LookupEnv,
+		File:      f.expandHome(first(f.Globals.TokenFile, cfg.TokenFile)),
+		Command:   cfg.TokenCommand.Argv,
+		Shell:     cfg.TokenCommand.Shell,
+	})
+	transport := f.Env.Transport
+	if onRateLimit != nil {
+		if transport == nil {
+			transport = http.DefaultTransport.(*http.Transport).Clone()
+		}
+		transport = &rateLimitSignal{base: transport, signal: onRateLimit}
+	}
+	return live.Config{
+		Endpoint:      first(f.Globals.Endpoint, f.Env.getenv(live.EnvEndpoint), cfg.Endpoint),
+		Token:         tokens,
+		Org:           first(f.Globals.Org, cfg.Org),
+		Level:         catalyst.Level(cfg.DataSharingLevel),
+		Version:       f.Env.Version,
+		HTTPTransport: transport,
+	}, nil
+}
+
+// live returns a live client; onRateLimit, when set, is called on every
+// HTTP 429 the server sends (the fleet scan lowers its concurrency).
+func (f *Factory) live(onRateLimit func()) (LiveClient, error) {
+	lc, err := f.liveConfig(onRateLimit)
+	if err != nil {
+		return nil, err
+	}
+	return f.NewLive(lc)
+}
+
+// hasCredentials reports whether a token source is configured: the
+// environment variable, a token file or a token command. It does not run
+// the command or read the file.
+func (f *Factory) hasCredentials() bool {
+	cfg, err := f.Config()
+	if err != nil {
+		return false
+	}
+	return f.Env.getenv(live.EnvToken) != "" || first(f.Globals.TokenFile, cfg.TokenFile) != "" || len(cfg.TokenCommand.Argv) > 0
+}
+
+// knownSecrets returns the credential values twice can see (the token in
+// the environment, the token file's content), so a recording can refuse to
+// store them.
+func (f *Factory) knownSecrets() []string {
+	var out []string
+	if v := strings.TrimSpace(f.Env.getenv(live.EnvToken)); v != "" {
+		out = append(out, v)
+	}
+	cfg, err := f.Config()
+	if err == nil {
+		if path := first(f.Globals.TokenFile, cfg.TokenFile); path != "" {
+			if data, err := readSmallFile(f.expandHome(path), 64<<10); err == nil {
+				if v := strings.TrimSpace(string(data)); v != "" {
+					out = append(out, v)
+				}
+			}
+		}
+	}
+	return out
+}
+
+// expandHome replaces a leading "~/" with $HOME, as a shell would, so a
+// config can name ~/.config/twice/token.
+func (f *Factory) expandHome(path string) string {
+	if rest, ok := strings.CutPrefix(path, "~/"); ok {
+		if home := f.Env.getenv("HOME"); home != "" {
+			return filepath.Join(home, rest)
+		}
+	}
+	return path
+}
+
+// rateLimitSignal reports HTTP 429 responses as they pass.
+type rateLimitSignal struct {
+	base   http.RoundTripper
+	signal func()
+}
+
+func (t *rateLimitSignal) RoundTrip(req *http.Request) (*http.Response, error) {
+	resp, err := t.base.RoundTrip(req)
+	if err == nil && resp.StatusCode == http.StatusTooManyRequests {
+		t.signal()
+	}
+	return resp, err
+}
+
+// CloseIdleConnections passes the call on, so closing the client frees the
+// transport's connections.
+func (t *rateLimitSignal) CloseIdleConnections() {
+	if c, ok := t.base.(interface{ CloseIdleConnections() }); ok {
+		c.CloseIdleConnections()
+	}
+}

@@ -1,0 +1,148 @@
+// Package cli is twice's command line: the cobra commands, their options,
+// the config file, and the exit codes. Each command has an options struct
+// with its injected streams, clock, environment and clients, and a run
+// function; NewCmd<Command>(f, runF) lets tests check flag parsing without
+// running anything, and every command runs without a network or a terminal.
+package cli
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"os/signal"
+	"strings"
+	"syscall"
+
+	"github.com/spf13/cobra"
+
+	"github.com/twice-cli/twice/catalyst/safetext"
+)
+
+// Main runs twice with args (without the program name) and returns the
+// exit status. ctrl+c (SIGINT) and SIGTERM cancel the running command.
+func Main(args []string, streams *IOStreams, env Env) int {
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	return Execute(ctx, NewFactory(streams, env), args)
+}
+
+// Execute runs one command line with a factory and returns the exit
+// status. Errors are printed to standard error, sanitized, as "twice: …".
+func Execute(ctx context.Context, f *Factory, args []string) int {
+	root := NewCmdRoot(f)
+	root.SetArgs(args)
+	root.SetIn(f.IO.In)
+	root.SetOut(f.IO.Out)
+	root.SetErr(f.IO.ErrOut)
+	cmd, err := root.ExecuteContextC(ctx)
+	if err == nil {
+		return ExitOK
+	}
+	code := exitCode(err)
+	var findings *FindingsError
+	switch {
+	case errors.As(err, &findings):
+		// The findings were printed; say why the status is 3.
+		fmt.Fprintf(f.IO.ErrOut, "twice: %s\n", findings.Error())
+	case isInterrupt(err) && ctx.Err() != nil:
+		fmt.Fprintln(f.IO.ErrOut, "twice: interrupted")
+		code = 130
+	default:
+		fmt.Fprintf(f.IO.ErrOut, "twice: %s\n", safetext.Block(err.Error()))
+		if code == ExitUsage && cmd != nil {
+			fmt.Fprintf(f.IO.ErrOut, "Run '%s --help' for usage.\n", cmd.CommandPath())
+		}
+	}
+	return code
+}
+
+// NewCmdRoot builds the command tree.
+func NewCmdRoot(f *Factory) *cobra.Command {
+	root := &cobra.Command{
+		Use:   "twice",
+		Short: "Find the activities of a Dapr workflow run that may have run twice",
+		Long: `twice reads a Dapr Workflow run's history (from Diagrid Catalyst, a saved file, or the
+Dapr CLI), groups every attempt of an activity into its invocation, and flags the probable
+duplicate side effects with their evidence. Payloads withheld at the organization's
+data-sharing level are marked as withheld, never shown as empty.
+
+With no command: the interactive view on a terminal (the configured project's runs when
+credentials exist, else the bundled demo histories); piped, the list of demos.`,
+		Example: `  twice show demo:payment-timeout
+  twice show history.json
+  twice show charge-7731 --app payments --project default
+  twice scan --project default --since 24h --exit-status --fail-on high
+  twice record charge-7731 --app payments -o charge-7731.json`,
+		Args:          usageArgs(cobra.NoArgs),
+		SilenceErrors: true,
+		SilenceUsage:  true,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			return runHome(cmd.Context(), f)
+		},
+	}
+	root.CompletionOptions.DisableDefaultCmd = true
+	root.SetFlagErrorFunc(func(_ *cobra.Command, err error) error { return &UsageError{Msg: err.Error()} })
+	root.PersistentPreRunE = func(cmd *cobra.Command, args []string) error {
+		if _, err := f.colorEnabled(); err != nil {
+			return err
+		}
+		_, err := f.timeFormat()
+		return err
+	}
+
+	pf := root.PersistentFlags()
+	g := &f.Globals
+	pf.StringVar(&g.Color, "color", "auto", "colour: auto, always or never (NO_COLOR with any value turns auto off)")
+	pf.StringVar(&g.TimeFormat, "time-format", "", "times: relative or iso (default relative on a terminal, iso when piped)")
+	pf.StringVar(&g.ConfigPath, "config", "", "config file (default ./twice.yaml, then $XDG_CONFIG_HOME/twice/twice.yaml)")
+	pf.StringVar(&g.Endpoint, "endpoint", "", "Catalyst MCP endpoint URL (env CATALYST_MCP_URL)")
+	pf.StringVar(&g.Org, "org", "", "Catalyst organization id")
+	pf.StringVar(&g.TokenFile, "token-file", "", "file holding a Catalyst token (or set CATALYST_TOKEN; there is no token flag)")
+	pf.StringArrayVar(&g.SideEffect, "side-effect", nil, "treat activity `NAME` as having a side effect (repeatable)")
+	pf.StringArrayVar(&g.ReadOnly, "read-only", nil, "treat activity `NAME` as read-only (repeatable)")
+
+	root.AddCommand(
+		NewCmdShow(f, nil),
+		NewCmdScan(f, nil),
+		NewCmdRuns(f, nil),
+		NewCmdRecord(f, nil),
+		NewCmdDoctor(f, nil),
+		NewCmdDemo(f, nil),
+		NewCmdVersion(f),
+	)
+	return root
+}
+
+// usageArgs makes an argument check's error a usage error (exit 2).
+func usageArgs(check cobra.PositionalArgs) cobra.PositionalArgs {
+	return func(cmd *cobra.Command, args []string) error {
+		if err := check(cmd, args); err != nil {
+			return &UsageError{Msg: err.Error()}
+		}
+		return nil
+	}
+}
+
+// outputFormat is -o's value.
+type outputFormat string
+
+// Output formats.
+const (
+	outputText     outputFormat = "text"
+	outputJSON     outputFormat = "json"
+	outputJSONL    outputFormat = "jsonl"
+	outputMarkdown outputFormat = "markdown"
+)
+
+// parseOutput checks -o against the formats a command offers.
+func parseOutput(v string, allowed ...outputFormat) (outputFormat, error) {
+	names := make([]string, len(allowed))
+	for i, a := range allowed {
+		if strings.EqualFold(v, string(a)) || (a == outputMarkdown && strings.EqualFold(v, "md")) {
+			return a, nil
+		}
+		names[i] = string(a)
+	}
+	return "", usagef("-o %s is not an output format here: use %s", quote(v), strings.Join(names, ", "))
+}

@@ -1,0 +1,264 @@
+package cli
+
+import (
+	"context"
+	"fmt"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/spf13/cobra"
+
+	"github.com/twice-cli/twice/catalyst"
+	"github.com/twice-cli/twice/catalyst/safetext"
+	"github.com/twice-cli/twice/cmd/twice/internal/report"
+	"github.com/twice-cli/twice/detect"
+)
+
+// DefaultConcurrency is how many histories a project scan reads at once.
+const DefaultConcurrency = 8
+
+// DefaultSince is how far back a project scan looks when --since is not
+// given.
+const DefaultSince = 24 * time.Hour
+
+// ScanOptions are twice scan's inputs.
+type ScanOptions struct {
+	F *Factory
+	// Targets are files, "-", "demo:NAME" or run ids; none means a
+	// project scan.
+	Targets []string
+	// App, Project, Since, Status and Workflow filter a project scan (App
+	// and Project also name live runs given as targets).
+	App      string
+	Project  string
+	Since    string
+	Until    string
+	Status   string
+	Workflow string
+	// Limit caps the runs a project scan lists (0: the source's default).
+	Limit int
+	// Output is -o.
+	Output string
+	// ExitStatus exits 3 when a finding at or above FailOn exists.
+	ExitStatus bool
+	FailOn     string
+	// Concurrency is how many histories a project scan reads at once (0:
+	// the config's, else 8).
+	Concurrency int
+}
+
+// NewCmdScan builds twice scan.
+func NewCmdScan(f *Factory, runF func(*ScanOptions) error) *cobra.Command {
+	opts := &ScanOptions{F: f}
+	cmd := &cobra.Command{
+		Use:   "scan [FILE|-|demo:NAME|RUN_ID]...",
+		Short: "Analyse runs without the interactive view: findings first",
+		Long: `Analyse one or many runs and print the findings (most severe first), then each run's
+invocations. Give history files, - for standard input, demo:NAME, or run ids (with
+--app); or give no run and --project to scan the project's runs started since --since
+(default 24h), many at once, ending with a fleet summary: runs scanned, runs with
+findings, findings per activity, and the worst runs with their console links.
+
+With --exit-status, twice exits 3 when a finding at or above --fail-on exists (for CI).`,
+		Example: `  twice scan demo:payment-timeout -o markdown
+  twice scan saved/*.json -o json > findings.json
+  twice scan --project default --since 6h --status failed
+  twice scan --project default --exit-status --fail-on high`,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			opts.Targets = args
+			if runF != nil {
+				return runF(opts)
+			}
+			return runScan(cmd.Context(), opts)
+		},
+	}
+	fl := cmd.Flags()
+	fl.StringVarP(&opts.App, "app", "a", "", "app id of the runs")
+	fl.StringVarP(&opts.Project, "project", "p", "", "Catalyst project to scan (or that holds the run ids given)")
+	fl.StringVar(&opts.Since, "since", "", "project scan: runs started within this duration (24h, 90m, 7d) or since this time (RFC 3339); default 24h")
+	fl.StringVar(&opts.Until, "until", "", "project scan: only runs started before this duration ago or this time")
+	fl.StringVar(&opts.Status, "status", "", "project scan: only runs with this status (running, completed, failed, terminated, suspended, canceled, …)")
+	fl.StringVar(&opts.Workflow, "workflow", "", "project scan: only runs of this workflow")
+	fl.IntVar(&opts.Limit, "limit", 0, "project scan: at most this many runs")
+	fl.StringVarP(&opts.Output, "output", "o", "text", "output: text, json, jsonl or markdown")
+	fl.BoolVar(&opts.ExitStatus, "exit-status", false, "exit 3 when a finding at or above --fail-on exists")
+	fl.StringVar(&opts.FailOn, "fail-on", "medium", "severity that fails --exit-status: low, medium or high")
+	fl.IntVar(&opts.Concurrency, "concurrency", 0, "project scan: histories read at once (default: config, else 8; lowered when rate limited)")
+	return cmd
+}
+
+// scanPlan is a checked ScanOptions.
+type scanPlan struct {
+	format      outputFormat
+	failOn      detect.Severity
+	det         detect.Options
+	ropts       report.Options
+	cfg         *Config
+	concurrency int
+}
+
+func (opts *ScanOptions) plan() (*scanPlan, error) {
+	f := opts.F
+	p := &scanPlan{}
+	var err error
+	if p.format, err = parseOutput(opts.Output, outputText, outputJSON, outputJSONL, outputMarkdown); err != nil {
+		return nil, err
+	}
+	sev, ok := detect.ParseSeverity(opts.FailOn)
+	if !ok || sev == detect.SeverityNone {
+		return nil, usagef("--fail-on %s is not a severity: use low, medium or high", quote(opts.FailOn))
+	}
+	p.failOn = sev
+	if opts.Concurrency < 0 || opts.Concurrency > maxConcurrency {
+		return nil, usagef("--concurrency %d is out of range: use 1 to %d", opts.Concurrency, maxConcurrency)
+	}
+	if opts.Limit < 0 {
+		return nil, usagef("--limit %d is negative", opts.Limit)
+	}
+	if p.cfg, err = f.Config(); err != nil {
+		return nil, err
+	}
+	p.concurrency = opts.Concurrency
+	if p.concurrency == 0 {
+		p.concurrency = p.cfg.Concurrency
+	}
+	if p.concurrency == 0 {
+		p.concurrency = DefaultConcurrency
+	}
+	if p.det, err = f.detectOptions(); err != nil {
+		return nil, err
+	}
+	if p.ropts, err = f.reportOptions(); err != nil {
+		return nil, err
+	}
+	return p, nil
+}
+
+func runScan(ctx context.Context, opts *ScanOptions) error {
+	p, err := opts.plan()
+	if err != nil {
+		return err
+	}
+	if len(opts.Targets) == 0 {
+		return runFleetScan(ctx, opts, p)
+	}
+	for _, flag := range []struct{ name, value string }{{"--since", opts.Since}, {"--until", opts.Until}, {"--status", opts.Status}, {"--workflow", opts.Workflow}} {
+		if flag.value != "" {
+			return usagef("%s filters a project scan; it does not apply to the runs given as arguments", flag.name)
+		}
+	}
+	return runTargetScan(ctx, opts, p)
+}
+
+// runTargetScan analyses the runs named as arguments, in order. A run that
+// cannot be read is reported on standard error and makes the exit status 1;
+// the others are still printed.
+func runTargetScan(ctx context.Context, opts *ScanOptions, p *scanPlan) error {
+	f := opts.F
+	app, project := first(opts.App, p.cfg.App), first(opts.Project, p.cfg.Project)
+	targets := make([]target, len(opts.Targets))
+	stdin := 0
+	needLive := false
+	for i, arg := range opts.Targets {
+		t, err := resolveTarget(arg, app, project)
+		if err != nil {
+			return err
+		}
+		if t.kind == targetStdin {
+			if stdin++; stdin > 1 {
+				return usagef("- (standard input) can be given once")
+			}
+		}
+		needLive = needLive || t.kind == targetLive
+		targets[i] = t
+	}
+	var lc LiveClient
+	if needLive {
+		var err error
+		if lc, err = f.live(nil); err != nil {
+			return err
+		}
+		defer lc.Close()
+	}
+	var runs []report.Analysis
+	var failed []string
+	for _, t := range targets {
+		h, err := f.loadHistory(ctx, t, lc)
+		if err != nil {
+			if ctx.Err() != nil {
+				return errInterrupted
+			}
+			if exitCode(err) == ExitAuth {
+				return err
+			}
+			fmt.Fprintf(f.IO.ErrOut, "twice: %s: %s\n", quote(t.arg), safetext.Line(err.Error()))
+			failed = append(failed, t.arg)
+			continue
+		}
+		runs = append(runs, analyze(h, p.det, f.Env.now()))
+	}
+	if len(runs) > 0 {
+		if err := writeAnalyses(f.IO.Out, p.format, runs, p.ropts); err != nil {
+			return fmt.Errorf("writing the output: %w", err)
+		}
+	}
+	if len(failed) > 0 {
+		return fmt.Errorf("%d of %d runs could not be read (see above); the output covers the others", len(failed), len(targets))
+	}
+	n := 0
+	for _, a := range runs {
+		n += a.CountAtLeast(p.failOn)
+	}
+	return findingsStatus(opts, p, n)
+}
+
+// findingsStatus returns a FindingsError when --exit-status is set and n
+// findings at or above --fail-on exist.
+func findingsStatus(opts *ScanOptions, p *scanPlan, n int) error {
+	if !opts.ExitStatus {
+		return nil
+	}
+	if n > 0 {
+		return &FindingsError{Count: n, Level: p.failOn.String()}
+	}
+	return nil
+}
+
+// parseSince reads --since (and --until): a duration back from now (Go
+// syntax, plus d for days) or an instant (RFC 3339, or a date).
+func parseSince(s string, now time.Time) (time.Time, error) {
+	s = strings.TrimSpace(s)
+	if days, ok := strings.CutSuffix(s, "d"); ok {
+		if n, err := strconv.ParseFloat(days, 64); err == nil && n > 0 && n <= 3650 {
+			return now.Add(-time.Duration(n * float64(24*time.Hour))), nil
+		}
+	}
+	if d, err := time.ParseDuration(s); err == nil {
+		if d <= 0 {
+			return time.Time{}, usagef("--since %s must be a positive duration", quote(s))
+		}
+		return now.Add(-d), nil
+	}
+	for _, layout := range []string{time.RFC3339Nano, "2006-01-02T15:04:05", "2006-01-02"} {
+		if t, err := time.Parse(layout, s); err == nil {
+			if t.After(now) {
+				return time.Time{}, usagef("--since %s is in the future", quote(s))
+			}
+			return t, nil
+		}
+	}
+	return time.Time{}, usagef("--since %s is neither a duration (24h, 90m, 7d) nor a time (2026-08-21T14:00:00Z)", quote(s))
+}
+
+// parseStatus checks --status.
+func parseStatus(s string) (catalyst.Status, error) {
+	if s == "" {
+		return "", nil
+	}
+	st := catalyst.Status(s)
+	if !st.IsKnown() {
+		return "", usagef("--status %s is not a run status: use running, completed, failed, terminated, suspended, canceled, stalled or pending", quote(s))
+	}
+	return st.Normalized(), nil
+}

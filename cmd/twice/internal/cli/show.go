@@ -1,0 +1,152 @@
+package cli
+
+import (
+	"context"
+	"errors"
+	"io"
+
+	"github.com/spf13/cobra"
+
+	"github.com/twice-cli/twice/catalyst"
+	"github.com/twice-cli/twice/cmd/twice/internal/report"
+	"github.com/twice-cli/twice/fixtures"
+)
+
+// ShowOptions are twice show's inputs.
+type ShowOptions struct {
+	F *Factory
+	// Target is a file, "-", "demo:NAME" or a run id.
+	Target string
+	// App and Project name a live run.
+	App     string
+	Project string
+	// Output is -o ("": the interactive view on a terminal, text when piped).
+	Output string
+}
+
+// NewCmdShow builds twice show. runF, when set, receives the parsed options
+// instead of running (tests).
+func NewCmdShow(f *Factory, runF func(*ShowOptions) error) *cobra.Command {
+	opts := &ShowOptions{F: f}
+	cmd := &cobra.Command{
+		Use:   "show FILE|-|demo:NAME|RUN_ID",
+		Short: "Show one run: its invocations, findings and events",
+		Long: `Show one run. On a terminal it opens the interactive view; piped (or with -o) it
+prints the run's header, its findings, its invocations with every attempt, and its
+events in history order under the Dapr CLI's column names. Unlike the Dapr CLI, twice
+never re-sorts events: ELAPSED is the time since the event above, negative when the
+engine stamped an event earlier (an outcome is stamped before the turn that records it).
+
+The run is a history file of any format twice reads (a twice saved history, Dapr
+protojson, Catalyst flattened events, dapr workflow history -o json), - for standard
+input, demo:NAME for a bundled demo (twice demo list), or a run id read from
+Catalyst with --app (and --project).`,
+		Example: `  twice show demo:payment-timeout
+  dapr workflow history charge-7731 -a payments -o json | twice show -
+  twice show charge-7731 --app payments --project default -o markdown`,
+		Args: usageArgs(cobra.ExactArgs(1)),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			opts.Target = args[0]
+			if runF != nil {
+				return runF(opts)
+			}
+			return runShow(cmd.Context(), opts)
+		},
+	}
+	cmd.Flags().StringVarP(&opts.App, "app", "a", "", "the run's app id (for a run id read from Catalyst)")
+	cmd.Flags().StringVarP(&opts.Project, "project", "p", "", "the run's Catalyst project")
+	cmd.Flags().StringVarP(&opts.Output, "output", "o", "", "print as text, json, jsonl or markdown instead of the interactive view")
+	return cmd
+}
+
+func runShow(ctx context.Context, opts *ShowOptions) error {
+	f := opts.F
+	var format outputFormat
+	if opts.Output != "" {
+		var err error
+		if format, err = parseOutput(opts.Output, outputText, outputJSON, outputJSONL, outputMarkdown); err != nil {
+			return err
+		}
+	}
+	cfg, err := f.Config()
+	if err != nil {
+		return err
+	}
+	det, err := f.detectOptions()
+	if err != nil {
+		return err
+	}
+	ropts, err := f.reportOptions()
+	if err != nil {
+		return err
+	}
+	t, err := resolveTarget(opts.Target, first(opts.App, cfg.App), first(opts.Project, cfg.Project))
+	if err != nil {
+		return err
+	}
+	var lc LiveClient
+	if t.kind == targetLive {
+		if lc, err = f.live(nil); err != nil {
+			return err
+		}
+		defer lc.Close()
+	}
+
+	// Standard input holds the history, so the view could not read keys.
+	if format == "" && f.interactive() && t.kind != targetStdin {
+		req := f.tuiRequest(det, cfg.Console, ropts.TimeFormat)
+		if t.kind == targetLive {
+			req.Source, req.Ref = lc, &t.ref
+		} else {
+			req.Source, req.Ref = fixtures.NewSource(t.arg), &catalyst.RunRef{Location: t.arg}
+		}
+		err := f.RunTUI(ctx, req)
+		if !errors.Is(err, errNoTUI) {
+			return err
+		}
+		// Without the interactive view, print the text.
+	}
+
+	h, err := f.loadHistory(ctx, t, lc)
+	if err != nil {
+		return err
+	}
+	a := analyze(h, det, f.Env.now())
+	if format == "" {
+		format = outputText
+	}
+	ropts.Events = true
+	return writeAnalyses(f.IO.Out, format, []report.Analysis{a}, ropts)
+}
+
+// mustColor is colorEnabled after the flags were checked.
+func mustColor(f *Factory) bool {
+	c, _ := f.colorEnabled()
+	return c
+}
+
+// writeAnalyses renders runs in a format. Text prints each run in turn.
+func writeAnalyses(w io.Writer, format outputFormat, runs []report.Analysis, opts report.Options) error {
+	switch format {
+	case outputJSON:
+		return report.WriteJSON(w, runs, opts)
+	case outputJSONL:
+		return report.WriteJSONL(w, runs, opts)
+	case outputMarkdown:
+		return report.WriteMarkdown(w, runs, opts)
+	}
+	for i, a := range runs {
+		if i > 0 {
+			if _, err := io.WriteString(w, "\n"+separator+"\n\n"); err != nil {
+				return err
+			}
+		}
+		if err := report.WriteText(w, a, opts); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// separator divides runs in text output.
+const separator = "────────────────────────────────────────────────────────────────────────"

@@ -1,0 +1,129 @@
+package cli
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os/exec"
+	"runtime"
+	"strings"
+	"time"
+
+	"github.com/charmbracelet/colorprofile"
+
+	"github.com/twice-cli/twice/catalyst"
+	"github.com/twice-cli/twice/catalyst/live"
+	"github.com/twice-cli/twice/cmd/twice/internal/report"
+	"github.com/twice-cli/twice/detect"
+	"github.com/twice-cli/twice/tui"
+)
+
+// TUIRequest is what the commands ask of the interactive view: a source,
+// what to open first (the run list, one run, or a history already read),
+// and how to show it.
+type TUIRequest struct {
+	// Source lists runs and reads histories.
+	Source catalyst.Source
+	// Query filters the run list the view opens on (when Ref and History
+	// are unset).
+	Query catalyst.RunQuery
+	// Ref is the run to open (nil: the run list).
+	Ref *catalyst.RunRef
+	// History is a history already read, opened directly.
+	History *catalyst.History
+	// Banner is one line shown above the view ("" for none).
+	Banner string
+	// Detect configures the analysis.
+	Detect detect.Options
+	// Console is the console base URL for links.
+	Console string
+	// Now is the clock; TimeFormat how times are shown.
+	Now        func() time.Time
+	TimeFormat report.TimeFormat
+	// Color is false to draw without colour (NO_COLOR, --color never).
+	Color bool
+	// In and Out are the terminal.
+	In  io.Reader
+	Out io.Writer
+	// OpenURL opens a console link in a browser (nil: the view prints it).
+	OpenURL func(url string) error
+}
+
+// errNoTUI is what a factory's RunTUI returns when it has no interactive
+// view; the commands then print text instead.
+var errNoTUI = errors.New("the interactive view is not available")
+
+// runTUI runs the interactive view until the user quits.
+func runTUI(ctx context.Context, req TUIRequest) error {
+	profile := colorprofile.Unknown // let Bubble Tea detect the terminal
+	if !req.Color {
+		profile = colorprofile.Ascii // no colour: reverse video, glyphs and words
+	}
+	return tui.Run(ctx, tui.Options{
+		Source:     req.Source,
+		Query:      req.Query,
+		Open:       req.Ref,
+		History:    req.History,
+		Banner:     req.Banner,
+		Detect:     req.Detect,
+		Console:    req.Console,
+		Now:        req.Now,
+		TimeFormat: req.TimeFormat.String(),
+		Profile:    profile,
+		Input:      req.In,
+		Output:     req.Out,
+		OpenURL:    req.OpenURL,
+		Hint:       errorHint,
+	})
+}
+
+// tuiRequest starts a request with what every command passes the view.
+func (f *Factory) tuiRequest(det detect.Options, console string, tf report.TimeFormat) TUIRequest {
+	return TUIRequest{Detect: det, Console: console, Now: f.Env.Now, TimeFormat: tf,
+		Color: mustColor(f), In: f.IO.In, Out: f.IO.Out, OpenURL: f.browser()}
+}
+
+// errorHint words a source's error for the view, with what to do next.
+func errorHint(err error) string {
+	var refusal *live.RefusalError
+	switch {
+	case errors.As(err, &refusal):
+		if h := refusal.Hint(); h != "" {
+			return refusal.Error() + ". " + h
+		}
+	case errors.Is(err, live.ErrNotAuthenticated):
+		return err.Error() + ": set CATALYST_TOKEN, or token_file or token_command in twice.yaml; twice doctor checks the setup"
+	}
+	return ""
+}
+
+// browser returns the link opener: $BROWSER when set, else the desktop's
+// opener when there is a display; nil over SSH without one (the view then
+// shows the link to copy).
+func (f *Factory) browser() func(string) error {
+	var argv []string
+	switch b := strings.TrimSpace(f.Env.getenv("BROWSER")); {
+	case b != "":
+		argv = strings.Fields(b)
+	case runtime.GOOS == "darwin":
+		argv = []string{"open"}
+	case runtime.GOOS == "windows":
+		argv = []string{"rundll32", "url.dll,FileProtocolHandler"}
+	case f.Env.getenv("DISPLAY") != "" || f.Env.getenv("WAYLAND_DISPLAY") != "":
+		argv = []string{"xdg-open"}
+	default:
+		return nil
+	}
+	return func(url string) error {
+		if !strings.HasPrefix(url, "https://") && !strings.HasPrefix(url, "http://") {
+			return fmt.Errorf("not a web link: %s", quote(url))
+		}
+		cmd := exec.Command(argv[0], append(argv[1:], url)...)
+		if err := cmd.Start(); err != nil {
+			return fmt.Errorf("opening the browser (%s): %w", argv[0], err)
+		}
+		go func() { _ = cmd.Wait() }()
+		return nil
+	}
+}

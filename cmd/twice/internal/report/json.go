@@ -1,0 +1,436 @@
+package report
+
+import (
+	"io"
+
+	"github.com/twice-cli/twice/catalyst"
+	"github.com/twice-cli/twice/detect"
+)
+
+// WriteJSON writes the runs as one JSON document, {"runs":[…]}, in the
+// shape docs/architecture.md documents. Keys are snake_case and stable;
+// absent values are omitted; every string passes safetext.AppendJSON.
+func WriteJSON(w io.Writer, runs []Analysis, opts Options) error {
+	s := NewJSONStream(w, opts)
+	for _, a := range runs {
+		s.Run(a)
+	}
+	return s.Close(nil)
+}
+
+// WriteJSONL writes one run object per line (each the same object as an
+// element of WriteJSON's "runs").
+func WriteJSONL(w io.Writer, runs []Analysis, opts Options) error {
+	e := newJSONEnc(w)
+	for _, a := range runs {
+		writeRunJSON(e, a, opts.Console)
+		e.buf = append(e.buf, '\n')
+		e.comma = false
+	}
+	return e.flush()
+}
+
+// JSONStream writes {"runs":[…]} one run at a time, so a fleet scan can
+// release each history once it is written. Close ends the document,
+// optionally with the fleet summary.
+type JSONStream struct {
+	e    *jsonEnc
+	opts Options
+	// lines writes JSONL (one object per line) instead of one document.
+	lines bool
+}
+
+// NewJSONStream starts a JSON document on w.
+func NewJSONStream(w io.Writer, opts Options) *JSONStream {
+	s := &JSONStream{e: newJSONEnc(w), opts: opts}
+	s.e.beginObject()
+	s.e.key("runs")
+	s.e.beginArray()
+	return s
+}
+
+// NewJSONLStream starts JSON Lines on w: each run is one line, and Close
+// writes the summary, if any, as a last line {"summary":{…}}.
+func NewJSONLStream(w io.Writer, opts Options) *JSONStream {
+	return &JSONStream{e: newJSONEnc(w), opts: opts, lines: true}
+}
+
+// Run writes one run.
+func (s *JSONStream) Run(a Analysis) {
+	writeRunJSON(s.e, a, s.opts.Console)
+	if s.lines {
+		s.e.buf = append(s.e.buf, '\n')
+		s.e.comma = false
+	}
+	s.e.maybeDrain()
+}
+
+// Close ends the document, adding the fleet summary when f is not nil, and
+// flushes. It returns the first write error.
+func (s *JSONStream) Close(f *Fleet) error {
+	e := s.e
+	if s.lines {
+		if f != nil {
+			e.beginObject()
+			e.key("summary")
+			writeFleetJSON(e, f)
+			e.endObject()
+			e.buf = append(e.buf, '\n')
+		}
+		return e.flush()
+	}
+	e.endArray()
+	if f != nil {
+		e.key("summary")
+		writeFleetJSON(e, f)
+	}
+	e.endObject()
+	e.buf = append(e.buf, '\n')
+	return e.flush()
+}
+
+// writeRunJSON writes one element of "runs".
+func writeRunJSON(e *jsonEnc, a Analysis, console string) {
+	h := a.History
+	r := &h.Run
+	e.beginObject()
+
+	e.key("source")
+	writeSourceJSON(e, r.Provenance)
+	e.strField("format", string(h.Format))
+	e.key("lossy")
+	e.bool(h.Lossy)
+	if h.UnknownFields > 0 {
+		e.intField("unknown_fields", int64(h.UnknownFields))
+	}
+
+	e.key("run")
+	writeRunInfoJSON(e, r)
+
+	e.key("events")
+	e.beginArray()
+	for _, ev := range h.All() {
+		writeEventJSON(e, ev)
+		e.maybeDrain()
+	}
+	e.endArray()
+
+	e.key("withheld")
+	e.beginArray()
+	level := string(r.DataSharing.Level)
+	reason := r.DataSharing.WithheldText()
+	for _, ev := range h.All() {
+		if ev.Payload.State != catalyst.PayloadWithheld {
+			continue
+		}
+		e.beginObject()
+		e.intField("event_index", int64(ev.Index))
+		e.intField("event_id", int64(ev.ID))
+		e.strField("field", ev.Type.PayloadField())
+		e.strField("reason", reason)
+		e.strField("level", level)
+		e.endObject()
+		e.maybeDrain()
+	}
+	e.endArray()
+
+	if link, ok := a.Link(console); ok {
+		e.strField("link", link)
+	}
+	if a.Report != nil {
+		writeReportJSON(e, h, a.Report)
+	}
+	e.endObject()
+}
+
+func writeSourceJSON(e *jsonEnc, p catalyst.Provenance) {
+	e.beginObject()
+	e.strField("surface", string(p.Surface))
+	e.strField("location", p.Location)
+	e.strField("endpoint", p.Endpoint)
+	if rec := p.Recorded; rec != nil {
+		e.key("recorded")
+		e.beginObject()
+		e.strField("surface", string(rec.Surface))
+		e.strField("producer", rec.Producer)
+		e.timeField("captured_at", rec.CapturedAt)
+		e.boolField("truncated", rec.Truncated)
+		e.strField("description", rec.Description)
+		e.endObject()
+	}
+	e.endObject()
+}
+
+func writeRunInfoJSON(e *jsonEnc, r *catalyst.Run) {
+	e.beginObject()
+	writeRunInfoMembers(e, r)
+	e.endObject()
+}
+
+// writeRunInfoMembers writes the members of a "run" object.
+func writeRunInfoMembers(e *jsonEnc, r *catalyst.Run) {
+	e.strField("id", r.ID)
+	e.strField("app_id", r.AppID)
+	e.strField("workflow", r.Workflow)
+	e.strField("status", string(r.Status))
+	e.strField("status_normalized", string(r.Status.Normalized()))
+	e.timeField("created_at", r.CreatedAt)
+	e.timeField("updated_at", r.UpdatedAt)
+	e.strField("execution_id", r.ExecutionID)
+	if r.Project.Name != "" || r.Project.UID != "" {
+		e.key("project")
+		e.beginObject()
+		e.strField("name", r.Project.Name)
+		e.strField("uid", r.Project.UID)
+		e.endObject()
+	}
+	e.key("data_sharing")
+	e.beginObject()
+	e.key("level")
+	e.str(string(r.DataSharing.Level))
+	e.key("filtered")
+	e.bool(r.DataSharing.Filtered)
+	e.key("inferred")
+	e.bool(r.DataSharing.Inferred)
+	e.endObject()
+	writePayloadJSON(e, "input", r.Input)
+	writePayloadJSON(e, "output", r.Output)
+	writePayloadJSON(e, "custom_status", r.CustomStatus)
+	e.strField("failure_message", r.FailureMessage)
+	e.strField("parent_id", r.ParentID)
+}
+
+func writePayloadJSON(e *jsonEnc, name string, p catalyst.Payload) {
+	e.key(name)
+	e.beginObject()
+	e.payloadBody(p)
+	e.endObject()
+}
+
+// scheduledIDTypes are the events whose scheduled_id is meaningful even
+// when it is 0 (the first action).
+func hasScheduledID(t catalyst.EventType) bool {
+	switch t {
+	case catalyst.EventTaskCompleted, catalyst.EventTaskFailed,
+		catalyst.EventChildWorkflowCompleted, catalyst.EventChildWorkflowFailed:
+		return true
+	}
+	return false
+}
+
+func writeEventJSON(e *jsonEnc, ev *catalyst.Event) {
+	e.beginObject()
+	e.intField("index", int64(ev.Index))
+	e.intField("event_id", int64(ev.ID))
+	e.key("type")
+	e.str(ev.TypeName())
+	e.stampField("timestamp", ev.Timestamp)
+	e.strField("name", ev.Name)
+	if hasScheduledID(ev.Type) || ev.ScheduledID != 0 {
+		e.intField("scheduled_id", int64(ev.ScheduledID))
+	}
+	e.strField("task_execution_id", ev.ExecutionID)
+	if ev.Type == catalyst.EventTimerFired || ev.TimerID != 0 {
+		e.intField("timer_id", int64(ev.TimerID))
+	}
+	e.stampField("fire_at", ev.FireAt)
+	if ev.Origin != catalyst.OriginNone {
+		e.key("origin")
+		e.beginObject()
+		e.strField("kind", ev.Origin.String())
+		e.strField("id", ev.OriginID)
+		e.endObject()
+	}
+	e.strField("instance_id", ev.InstanceID)
+	if ev.Failure != nil {
+		e.key("failure")
+		writeFailureJSON(e, ev.Failure, 0)
+	}
+	if ev.Router != nil {
+		e.key("router")
+		e.beginObject()
+		e.strField("source", ev.Router.Source)
+		e.strField("target", ev.Router.Target)
+		e.endObject()
+	}
+	if field := ev.Type.PayloadField(); field != "" {
+		e.key("payload")
+		e.beginObject()
+		e.key("field")
+		e.str(field)
+		e.payloadBody(ev.Payload)
+		e.endObject()
+	}
+	if d := ev.Detail; d != nil {
+		e.strField("wire_type", d.TypeName)
+		e.strField("raw", d.Raw)
+		e.strField("workflow_status", string(d.WorkflowStatus))
+		e.strField("retry_parent_instance_id", d.RetryParentInstanceID)
+		e.strField("rerun_parent_instance_id", d.RerunParentInstanceID)
+		e.strField("parent_instance_id", d.ParentInstanceID)
+		e.strField("parent_name", d.ParentName)
+		e.strField("stall_reason", d.StallReason)
+		e.strField("stall_description", d.StallDescription)
+		e.strField("version", d.Version)
+	}
+	e.endObject()
+}
+
+// maxInnerDepth bounds how deep inner failures are written.
+const maxInnerDepth = 32
+
+func writeFailureJSON(e *jsonEnc, f *catalyst.Failure, depth int) {
+	e.beginObject()
+	e.strField("type", f.Type)
+	e.strField("message", f.Message)
+	e.strField("stack_trace", f.StackTrace)
+	e.key("non_retriable")
+	e.bool(f.NonRetriable)
+	if f.Inner != nil && depth < maxInnerDepth {
+		e.key("inner")
+		writeFailureJSON(e, f.Inner, depth+1)
+	}
+	e.endObject()
+}
+
+func writeReportJSON(e *jsonEnc, h *catalyst.History, r *detect.Report) {
+	e.key("invocations")
+	e.beginArray()
+	for i := range r.Invocations {
+		writeInvocationJSON(e, r, &r.Invocations[i])
+		e.maybeDrain()
+	}
+	e.endArray()
+
+	e.key("findings")
+	e.beginArray()
+	for i := range r.Findings {
+		writeFindingJSON(e, &r.Findings[i])
+	}
+	e.endArray()
+
+	e.key("skipped_checks")
+	e.beginArray()
+	for _, s := range r.Skipped {
+		e.beginObject()
+		e.strField("check", s.Check)
+		e.strField("invocation", s.Invocation)
+		e.strField("reason", s.Reason)
+		e.strField("level", string(s.Level))
+		e.endObject()
+	}
+	e.endArray()
+}
+
+func writeInvocationJSON(e *jsonEnc, r *detect.Report, inv *detect.Invocation) {
+	e.beginObject()
+	e.strField("kind", string(inv.Kind))
+	e.strField("name", inv.Name)
+	e.strField("key", inv.Key)
+	e.strField("link_rule", string(inv.LinkRule))
+	e.strField("class", string(inv.Class))
+	e.strField("outcome", string(inv.Outcome))
+	e.key("severity")
+	e.str(inv.Severity(r).String())
+	e.stampField("start", inv.Start)
+	e.stampField("end", inv.End)
+	e.millisField("duration_ms", inv.Duration())
+	e.boolField("reused_instance_id", inv.ReusedInstanceID)
+	if inv.OpenRetry != nil {
+		e.key("open_retry")
+		writeRetryTimerJSON(e, inv.OpenRetry)
+	}
+	e.key("findings")
+	e.beginArray()
+	for _, i := range inv.Findings {
+		e.int(int64(i))
+	}
+	e.endArray()
+	e.key("attempts")
+	e.beginArray()
+	for i := range inv.Attempts {
+		writeAttemptJSON(e, &inv.Attempts[i])
+	}
+	e.endArray()
+	e.endObject()
+}
+
+func writeAttemptJSON(e *jsonEnc, a *detect.Attempt) {
+	e.beginObject()
+	e.intField("number", int64(a.Number))
+	e.intField("scheduled_event", int64(a.Scheduled))
+	e.intField("scheduled_id", int64(a.ScheduledID))
+	e.strField("execution_id", a.ExecutionID)
+	e.strField("instance_id", a.InstanceID)
+	e.strField("link", string(a.Link))
+	e.strField("outcome", string(a.Outcome))
+	if a.OutcomeEvent >= 0 {
+		e.intField("outcome_event", int64(a.OutcomeEvent))
+	}
+	if len(a.ExtraOutcomes) > 0 {
+		e.key("extra_outcome_events")
+		e.beginArray()
+		for _, x := range a.ExtraOutcomes {
+			e.int(int64(x))
+		}
+		e.endArray()
+	}
+	e.stampField("start", a.Start)
+	e.stampField("end", a.End)
+	e.millisField("duration_ms", a.Duration())
+	e.millisField("backoff_ms", a.BackoffBefore)
+	if f := a.Failure; f != nil {
+		e.strField("error_type", f.Type)
+		e.strField("error_message", f.Message)
+		e.boolField("non_retriable", f.NonRetriable)
+	}
+	e.strField("failure_class", string(a.FailureClass))
+	if a.RetryTimer != nil {
+		e.key("retry_timer")
+		writeRetryTimerJSON(e, a.RetryTimer)
+	}
+	e.endObject()
+}
+
+func writeRetryTimerJSON(e *jsonEnc, rt *detect.RetryTimer) {
+	e.beginObject()
+	e.intField("created_event", int64(rt.Created))
+	if rt.Fired >= 0 {
+		e.intField("fired_event", int64(rt.Fired))
+	}
+	e.stampField("fire_at", rt.FireAt)
+	e.strField("link", string(rt.Link))
+	e.endObject()
+}
+
+func writeFindingJSON(e *jsonEnc, f *detect.Finding) {
+	e.beginObject()
+	e.strField("id", string(f.ID))
+	e.key("severity")
+	e.str(f.Severity.String())
+	e.strField("confidence", string(f.Confidence))
+	e.strField("activity", f.Activity)
+	e.strField("invocation", f.Invocation)
+	if f.InvocationIndex >= 0 {
+		e.intField("invocation_index", int64(f.InvocationIndex))
+	}
+	e.key("attempts")
+	e.beginArray()
+	for _, n := range f.Attempts {
+		e.int(int64(n))
+	}
+	e.endArray()
+	e.key("evidence")
+	e.beginArray()
+	for _, ev := range f.Evidence {
+		e.beginObject()
+		e.intField("event", int64(ev.Event))
+		e.intField("event_id", int64(ev.EventID))
+		e.strField("fact", ev.Fact)
+		e.endObject()
+	}
+	e.endArray()
+	e.strField("explanation", f.Explanation)
+	e.strField("advice", f.Advice)
+	e.endObject()
+}

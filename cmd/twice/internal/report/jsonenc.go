@@ -1,0 +1,279 @@
+package report
+
+import (
+	"io"
+	"strconv"
+	"time"
+
+	"github.com/twice-cli/twice/catalyst"
+	"github.com/twice-cli/twice/catalyst/safetext"
+)
+
+// jsonEnc writes JSON by appending to a buffer that is written out in large
+// chunks: no reflection, no intermediate values, no second copy. Objects and arrays
+// track whether the next member needs a comma with one flag: opening sets
+// it to false, every value sets it to true.
+type jsonEnc struct {
+	w     io.Writer
+	buf   []byte
+	comma bool
+	err   error
+
+	// secs and secText cache the "2006-01-02T15:04:05" prefix of the last
+	// second formatted: consecutive events mostly share it.
+	secs    int64
+	secText []byte
+}
+
+func newJSONEnc(w io.Writer) *jsonEnc {
+	return &jsonEnc{w: w, buf: make([]byte, 0, 128<<10), secs: -1 << 62}
+}
+
+// maybeDrain writes the buffer out once it is large.
+func (e *jsonEnc) maybeDrain() {
+	if len(e.buf) >= 96<<10 {
+		e.drain()
+	}
+}
+
+func (e *jsonEnc) drain() {
+	if e.err == nil && len(e.buf) > 0 {
+		_, e.err = e.w.Write(e.buf)
+	}
+	e.buf = e.buf[:0]
+}
+
+func (e *jsonEnc) flush() error {
+	e.drain()
+	return e.err
+}
+
+func (e *jsonEnc) sep() {
+	if e.comma {
+		e.buf = append(e.buf, ',')
+	}
+}
+
+// key starts a member; name must be a plain ASCII key.
+func (e *jsonEnc) key(name string) {
+	e.sep()
+	e.buf = append(e.buf, '"')
+	e.buf = append(e.buf, name...)
+	e.buf = append(e.buf, '"', ':')
+	e.comma = false
+}
+
+func (e *jsonEnc) open(c byte) {
+	e.sep()
+	e.buf = append(e.buf, c)
+	e.comma = false
+}
+
+func (e *jsonEnc) close(c byte) {
+	e.buf = append(e.buf, c)
+	e.comma = true
+}
+
+// beginObject starts an object; it is also where the buffer is drained, so
+// no loop can grow it without bound.
+func (e *jsonEnc) beginObject() {
+	if len(e.buf) >= 96<<10 {
+		e.drain()
+	}
+	e.open('{')
+}
+func (e *jsonEnc) endObject()  { e.close('}') }
+func (e *jsonEnc) beginArray() { e.open('[') }
+func (e *jsonEnc) endArray()   { e.close(']') }
+
+// str writes untrusted text as an inert JSON string.
+func (e *jsonEnc) str(s string) {
+	e.sep()
+	e.buf = safetext.AppendJSON(e.buf, s)
+	e.comma = true
+}
+
+func (e *jsonEnc) int(v int64) {
+	e.sep()
+	e.buf = strconv.AppendInt(e.buf, v, 10)
+	e.comma = true
+}
+
+func (e *jsonEnc) bool(v bool) {
+	e.sep()
+	e.buf = strconv.AppendBool(e.buf, v)
+	e.comma = true
+}
+
+// millis writes a duration in milliseconds, with microsecond precision.
+func (e *jsonEnc) millis(d time.Duration) {
+	e.sep()
+	us := int64(d / time.Microsecond)
+	e.buf = strconv.AppendInt(e.buf, us/1000, 10)
+	if frac := us % 1000; frac != 0 {
+		if frac < 0 {
+			frac = -frac
+		}
+		e.buf = append(e.buf, '.', byte('0'+frac/100), byte('0'+frac/10%10), byte('0'+frac%10))
+		for e.buf[len(e.buf)-1] == '0' {
+			e.buf = e.buf[:len(e.buf)-1]
+		}
+	}
+	e.comma = true
+}
+
+// Members that are omitted when absent.
+
+func (e *jsonEnc) strField(name, v string) {
+	if v != "" {
+		e.key(name)
+		e.str(v)
+	}
+}
+
+func (e *jsonEnc) intField(name string, v int64) {
+	e.key(name)
+	e.int(v)
+}
+
+func (e *jsonEnc) boolField(name string, v bool) {
+	if v {
+		e.key(name)
+		e.bool(true)
+	}
+}
+
+func (e *jsonEnc) timeField(name string, t time.Time) {
+	if !t.IsZero() {
+		e.key(name)
+		e.sep()
+		e.buf = append(e.buf, '"')
+		e.buf = t.UTC().AppendFormat(e.buf, time.RFC3339Nano)
+		e.buf = append(e.buf, '"')
+		e.comma = true
+	}
+}
+
+func (e *jsonEnc) stampField(name string, s catalyst.Stamp) {
+	if s.IsZero() {
+		return
+	}
+	e.key(name)
+	e.stamp(s)
+}
+
+func (e *jsonEnc) millisField(name string, d time.Duration) {
+	if d != 0 {
+		e.key(name)
+		e.millis(d)
+	}
+}
+
+// stamp writes an instant as RFC 3339 in UTC with nanoseconds (trailing
+// zeros trimmed, as time.RFC3339Nano does), fast: the date and time of day
+// are formatted once per second.
+func (e *jsonEnc) stamp(s catalyst.Stamp) {
+	e.sep()
+	e.comma = true
+	ns := int64(s)
+	if ns < 0 || s.IsNever() {
+		e.buf = append(e.buf, '"')
+		e.buf = s.Time().AppendFormat(e.buf, time.RFC3339Nano)
+		e.buf = append(e.buf, '"')
+		return
+	}
+	sec, frac := ns/1e9, ns%1e9
+	if sec != e.secs {
+		e.secs = sec
+		e.secText = appendCivil(e.secText[:0], sec)
+	}
+	e.buf = append(e.buf, '"')
+	e.buf = append(e.buf, e.secText...)
+	if frac != 0 {
+		var digits [10]byte
+		digits[0] = '.'
+		for i := 9; i >= 1; i-- {
+			digits[i] = byte('0' + frac%10)
+			frac /= 10
+		}
+		n := 10
+		for digits[n-1] == '0' {
+			n--
+		}
+		e.buf = append(e.buf, digits[:n]...)
+	}
+	e.buf = append(e.buf, 'Z', '"')
+}
+
+// payload writes a payload object: its state and, when present, its text.
+// A payload kept in its wire form is copied as it is when that is already
+// inert (printable ASCII without \u escapes), skipping the unquote.
+func (e *jsonEnc) payloadBody(p catalyst.Payload) {
+	e.key("state")
+	e.str(p.State.String())
+	if !p.Has() {
+		return
+	}
+	e.key("value")
+	if lit, ok := p.WireLiteral(); ok && inertLiteral(lit) {
+		e.sep()
+		e.buf = append(e.buf, lit...)
+		e.comma = true
+		return
+	}
+	e.str(p.Text())
+}
+
+// inertLiteral reports whether a JSON string literal holds only printable
+// ASCII and no \u escape, so copying it is the same as re-encoding its text.
+func inertLiteral(lit string) bool {
+	for i := 0; i < len(lit); i++ {
+		c := lit[i]
+		if c < 0x20 || c >= 0x7f {
+			return false
+		}
+		if c == '\\' {
+			i++
+			if i < len(lit) && lit[i] == 'u' {
+				return false
+			}
+		}
+	}
+	return true
+}
+
+// appendCivil appends "2006-01-02T15:04:05" for sec seconds after the Unix
+// epoch (sec ≥ 0), using the days-to-civil algorithm of the proleptic
+// Gregorian calendar (H. Hinnant), which time.Format would do more slowly.
+func appendCivil(buf []byte, sec int64) []byte {
+	days, rem := sec/86400, sec%86400
+	z := days + 719468
+	era := z / 146097
+	doe := z - era*146097
+	yoe := (doe - doe/1460 + doe/36524 - doe/146096) / 365
+	y := yoe + era*400
+	doy := doe - (365*yoe + yoe/4 - yoe/100)
+	mp := (5*doy + 2) / 153
+	d := doy - (153*mp+2)/5 + 1
+	m := mp + 3
+	if m > 12 {
+		m -= 12
+	}
+	if m <= 2 {
+		y++
+	}
+	two := func(v int64) { buf = append(buf, byte('0'+v/10), byte('0'+v%10)) }
+	two(y / 100)
+	two(y % 100)
+	buf = append(buf, '-')
+	two(m)
+	buf = append(buf, '-')
+	two(d)
+	buf = append(buf, 'T')
+	two(rem / 3600)
+	buf = append(buf, ':')
+	two(rem / 60 % 60)
+	buf = append(buf, ':')
+	two(rem % 60)
+	return buf
+}

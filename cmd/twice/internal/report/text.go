@@ -1,0 +1,603 @@
+package report
+
+import (
+	"io"
+	"slices"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/twice-cli/twice/catalyst"
+	"github.com/twice-cli/twice/catalyst/safetext"
+	"github.com/twice-cli/twice/detect"
+	"github.com/twice-cli/twice/tui/format"
+)
+
+// Column caps of the text tables, so one long name cannot push every row off
+// the screen.
+const (
+	maxNameWidth = 40
+	maxIDWidth   = 36
+	maxTypeWidth = 28
+)
+
+// WriteText writes one run for people: the header (workflow, run, app,
+// status, times, data-sharing level, console link or plain ids), the
+// findings (most severe first, with evidence and advice), the invocations
+// with their attempts, and, when opts.Events is set, every event in history
+// order under the Dapr CLI's column names.
+func WriteText(w io.Writer, a Analysis, opts Options) error {
+	t := newTextWriter(w, opts)
+	t.run(a)
+	return t.flush()
+}
+
+// textWriter accumulates text output in a buffer and writes it out in
+// large chunks; the first write error is kept and returned by flush.
+type textWriter struct {
+	w    io.Writer
+	buf  []byte
+	opts Options
+	now  time.Time
+	err  error
+}
+
+func newTextWriter(w io.Writer, opts Options) *textWriter {
+	return &textWriter{w: w, buf: make([]byte, 0, 4096), opts: opts, now: opts.now()}
+}
+
+// endLine ends the current line, writing the buffer out once it is large.
+func (t *textWriter) endLine() {
+	t.buf = append(t.buf, '\n')
+	if len(t.buf) >= 32<<10 {
+		t.drain()
+	}
+}
+
+func (t *textWriter) drain() {
+	if t.err == nil && len(t.buf) > 0 {
+		_, t.err = t.w.Write(t.buf)
+	}
+	t.buf = t.buf[:0]
+}
+
+func (t *textWriter) flush() error {
+	t.drain()
+	return t.err
+}
+
+// println writes safe text and a newline.
+func (t *textWriter) println(parts ...string) {
+	for _, p := range parts {
+		t.buf = append(t.buf, p...)
+	}
+	t.endLine()
+}
+
+// field writes a header line: a label padded to a column, then safe text.
+func (t *textWriter) field(label, value string) {
+	t.buf = pad(t.buf, t.opts.Styles.Faint(label), len(label))
+	for n := len(label); n < 14; n++ {
+		t.buf = append(t.buf, ' ')
+	}
+	t.buf = append(t.buf, value...)
+	t.endLine()
+}
+
+func (t *textWriter) instant(tm time.Time) string {
+	return formatInstant(tm, t.opts.TimeFormat, t.now)
+}
+
+func (t *textWriter) run(a Analysis) {
+	t.header(a)
+	if a.Report == nil {
+		t.println()
+		t.println("Analysis: not available for this history.")
+	} else {
+		t.findings(a)
+		t.skipped(a)
+		t.invocations(a)
+	}
+	if t.opts.Events {
+		t.events(a)
+	}
+}
+
+func (t *textWriter) header(a Analysis) {
+	h := a.History
+	r := &h.Run
+	t.println(t.opts.Styles.Heading("Run " + line(r.ID)))
+	t.field("Workflow", line(r.Workflow))
+	t.field("App", line(r.AppID))
+	if r.Project.Name != "" || r.Project.UID != "" {
+		t.field("Project", projectText(r.Project))
+	}
+	t.field("Status", statusText(r.Status))
+	t.field("Created", t.instant(r.CreatedAt))
+	t.field("Updated", t.instant(r.UpdatedAt))
+	if d := r.UpdatedAt.Sub(r.CreatedAt); !r.CreatedAt.IsZero() && !r.UpdatedAt.IsZero() && d > 0 {
+		t.field("Duration", humanize(d))
+	}
+	if r.ExecutionID != "" {
+		t.field("Execution", line(r.ExecutionID))
+	}
+	if r.ParentID != "" {
+		t.field("Parent", line(r.ParentID))
+	}
+	t.field("Source", sourceText(h))
+	if r.Provenance.Recorded != nil {
+		t.field("Recorded", recordedText(r.Provenance.Recorded, t.opts.TimeFormat, t.now))
+		if d := r.Provenance.Recorded.Description; d != "" {
+			t.field("About", line(d))
+		}
+	}
+	if h.Lossy {
+		t.field("Lossy", "yes: this format drops facts the engine recorded (sub-second times, stack traces, child instance ids)")
+	}
+	if h.UnknownFields > 0 {
+		t.field("Skipped", plural(h.UnknownFields, "unrecognised field"))
+	}
+	ds := r.DataSharing
+	level := safetext.Line(ds.LevelText())
+	if n := withheldCount(h); n > 0 {
+		level += "; " + plural(n, "event payload") + " withheld"
+	}
+	t.field("Data sharing", level)
+	if link, ok := a.Link(t.opts.Console); ok {
+		t.field("Console", link)
+	} else {
+		t.field("Console", "no link (app id or run id unknown or not a plain id); app "+
+			strconv.Quote(line(r.AppID))+", run "+strconv.Quote(line(r.ID)))
+	}
+	t.field("Input", payloadLine(r.Input, ds))
+	t.field("Output", payloadLine(r.Output, ds))
+	if r.CustomStatus.State != catalyst.PayloadNone {
+		t.field("Custom status", payloadLine(r.CustomStatus, ds))
+	}
+	if r.FailureMessage != "" {
+		t.field("Failure", trimmed(r.FailureMessage, 200))
+	}
+	t.field("Events", strconv.Itoa(h.Len()))
+}
+
+// projectText prints a project's name and uid.
+func projectText(p catalyst.Project) string {
+	switch {
+	case p.Name != "" && p.UID != "":
+		return line(p.Name) + " (uid " + line(p.UID) + ")"
+	case p.Name != "":
+		return line(p.Name)
+	}
+	return "uid " + line(p.UID)
+}
+
+// statusText prints the normalised status, and the reported spelling when
+// it differs in more than case.
+func statusText(s catalyst.Status) string {
+	if s == "" {
+		return "not reported"
+	}
+	n := s.Normalized()
+	if !strings.EqualFold(string(s), string(n)) {
+		return line(string(n)) + " (reported as " + line(string(s)) + ")"
+	}
+	return line(string(n))
+}
+
+// sourceText says where a history was read from and in which format.
+func sourceText(h *catalyst.History) string {
+	p := h.Run.Provenance
+	var b strings.Builder
+	switch p.Surface {
+	case catalyst.SurfaceFile:
+		b.WriteString("file " + line(p.Location))
+	case catalyst.SurfaceStdin:
+		b.WriteString("standard input")
+	case catalyst.SurfaceDemo:
+		b.WriteString("bundled demo " + line(p.Location))
+	case catalyst.SurfaceCatalystMCP:
+		b.WriteString("Catalyst MCP")
+		if p.Endpoint != "" {
+			b.WriteString(" at " + line(p.Endpoint))
+		}
+	default:
+		b.WriteString(line(string(p.Surface)))
+	}
+	if h.Format != "" {
+		b.WriteString(" (" + h.Format.Description() + ")")
+	}
+	return b.String()
+}
+
+// recordedText describes the fixture a history was read from.
+func recordedText(r *catalyst.Recording, f TimeFormat, now time.Time) string {
+	var b strings.Builder
+	b.WriteString("by ")
+	b.WriteString(line(r.Producer))
+	b.WriteString(", ")
+	b.WriteString(formatInstant(r.CapturedAt, f, now))
+	if r.Surface != "" {
+		b.WriteString(", from " + line(string(r.Surface)))
+	}
+	if r.Truncated {
+		b.WriteString("; TRUNCATED: the recorded history is partial")
+	}
+	return b.String()
+}
+
+// sortedFindings returns the findings' positions, most severe first, ties
+// in report order.
+func sortedFindings(r *detect.Report) []int {
+	idx := make([]int, len(r.Findings))
+	for i := range idx {
+		idx[i] = i
+	}
+	slices.SortStableFunc(idx, func(x, y int) int {
+		return int(r.Findings[y].Severity) - int(r.Findings[x].Severity)
+	})
+	return idx
+}
+
+// countsText prints "1 high, 2 medium" (omitting zero counts).
+func countsText(c [detect.SeverityHigh + 1]int) string {
+	var parts []string
+	for s := detect.SeverityHigh; s >= detect.SeverityNone; s-- {
+		if c[s] > 0 {
+			parts = append(parts, strconv.Itoa(c[s])+" "+s.String())
+		}
+	}
+	return strings.Join(parts, ", ")
+}
+
+// attemptsText prints attempt numbers: "attempt 2" or "attempts 1, 2".
+func attemptsText(n []int) string {
+	if len(n) == 0 {
+		return ""
+	}
+	s := make([]string, len(n))
+	for i, v := range n {
+		s[i] = strconv.Itoa(v)
+	}
+	if len(n) == 1 {
+		return "attempt " + s[0]
+	}
+	return "attempts " + strings.Join(s, ", ")
+}
+
+// evidenceRef names an evidence event by position and eventId.
+func evidenceRef(ev detect.Evidence) string {
+	s := "event " + strconv.Itoa(ev.Event)
+	if ev.EventID >= 0 {
+		s += " (eventId " + strconv.Itoa(int(ev.EventID)) + ")"
+	}
+	return s
+}
+
+func (t *textWriter) findings(a Analysis) {
+	r := a.Report
+	st := t.opts.Styles
+	t.println()
+	if len(r.Findings) == 0 {
+		t.println(st.Heading("Findings: none"))
+		return
+	}
+	t.println(st.Heading("Findings: "+strconv.Itoa(len(r.Findings))), " (", countsText(severityCounts(r)), ")")
+	for _, i := range sortedFindings(r) {
+		f := &r.Findings[i]
+		t.buf = append(t.buf, "  "...)
+		t.buf = append(t.buf, st.Severity(f.Severity)...)
+		for n := width(SeverityMark(f.Severity)); n < 10; n++ {
+			t.buf = append(t.buf, ' ')
+		}
+		t.buf = append(t.buf, string(f.ID)...)
+		t.buf = append(t.buf, "  "...)
+		t.buf = append(t.buf, line(f.Activity)...)
+		t.buf = append(t.buf, "  "...)
+		t.buf = append(t.buf, string(f.Confidence)...)
+		if at := attemptsText(f.Attempts); at != "" {
+			t.buf = append(t.buf, "  "...)
+			t.buf = append(t.buf, at...)
+		}
+		if f.Invocation != "" {
+			t.buf = append(t.buf, "  invocation "...)
+			t.buf = append(t.buf, line(f.Invocation)...)
+		}
+		t.endLine()
+		if f.Explanation != "" {
+			t.println("            ", line(f.Explanation))
+		}
+		for _, ev := range f.Evidence {
+			t.println("            - ", evidenceRef(ev), ": ", line(ev.Fact))
+		}
+		if f.Advice != "" {
+			t.println("            advice: ", line(f.Advice))
+		}
+	}
+}
+
+func (t *textWriter) skipped(a Analysis) {
+	r := a.Report
+	if len(r.Skipped) == 0 {
+		return
+	}
+	t.println()
+	t.println(t.opts.Styles.Heading("Checks not run: " + strconv.Itoa(len(r.Skipped))))
+	for _, s := range r.Skipped {
+		t.buf = append(t.buf, "  "...)
+		t.buf = append(t.buf, line(s.Check)...)
+		if s.Invocation != "" {
+			t.buf = append(t.buf, " (invocation "...)
+			t.buf = append(t.buf, line(s.Invocation)...)
+			t.buf = append(t.buf, ')')
+		}
+		t.buf = append(t.buf, ": "...)
+		t.buf = append(t.buf, line(s.Reason)...)
+		t.endLine()
+	}
+}
+
+// outcomeText prints an outcome; unknown is spelled out so it is never read
+// as failed or fine.
+func outcomeText(o detect.Outcome) string {
+	if o == detect.OutcomeUnknown {
+		return "unknown (no outcome recorded)"
+	}
+	if o == "" {
+		return "-"
+	}
+	return string(o)
+}
+
+func durationText(d time.Duration) string {
+	if d == 0 {
+		return "-"
+	}
+	return humanize(d)
+}
+
+func (t *textWriter) invocations(a Analysis) {
+	r := a.Report
+	st := t.opts.Styles
+	t.println()
+	if len(r.Invocations) == 0 {
+		t.println(st.Heading("Invocations: none"), " (no activity or child workflow was scheduled)")
+		return
+	}
+	t.println(st.Heading("Invocations: " + strconv.Itoa(len(r.Invocations))))
+	nameW := len("NAME")
+	for i := range r.Invocations {
+		nameW = max(nameW, min(width(line(r.Invocations[i].Name)), maxNameWidth))
+	}
+	cols := []struct {
+		title string
+		w     int
+	}{{"#", len(strconv.Itoa(len(r.Invocations)))}, {"NAME", nameW}, {"KIND", len("child-workflow")},
+		{"ATTEMPTS", len("ATTEMPTS")}, {"OUTCOME", len("completed")}, {"DURATION", len("DURATION")},
+		{"CLASS", len("side-effect")}, {"LINK", len("by-origin")}, {"FLAG", 0}}
+	t.buf = append(t.buf, "  "...)
+	for i, c := range cols {
+		if i == len(cols)-1 {
+			t.buf = append(t.buf, c.title...)
+			break
+		}
+		t.buf = pad(t.buf, c.title, c.w+2)
+	}
+	t.endLine()
+	for i := range r.Invocations {
+		inv := &r.Invocations[i]
+		sev := inv.Severity(r)
+		outcome := string(inv.Outcome)
+		cells := []string{strconv.Itoa(i + 1), fit(line(inv.Name), nameW), string(inv.Kind),
+			strconv.Itoa(len(inv.Attempts)), outcome, durationText(inv.Duration()),
+			string(inv.Class), string(inv.LinkRule)}
+		t.buf = append(t.buf, "  "...)
+		for j, c := range cells {
+			t.buf = pad(t.buf, c, cols[j].w+2)
+		}
+		if sev > detect.SeverityNone {
+			t.buf = append(t.buf, st.Severity(sev)...)
+		}
+		t.buf = trimRight(t.buf)
+		t.endLine()
+		if len(inv.Attempts) > 1 || len(inv.Findings) > 0 || inv.Outcome == detect.OutcomeUnknown || inv.ReusedInstanceID || inv.OpenRetry != nil {
+			t.attempts(inv)
+		}
+	}
+}
+
+// trimRight drops trailing spaces of the current line.
+func trimRight(buf []byte) []byte {
+	for len(buf) > 0 && buf[len(buf)-1] == ' ' {
+		buf = buf[:len(buf)-1]
+	}
+	return buf
+}
+
+func (t *textWriter) attempts(inv *detect.Invocation) {
+	indent := "       "
+	if inv.Key != "" {
+		t.println(indent, "key ", line(inv.Key))
+	}
+	if inv.ReusedInstanceID {
+		t.println(indent, "the child instance id was reused: earlier attempts' histories were overwritten")
+	}
+	for i := range inv.Attempts {
+		t.buf = append(t.buf, indent...)
+		t.buf = appendAttempt(t.buf, &inv.Attempts[i])
+		t.endLine()
+	}
+	if rt := inv.OpenRetry; rt != nil {
+		t.println(indent, openRetryText(rt))
+	}
+}
+
+// openRetryText describes a retry timer no attempt has followed yet.
+func openRetryText(rt *detect.RetryTimer) string {
+	s := "retry timer event " + strconv.Itoa(rt.Created)
+	if rt.Fired >= 0 {
+		s += " fired at event " + strconv.Itoa(rt.Fired) + " but no attempt followed in this history"
+	} else {
+		s += " has not fired (due " + stampISO(rt.FireAt) + "): another attempt may follow"
+	}
+	return s
+}
+
+// appendAttempt describes one attempt on one line: its scheduling event,
+// ids, outcome, duration, backoff and retry timer, and failure.
+func appendAttempt(buf []byte, at *detect.Attempt) []byte {
+	buf = append(buf, "attempt "...)
+	buf = strconv.AppendInt(buf, int64(at.Number), 10)
+	buf = append(buf, ": event "...)
+	buf = strconv.AppendInt(buf, int64(at.Scheduled), 10)
+	buf = append(buf, " (eventId "...)
+	buf = strconv.AppendInt(buf, int64(at.ScheduledID), 10)
+	buf = append(buf, ')')
+	if at.ExecutionID != "" {
+		buf = append(buf, ", execution "...)
+		buf = append(buf, line(at.ExecutionID)...)
+	}
+	if at.InstanceID != "" {
+		buf = append(buf, ", instance "...)
+		buf = append(buf, line(at.InstanceID)...)
+	}
+	if at.Link != "" && at.Link != detect.LinkFirst {
+		buf = append(buf, ", joined "...)
+		buf = append(buf, at.Link...)
+	}
+	if at.BackoffBefore > 0 {
+		buf = append(buf, ", after "...)
+		buf = format.AppendDuration(buf, at.BackoffBefore)
+		buf = append(buf, " backoff"...)
+	}
+	if rt := at.RetryTimer; rt != nil {
+		buf = append(buf, ", retry timer event "...)
+		buf = strconv.AppendInt(buf, int64(rt.Created), 10)
+		if rt.Link != "" {
+			buf = append(buf, " ("...)
+			buf = append(buf, rt.Link...)
+			buf = append(buf, ')')
+		}
+	}
+	buf = append(buf, " → "...)
+	buf = append(buf, outcomeText(at.Outcome)...)
+	if at.OutcomeEvent >= 0 && at.Outcome != detect.OutcomePending && at.Outcome != detect.OutcomeUnknown {
+		buf = append(buf, " at event "...)
+		buf = strconv.AppendInt(buf, int64(at.OutcomeEvent), 10)
+	}
+	if d := at.Duration(); d > 0 {
+		buf = append(buf, " after "...)
+		buf = format.AppendDuration(buf, d)
+	}
+	for _, x := range at.ExtraOutcomes {
+		buf = append(buf, ", another outcome at event "...)
+		buf = strconv.AppendInt(buf, int64(x), 10)
+	}
+	if f := at.Failure; f != nil {
+		buf = append(buf, ": "...)
+		if at.FailureClass != "" {
+			buf = append(buf, at.FailureClass...)
+			buf = append(buf, ", "...)
+		}
+		if f.Type != "" {
+			buf = append(buf, line(f.Type)...)
+			buf = append(buf, ": "...)
+		}
+		buf = append(buf, trimmed(f.Message, 160)...)
+		if f.NonRetriable {
+			buf = append(buf, " (non-retriable)"...)
+		}
+	}
+	return buf
+}
+
+// eventColumns are the widths of the event table.
+type eventColumns struct {
+	index, typ, name, id, exec int
+}
+
+func measureEvents(h *catalyst.History) eventColumns {
+	c := eventColumns{index: len("#"), typ: len("TYPE"), name: len("NAME"), id: len("EVENTID"), exec: len("EXECUTION_ID")}
+	c.index = max(c.index, len(strconv.Itoa(h.Len()-1)))
+	for _, e := range h.All() {
+		c.typ = max(c.typ, min(width(line(e.TypeName())), maxTypeWidth))
+		if e.Name != "" {
+			c.name = max(c.name, min(width(line(e.Name)), maxNameWidth))
+		}
+		if e.ID >= 0 {
+			c.id = max(c.id, len(strconv.Itoa(int(e.ID))))
+		}
+		if x := eventExecutionID(e); x != "" {
+			c.exec = max(c.exec, min(width(line(x)), maxIDWidth))
+		}
+	}
+	return c
+}
+
+// eventExecutionID is the EXECUTION_ID cell: the task execution id of a
+// task event, the workflow execution id of executionStarted.
+func eventExecutionID(e *catalyst.Event) string {
+	switch e.Type {
+	case catalyst.EventTaskScheduled, catalyst.EventTaskCompleted, catalyst.EventTaskFailed, catalyst.EventExecutionStarted:
+		return e.ExecutionID
+	}
+	return ""
+}
+
+func (t *textWriter) events(a Analysis) {
+	h := a.History
+	t.println()
+	t.println(t.opts.Styles.Heading("Events: " + strconv.Itoa(h.Len())))
+	if h.Len() == 0 {
+		return
+	}
+	c := measureEvents(h)
+	t.buf = append(t.buf, "  "...)
+	t.buf = pad(t.buf, "#", c.index+2)
+	t.buf = pad(t.buf, "TYPE", c.typ+2)
+	t.buf = pad(t.buf, "NAME", c.name+2)
+	t.buf = pad(t.buf, "EVENTID", c.id+2)
+	t.buf = pad(t.buf, "EXECUTION_ID", c.exec+2)
+	t.buf = pad(t.buf, "ELAPSED", 10)
+	t.buf = append(t.buf, "DETAILS"...)
+	t.endLine()
+	ds := h.Run.DataSharing
+	var prev catalyst.Stamp
+	var num [12]byte
+	for i, e := range h.All() {
+		t.buf = append(t.buf, "  "...)
+		t.buf = pad(t.buf, string(strconv.AppendInt(num[:0], int64(i), 10)), c.index+2)
+		t.buf = pad(t.buf, fit(line(e.TypeName()), c.typ), c.typ+2)
+		t.buf = pad(t.buf, fit(line(e.Name), c.name), c.name+2)
+		if e.ID >= 0 && (e.Type.IsNumbered() || e.ID > 0) {
+			t.buf = pad(t.buf, string(strconv.AppendInt(num[:0], int64(e.ID), 10)), c.id+2)
+		} else {
+			t.buf = pad(t.buf, "-", c.id+2)
+		}
+		t.buf = pad(t.buf, fit(line(eventExecutionID(e)), c.exec), c.exec+2)
+		t.buf = pad(t.buf, t.elapsed(i, prev, e.Timestamp), 10)
+		prev = e.Timestamp
+		t.buf = appendDetails(t.buf, e, ds)
+		t.buf = trimRight(t.buf)
+		t.endLine()
+	}
+}
+
+// elapsed is the ELAPSED cell: the time since the previous event in history
+// order, negative when the engine stamped this one earlier (events are
+// never re-sorted); for the first row, its age ("Age:2.1h") in relative
+// mode and "-" in ISO mode (the header gives the absolute start).
+func (t *textWriter) elapsed(i int, prev, ts catalyst.Stamp) string {
+	if ts.IsZero() {
+		return "-"
+	}
+	if i == 0 {
+		if t.opts.TimeFormat == TimeRelative {
+			return "Age:" + humanize(t.now.Sub(ts.Time()))
+		}
+		return "-"
+	}
+	if prev.IsZero() {
+		return "-"
+	}
+	return humanize(ts.Sub(prev))
+}

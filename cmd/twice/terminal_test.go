@@ -1,0 +1,197 @@
+package main
+
+import (
+	"flag"
+	"fmt"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+)
+
+// These tests run the real binary in a real terminal: a tmux server on a
+// private socket (never the user's), following research/tui-anchors.md C.4.
+// They skip, saying why, when tmux is not installed.
+
+// terminal is a tmux session running one command in a shell that stays
+// alive after it, so the terminal's state after twice exits can be read.
+type terminal struct {
+	t    *testing.T
+	sock string
+}
+
+// binary is the twice binary the tests run, built once by TestMain.
+var binary struct {
+	path string
+	err  error
+}
+
+func TestMain(m *testing.M) {
+	flag.Parse()
+	dir, err := os.MkdirTemp("", "twice-bin-")
+	if err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		os.Exit(1)
+	}
+	binary.path = filepath.Join(dir, "twice")
+	if out, err := exec.Command("go", "build", "-o", binary.path, ".").CombinedOutput(); err != nil {
+		binary.err = fmt.Errorf("go build: %v\n%s", err, out)
+	}
+	code := m.Run()
+	os.RemoveAll(dir)
+	os.Exit(code)
+}
+
+// buildTwice returns the binary built for the tests.
+func buildTwice(t *testing.T) string {
+	t.Helper()
+	if binary.err != nil {
+		t.Fatal(binary.err)
+	}
+	return binary.path
+}
+
+func startTerminal(t *testing.T, width, height int, env []string, command string) *terminal {
+	t.Helper()
+	if testing.Short() {
+		t.Skip("real-terminal test skipped in -short mode")
+	}
+	if _, err := exec.LookPath("tmux"); err != nil {
+		t.Skip("tmux is not installed: the real-terminal tests need it (apt-get install tmux)")
+	}
+	term := &terminal{t: t, sock: fmt.Sprintf("twice-test-%d-%d", os.Getpid(), time.Now().UnixNano())}
+	t.Cleanup(func() { _ = exec.Command("tmux", "-L", term.sock, "kill-server").Run() })
+	term.tmux("-f", "/dev/null", "new-session", "-d", "-s", "main", "-x", fmt.Sprint(width), "-y", fmt.Sprint(height))
+	script := command + `; echo "TWICE-EXIT=$?"; sleep 600`
+	args := []string{"respawn-pane", "-k", "-t", "main", "env"}
+	args = append(args, env...)
+	args = append(args, "sh", "-c", script)
+	term.tmux(args...)
+	return term
+}
+
+func (term *terminal) tmux(args ...string) string {
+	term.t.Helper()
+	out, err := exec.Command("tmux", append([]string{"-L", term.sock}, args...)...).CombinedOutput()
+	if err != nil {
+		term.t.Fatalf("tmux %v: %v\n%s", args, err, out)
+	}
+	return string(out)
+}
+
+func (term *terminal) screen() string { return term.tmux("capture-pane", "-p", "-t", "main") }
+
+// waitFor polls the screen until it holds text.
+func (term *terminal) waitFor(text string) string {
+	term.t.Helper()
+	deadline := time.Now().Add(10 * time.Second)
+	for {
+		s := term.screen()
+		if strings.Contains(s, text) {
+			return s
+		}
+		if time.Now().After(deadline) {
+			term.t.Fatalf("the screen never showed %q:\n%s", text, s)
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+}
+
+func (term *terminal) keys(keys ...string) {
+	term.tmux(append([]string{"send-keys", "-t", "main"}, keys...)...)
+}
+
+func (term *terminal) resize(width, height int) {
+	term.tmux("resize-window", "-t", "main", "-x", fmt.Sprint(width), "-y", fmt.Sprint(height))
+}
+
+// exitStatus waits for twice to exit and returns its status.
+func (term *terminal) exitStatus() string {
+	s := term.waitFor("TWICE-EXIT=")
+	i := strings.Index(s, "TWICE-EXIT=") + len("TWICE-EXIT=")
+	return strings.Fields(s[i:])[0]
+}
+
+// checkRestored fails unless the terminal is back to normal: the main
+// screen, the cursor shown, mouse reporting and keypad mode off.
+func (term *terminal) checkRestored() {
+	term.t.Helper()
+	state := strings.TrimSpace(term.tmux("display", "-p", "-t", "main",
+		"alt=#{alternate_on} cursor=#{cursor_flag} mouse=#{mouse_any_flag}#{mouse_button_flag}#{mouse_all_flag} keypad=#{keypad_flag}#{keypad_cursor_flag}"))
+	if want := "alt=0 cursor=1 mouse=000 keypad=00"; state != want {
+		term.t.Errorf("terminal not restored after twice exited: %s, want %s", state, want)
+	}
+}
+
+var baseEnv = []string{"TERM=xterm-256color", "NO_COLOR=1", "LANG=C.UTF-8"}
+
+func TestTerminalShowDemo(t *testing.T) {
+	bin := buildTwice(t)
+	home := t.TempDir()
+	term := startTerminal(t, 100, 30, append(baseEnv, "HOME="+home, "XDG_CONFIG_HOME="+home), bin+" show demo:payment-timeout")
+	term.waitFor("ChargeCard")
+	term.waitFor("order-7731")
+	term.keys("j")
+	term.keys("Enter")
+	term.waitFor("#2 sched 3")
+	term.resize(80, 24)
+	s := term.waitFor("ChargeCard")
+	for i, l := range strings.Split(strings.TrimRight(s, "\n"), "\n") {
+		if w := len([]rune(l)); w > 80 {
+			t.Errorf("line %d is %d columns wide at 80×24: %q", i, w, l)
+		}
+	}
+	term.resize(100, 30)
+	term.waitFor("ChargeCard")
+	term.keys("q")
+	if st := term.exitStatus(); st != "0" {
+		t.Errorf("exit status %s, want 0", st)
+	}
+	term.checkRestored()
+}
+
+func TestTerminalCtrlCWhileLoading(t *testing.T) {
+	// A Catalyst endpoint that never answers: the run stays loading.
+	stop := make(chan struct{})
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		select {
+		case <-r.Context().Done():
+		case <-stop:
+		}
+	}))
+	defer srv.Close()
+	defer close(stop)
+	bin := buildTwice(t)
+	home := t.TempDir()
+	env := append(baseEnv, "HOME="+home, "XDG_CONFIG_HOME="+home, "CATALYST_TOKEN=cat_TESTTOKEN_123", "CATALYST_MCP_URL="+srv.URL+"/mcp")
+	term := startTerminal(t, 100, 30, env, bin+" show charge-7731 --app payments --project default")
+	term.waitFor("charge-7731")
+	start := time.Now()
+	term.keys("C-c")
+	st := term.exitStatus()
+	if st != "0" && st != "130" {
+		t.Errorf("exit status %s after ctrl+c, want 0 or 130", st)
+	}
+	if d := time.Since(start); d > 5*time.Second {
+		t.Errorf("twice took %v to stop after ctrl+c", d)
+	}
+	term.checkRestored()
+	if strings.Contains(term.screen(), "cat_TESTTOKEN_123") {
+		t.Errorf("the token reached the screen")
+	}
+}
+
+func TestTerminalPipedPrintsText(t *testing.T) {
+	bin := buildTwice(t)
+	out, err := exec.Command(bin, "show", "demo:payment-timeout").Output()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.HasPrefix(string(out), "Run order-7731\n") || strings.Contains(string(out), "\x1b") {
+		t.Errorf("piped show should print plain text:\n%s", out)
+	}
+}
