@@ -412,7 +412,7 @@ func TestAttemptTimesAndBackoff(t *testing.T) {
 	if a[1].BackoffBefore < 5*time.Second || a[1].BackoffBefore > 6*time.Second {
 		t.Errorf("attempt 2 backoff %v", a[1].BackoffBefore)
 	}
-	if a[0].Failure == nil || a[0].FailureClass != FailureAmbiguous || a[2].FailureClass != "" {
+	if a[0].Failure == nil || a[0].FailureClass != FailureAmbiguous || a[2].FailureClass != 0 {
 		t.Errorf("failure classes %q %q", a[0].FailureClass, a[2].FailureClass)
 	}
 	inv := &r.Invocations[0]

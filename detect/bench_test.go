@@ -165,7 +165,7 @@ func TestBenchHistoryGroupsAsBuilt(t *testing.T) {
 	counts := map[string]int{}
 	for i := range r.Invocations {
 		inv := &r.Invocations[i]
-		counts[inv.Name+"/"+strconv.Itoa(len(inv.Attempts))+"/"+string(inv.LinkRule)]++
+		counts[inv.Name+"/"+strconv.Itoa(len(inv.Attempts))+"/"+inv.LinkRule.String()]++
 	}
 	for _, k := range []string{"ChargeCard/2/by-id", "SendEmail/2/by-origin", "send_sms/2/inferred",
 		"ReserveStock/1/first", "GetQuote/1/first", "FetchRate/1/first", "ShipOrder/1/first"} {

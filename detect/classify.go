@@ -215,7 +215,7 @@ func newClassifier(overrides map[string]ActivityClass) *classifier {
 }
 
 func (c *classifier) class(name string) ActivityClass {
-	if name == c.last && c.lastClass != "" {
+	if name == c.last && c.lastClass != 0 {
 		return c.lastClass
 	}
 	cl, ok := c.cache[name]

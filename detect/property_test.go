@@ -31,17 +31,17 @@ func summaryOf(r *Report, lossy bool) string {
 	for i := range r.Invocations {
 		inv := &r.Invocations[i]
 		hide := lossy && inv.Kind == KindChildWorkflow
-		link := inv.LinkRule
-		if hide && link != LinkFirst {
+		link := inv.LinkRule.String()
+		if hide && inv.LinkRule != LinkFirst {
 			link = "linked"
 		}
 		fmt.Fprintf(&b, "inv %s %q x%d %s %s %s\n", inv.Kind, inv.Name, len(inv.Attempts), link,
 			inv.Outcome, inv.Class)
 		for _, a := range inv.Attempts {
-			class, link := a.FailureClass, a.Link
+			class, link := a.FailureClass.String(), a.Link.String()
 			if hide {
 				class = "-"
-				if link != LinkFirst {
+				if a.Link != LinkFirst {
 					link = "linked"
 				}
 			}

@@ -14,49 +14,93 @@ import (
 )
 
 // Kind is what an invocation calls.
-type Kind string
+type Kind int8
 
 // Invocation kinds.
 const (
-	KindActivity      Kind = "activity"
-	KindChildWorkflow Kind = "child-workflow"
+	KindActivity      Kind = 1
+	KindChildWorkflow Kind = 2
 )
+
+// String returns the kind as twice's JSON and text write it ("activity", "child-workflow"), or ""
+// for the zero value.
+func (v Kind) String() string {
+	switch v {
+	case KindActivity:
+		return "activity"
+	case KindChildWorkflow:
+		return "child-workflow"
+	}
+	return ""
+}
 
 // LinkRule says which grouping rule joined an attempt (or a retry timer) to
 // its invocation, in decreasing order of trust.
-type LinkRule string
+type LinkRule int8
 
 // Link rules (design.md, "Grouping").
 const (
 	// LinkFirst marks the attempt that started the invocation: nothing
 	// joined it.
-	LinkFirst LinkRule = "first"
+	LinkFirst LinkRule = 1
 	// LinkByID: the same non-empty task execution id (or, for child
 	// workflows, retryParentInstanceInfo / the same instance id).
-	LinkByID LinkRule = "by-id"
+	LinkByID LinkRule = 2
 	// LinkByOrigin: a retry timer's origin names the invocation, and the
 	// next same-name attempt after that timer fired joins it.
-	LinkByOrigin LinkRule = "by-origin"
+	LinkByOrigin LinkRule = 3
 	// LinkInferred: no ids or origins; joined by order, by a
 	// "<Name>-retry" or unnamed timer in the turn of a failure, or by a
 	// reused eventId.
-	LinkInferred LinkRule = "inferred"
+	LinkInferred LinkRule = 4
 )
 
+// String returns the link rule as twice's JSON and text write it ("first", "by-id", "by-origin", "inferred"), or ""
+// for the zero value.
+func (v LinkRule) String() string {
+	switch v {
+	case LinkFirst:
+		return "first"
+	case LinkByID:
+		return "by-id"
+	case LinkByOrigin:
+		return "by-origin"
+	case LinkInferred:
+		return "inferred"
+	}
+	return ""
+}
+
 // Outcome is how an attempt (or an invocation, by its last attempt) ended.
-type Outcome string
+type Outcome int8
 
 // Outcomes. OutcomeUnknown is never "failed" and never "fine": the history
 // does not say.
 const (
-	OutcomeCompleted Outcome = "completed"
-	OutcomeFailed    Outcome = "failed"
+	OutcomeCompleted Outcome = 1
+	OutcomeFailed    Outcome = 2
 	// OutcomePending: no outcome yet, and the run is still running.
-	OutcomePending Outcome = "pending"
+	OutcomePending Outcome = 3
 	// OutcomeUnknown: no outcome recorded, and the run ended, stalled or
 	// its status is unknown.
-	OutcomeUnknown Outcome = "unknown"
+	OutcomeUnknown Outcome = 4
 )
+
+// String returns the outcome as twice's JSON and text write it ("completed", "failed", "pending", "unknown"), or ""
+// for the zero value.
+func (v Outcome) String() string {
+	switch v {
+	case OutcomeCompleted:
+		return "completed"
+	case OutcomeFailed:
+		return "failed"
+	case OutcomePending:
+		return "pending"
+	case OutcomeUnknown:
+		return "unknown"
+	}
+	return ""
+}
 
 // Severity ranks findings. The zero value is SeverityNone.
 type Severity int
@@ -105,34 +149,66 @@ const (
 
 // FailureClass says whether a failure can have left a side effect behind and
 // whether a retry can succeed.
-type FailureClass string
+type FailureClass int8
 
 // Failure classes.
 const (
 	// FailureAmbiguous: transient, and the request may have reached the
 	// provider (timeouts, deadlines, resets, EOF, 502/503/504, gRPC
 	// UNAVAILABLE/DEADLINE_EXCEEDED): the side effect may have committed.
-	FailureAmbiguous FailureClass = "transient-ambiguous"
+	FailureAmbiguous FailureClass = 1
 	// FailureSafe: transient, and the request never reached the provider
 	// (429, connection refused).
-	FailureSafe FailureClass = "transient-safe"
+	FailureSafe FailureClass = 2
 	// FailurePermanent: retrying cannot succeed (non-retriable, validation,
 	// 4xx, business rejections).
-	FailurePermanent FailureClass = "permanent"
+	FailurePermanent FailureClass = 3
 	// FailureUnclassified: the message says nothing twice recognises.
-	FailureUnclassified FailureClass = "unclassified"
+	FailureUnclassified FailureClass = 4
 )
 
+// String returns the failure class as twice's JSON and text write it ("transient-ambiguous", "transient-safe", "permanent", "unclassified"), or ""
+// for the zero value.
+func (v FailureClass) String() string {
+	switch v {
+	case FailureAmbiguous:
+		return "transient-ambiguous"
+	case FailureSafe:
+		return "transient-safe"
+	case FailurePermanent:
+		return "permanent"
+	case FailureUnclassified:
+		return "unclassified"
+	}
+	return ""
+}
+
 // ActivityClass says what an activity's name suggests it does.
-type ActivityClass string
+type ActivityClass int8
 
 // Activity classes.
 const (
-	ClassSideEffect ActivityClass = "side-effect"
-	ClassReadOnly   ActivityClass = "read-only"
-	ClassIdempotent ActivityClass = "idempotent"
-	ClassUnknown    ActivityClass = "unknown"
+	ClassSideEffect ActivityClass = 1
+	ClassReadOnly   ActivityClass = 2
+	ClassIdempotent ActivityClass = 3
+	ClassUnknown    ActivityClass = 4
 )
+
+// String returns the activity class as twice's JSON and text write it ("side-effect", "read-only", "idempotent", "unknown"), or ""
+// for the zero value.
+func (v ActivityClass) String() string {
+	switch v {
+	case ClassSideEffect:
+		return "side-effect"
+	case ClassReadOnly:
+		return "read-only"
+	case ClassIdempotent:
+		return "idempotent"
+	case ClassUnknown:
+		return "unknown"
+	}
+	return ""
+}
 
 // FindingID is a finding's stable id; it appears in JSON output.
 type FindingID string

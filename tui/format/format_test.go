@@ -148,7 +148,7 @@ func TestHostileTextIsEscaped(t *testing.T) {
 		PayloadBlock(catalyst.PresentPayload(bad+"\n\t"+bad), catalyst.DataSharing{})...)
 	outs = append(outs, TextBlock(bad)...)
 	mark, _ := StatusMark(catalyst.Status(bad))
-	mark2, _ := OutcomeMark(detect.Outcome(bad))
+	mark2, _ := OutcomeMark(detect.Outcome(120))
 	outs = append(outs, mark, mark2)
 	for _, o := range outs {
 		if v, ok := hostiletest.FindUnsafe(o, false); ok {

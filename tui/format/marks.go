@@ -94,5 +94,5 @@ func OutcomeMark(o detect.Outcome) (string, style.Tone) {
 	case detect.OutcomeUnknown:
 		return "? unknown", style.TonePending
 	}
-	return "? " + safeLine(string(o)), style.ToneNeutral
+	return "? " + o.String(), style.ToneNeutral
 }

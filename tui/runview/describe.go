@@ -206,12 +206,12 @@ func describeInvocation(d *viewData, ii int) (string, []string) {
 	rep := d.idx.Report
 	inv := &rep.Invocations[ii]
 	b := &text{d: d}
-	title := format.Line(inv.Name) + " · " + string(inv.Kind) + " · " + format.Plural(len(inv.Attempts), "attempt")
+	title := format.Line(inv.Name) + " · " + inv.Kind.String() + " · " + format.Plural(len(inv.Attempts), "attempt")
 	outcome, _ := format.OutcomeMark(inv.Outcome)
 	b.kv("", "outcome", outcome)
 	b.kv("", "key", format.Line(inv.Key))
 	b.kv("", "grouped", linkRuleText(inv.LinkRule))
-	b.kv("", "class", string(inv.Class))
+	b.kv("", "class", inv.Class.String())
 	b.kv("", "started", b.at(inv.Start))
 	b.kv("", "ended", b.at(inv.End))
 	if dur := inv.Duration(); dur != 0 {
@@ -278,7 +278,7 @@ func (b *text) attempt(indent string, inv *detect.Invocation, ai int) {
 		b.kv(indent, "also recorded", eventRef(h, ev)+" "+format.Line(h.At(ev).TypeName()))
 	}
 	if a.Failure != nil {
-		b.kv(indent, "failure class", string(a.FailureClass))
+		b.kv(indent, "failure class", a.FailureClass.String())
 		b.failure(indent, a.Failure)
 	}
 	if a.Scheduled >= 0 && a.Scheduled < h.Len() {
@@ -376,7 +376,7 @@ func linkRuleText(r detect.LinkRule) string {
 	case detect.LinkInferred:
 		return "inferred (no ids or origins in this history)"
 	}
-	return safetext.Line(string(r))
+	return r.String()
 }
 
 func joinNonEmpty(sep string, parts ...string) string {

@@ -15,6 +15,7 @@ import (
 	"github.com/twice-cli/twice/catalyst"
 	"github.com/twice-cli/twice/catalyst/live"
 	"github.com/twice-cli/twice/catalyst/safetext/hostiletest"
+	"github.com/twice-cli/twice/detect"
 	"github.com/twice-cli/twice/fixtures"
 )
 
@@ -501,7 +502,7 @@ func TestOverrides(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if m["chargecard"] != "side-effect" || m["lookup"] != "read-only" || len(m) != 2 {
+	if m["chargecard"] != detect.ClassSideEffect || m["lookup"] != detect.ClassReadOnly || len(m) != 2 {
 		t.Errorf("flags must win over the config, ignoring case: %v", m)
 	}
 	if m, err := (&Config{}).overrides(nil, nil); err != nil || m != nil {

@@ -91,10 +91,23 @@ func (f *Factory) loadHistory(ctx context.Context, t target, lc LiveClient) (*ca
 // against now (a pending attempt overdue now is unknown); a saved one
 // against its own last event, so replaying it later gives the same answer.
 func analyze(h *catalyst.History, opts detect.Options, now time.Time) report.Analysis {
-	if h.Run.Provenance.Surface == catalyst.SurfaceCatalystMCP && h.Run.Provenance.Recorded == nil {
-		opts.Now = now
+	return report.Analysis{History: h, Report: analyzer(opts, now)(h)}
+}
+
+// analyzeWhileWriting is analyze for writers that have other work to do
+// first: detect runs in its own goroutine while the writer starts.
+func analyzeWhileWriting(h *catalyst.History, opts detect.Options, now time.Time) report.Analysis {
+	return report.Pending(h, analyzer(opts, now))
+}
+
+// analyzer returns the detect call analyze makes.
+func analyzer(opts detect.Options, now time.Time) func(*catalyst.History) *detect.Report {
+	return func(h *catalyst.History) *detect.Report {
+		if h.Run.Provenance.Surface == catalyst.SurfaceCatalystMCP && h.Run.Provenance.Recorded == nil {
+			opts.Now = now
+		}
+		return detect.Analyze(h, opts)
 	}
-	return report.Analysis{History: h, Report: detect.Analyze(h, opts)}
 }
 
 // readSmallFile reads a file of at most max bytes.

@@ -181,8 +181,19 @@ func runTargetScan(ctx context.Context, opts *ScanOptions, p *scanPlan) error {
 		}
 		defer lc.Close()
 	}
+	// JSON is written run by run, each history released once written, with
+	// detect running while the events are written. Text and Markdown
+	// collect the runs first.
+	var stream *report.JSONStream
+	switch p.format {
+	case outputJSON:
+		stream = report.NewJSONStream(f.IO.Out, p.ropts)
+	case outputJSONL:
+		stream = report.NewJSONLStream(f.IO.Out, p.ropts)
+	}
 	var runs []report.Analysis
 	var failed []string
+	n := 0
 	for _, t := range targets {
 		h, err := f.loadHistory(ctx, t, lc)
 		if err != nil {
@@ -196,9 +207,19 @@ func runTargetScan(ctx context.Context, opts *ScanOptions, p *scanPlan) error {
 			failed = append(failed, t.arg)
 			continue
 		}
-		runs = append(runs, analyze(h, p.det, f.Env.now()))
+		if stream == nil {
+			runs = append(runs, analyze(h, p.det, f.Env.now()))
+			continue
+		}
+		a := analyzeWhileWriting(h, p.det, f.Env.now())
+		stream.Run(a)
+		n += a.CountAtLeast(p.failOn)
 	}
-	if len(runs) > 0 {
+	if stream != nil {
+		if err := stream.Close(nil); err != nil {
+			return fmt.Errorf("writing the output: %w", err)
+		}
+	} else if len(runs) > 0 {
 		if err := writeAnalyses(f.IO.Out, p.format, runs, p.ropts); err != nil {
 			return fmt.Errorf("writing the output: %w", err)
 		}
@@ -206,7 +227,6 @@ func runTargetScan(ctx context.Context, opts *ScanOptions, p *scanPlan) error {
 	if len(failed) > 0 {
 		return fmt.Errorf("%d of %d runs could not be read (see above); the output covers the others", len(failed), len(targets))
 	}
-	n := 0
 	for _, a := range runs {
 		n += a.CountAtLeast(p.failOn)
 	}

@@ -23,6 +23,38 @@ type Analysis struct {
 	// Report is detect's analysis; nil when none was made (the output then
 	// says so instead of printing empty sections).
 	Report *detect.Report
+
+	// pending, when set, is a report still being computed (see Pending).
+	pending *pendingReport
+}
+
+// pendingReport is a report computed in its own goroutine.
+type pendingReport struct {
+	done   chan struct{}
+	report *detect.Report
+}
+
+// Pending returns an Analysis of h whose report analyze computes in its own
+// goroutine, so that a writer with other work to do first overlaps with it:
+// the JSON writer writes every event while detect runs on the other core.
+// Call Resolve (writers do) to wait for the report.
+func Pending(h *catalyst.History, analyze func(*catalyst.History) *detect.Report) Analysis {
+	p := &pendingReport{done: make(chan struct{})}
+	go func() {
+		defer close(p.done)
+		p.report = analyze(h)
+	}()
+	return Analysis{History: h, pending: p}
+}
+
+// Resolve waits for a pending report and returns the analysis with its
+// Report set; an analysis that was not pending is returned as it is.
+func (a Analysis) Resolve() Analysis {
+	if a.pending != nil {
+		<-a.pending.done
+		a.Report, a.pending = a.pending.report, nil
+	}
+	return a
 }
 
 // Options configure every renderer.
@@ -57,6 +89,7 @@ func (a Analysis) Link(console string) (string, bool) {
 
 // Worst returns the worst severity among the run's findings.
 func (a Analysis) Worst() detect.Severity {
+	a = a.Resolve()
 	worst := detect.SeverityNone
 	if a.Report == nil {
 		return worst
@@ -69,6 +102,7 @@ func (a Analysis) Worst() detect.Severity {
 
 // CountAtLeast counts the findings at or above min.
 func (a Analysis) CountAtLeast(min detect.Severity) int {
+	a = a.Resolve()
 	if a.Report == nil {
 		return 0
 	}

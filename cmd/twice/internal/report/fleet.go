@@ -77,6 +77,7 @@ func NewFleet(q catalyst.RunQuery, keep int) *Fleet {
 // Add counts one analysed run.
 func (f *Fleet) Add(a Analysis, console string) {
 	f.Scanned++
+	a = a.Resolve()
 	if a.Report == nil || len(a.Report.Findings) == 0 {
 		return
 	}

@@ -137,7 +137,9 @@ func writeRunJSON(e *jsonEnc, a Analysis, console string) {
 	if link, ok := a.Link(console); ok {
 		e.strField("link", link)
 	}
-	if a.Report != nil {
+	// Everything above needs no analysis; a pending report is waited for
+	// only now.
+	if a = a.Resolve(); a.Report != nil {
 		writeReportJSON(e, h, a.Report)
 	}
 	e.endObject()
@@ -324,12 +326,12 @@ func writeReportJSON(e *jsonEnc, h *catalyst.History, r *detect.Report) {
 
 func writeInvocationJSON(e *jsonEnc, r *detect.Report, inv *detect.Invocation) {
 	e.beginObject()
-	e.strField("kind", string(inv.Kind))
+	e.strField("kind", inv.Kind.String())
 	e.strField("name", inv.Name)
 	e.strField("key", inv.Key)
-	e.strField("link_rule", string(inv.LinkRule))
-	e.strField("class", string(inv.Class))
-	e.strField("outcome", string(inv.Outcome))
+	e.strField("link_rule", inv.LinkRule.String())
+	e.strField("class", inv.Class.String())
+	e.strField("outcome", inv.Outcome.String())
 	e.key("severity")
 	e.str(inv.Severity(r).String())
 	e.stampField("start", inv.Start)
@@ -362,8 +364,8 @@ func writeAttemptJSON(e *jsonEnc, a *detect.Attempt) {
 	e.intField("scheduled_id", int64(a.ScheduledID))
 	e.strField("execution_id", a.ExecutionID)
 	e.strField("instance_id", a.InstanceID)
-	e.strField("link", string(a.Link))
-	e.strField("outcome", string(a.Outcome))
+	e.strField("link", a.Link.String())
+	e.strField("outcome", a.Outcome.String())
 	if a.OutcomeEvent >= 0 {
 		e.intField("outcome_event", int64(a.OutcomeEvent))
 	}
@@ -384,7 +386,7 @@ func writeAttemptJSON(e *jsonEnc, a *detect.Attempt) {
 		e.strField("error_message", f.Message)
 		e.boolField("non_retriable", f.NonRetriable)
 	}
-	e.strField("failure_class", string(a.FailureClass))
+	e.strField("failure_class", a.FailureClass.String())
 	if a.RetryTimer != nil {
 		e.key("retry_timer")
 		writeRetryTimerJSON(e, a.RetryTimer)
@@ -399,7 +401,7 @@ func writeRetryTimerJSON(e *jsonEnc, rt *detect.RetryTimer) {
 		e.intField("fired_event", int64(rt.Fired))
 	}
 	e.stampField("fire_at", rt.FireAt)
-	e.strField("link", string(rt.Link))
+	e.strField("link", rt.Link.String())
 	e.endObject()
 }
 

@@ -28,7 +28,7 @@ const (
 // order under the Dapr CLI's column names.
 func WriteText(w io.Writer, a Analysis, opts Options) error {
 	t := newTextWriter(w, opts)
-	t.run(a)
+	t.run(a.Resolve())
 	return t.flush()
 }
 
@@ -342,10 +342,10 @@ func outcomeText(o detect.Outcome) string {
 	if o == detect.OutcomeUnknown {
 		return "unknown (no outcome recorded)"
 	}
-	if o == "" {
+	if o == 0 {
 		return "-"
 	}
-	return string(o)
+	return o.String()
 }
 
 func durationText(d time.Duration) string {
@@ -386,10 +386,10 @@ func (t *textWriter) invocations(a Analysis) {
 	for i := range r.Invocations {
 		inv := &r.Invocations[i]
 		sev := inv.Severity(r)
-		outcome := string(inv.Outcome)
-		cells := []string{strconv.Itoa(i + 1), fit(line(inv.Name), nameW), string(inv.Kind),
+		outcome := inv.Outcome.String()
+		cells := []string{strconv.Itoa(i + 1), fit(line(inv.Name), nameW), inv.Kind.String(),
 			strconv.Itoa(len(inv.Attempts)), outcome, durationText(inv.Duration()),
-			string(inv.Class), string(inv.LinkRule)}
+			inv.Class.String(), inv.LinkRule.String()}
 		t.buf = append(t.buf, "  "...)
 		for j, c := range cells {
 			t.buf = pad(t.buf, c, cols[j].w+2)
@@ -460,9 +460,9 @@ func appendAttempt(buf []byte, at *detect.Attempt) []byte {
 		buf = append(buf, ", instance "...)
 		buf = append(buf, line(at.InstanceID)...)
 	}
-	if at.Link != "" && at.Link != detect.LinkFirst {
+	if at.Link != 0 && at.Link != detect.LinkFirst {
 		buf = append(buf, ", joined "...)
-		buf = append(buf, at.Link...)
+		buf = append(buf, at.Link.String()...)
 	}
 	if at.BackoffBefore > 0 {
 		buf = append(buf, ", after "...)
@@ -472,9 +472,9 @@ func appendAttempt(buf []byte, at *detect.Attempt) []byte {
 	if rt := at.RetryTimer; rt != nil {
 		buf = append(buf, ", retry timer event "...)
 		buf = strconv.AppendInt(buf, int64(rt.Created), 10)
-		if rt.Link != "" {
+		if rt.Link != 0 {
 			buf = append(buf, " ("...)
-			buf = append(buf, rt.Link...)
+			buf = append(buf, rt.Link.String()...)
 			buf = append(buf, ')')
 		}
 	}
@@ -494,8 +494,8 @@ func appendAttempt(buf []byte, at *detect.Attempt) []byte {
 	}
 	if f := at.Failure; f != nil {
 		buf = append(buf, ": "...)
-		if at.FailureClass != "" {
-			buf = append(buf, at.FailureClass...)
+		if at.FailureClass != 0 {
+			buf = append(buf, at.FailureClass.String()...)
 			buf = append(buf, ", "...)
 		}
 		if f.Type != "" {
