@@ -1,6 +1,7 @@
 package catalyst
 
 import (
+	"strings"
 	"testing"
 	"time"
 )
@@ -237,6 +238,15 @@ func TestPayloadTextNamesTheLevel(t *testing.T) {
 	for _, tt := range tests {
 		if got := tt.d.PayloadText(tt.p); got != tt.want {
 			t.Errorf("PayloadText(%v, %v) = %q, want %q", tt.d, tt.p.State, got, tt.want)
+		}
+	}
+}
+
+func TestLevelTextIsSafeToPrint(t *testing.T) {
+	d := DataSharing{Filtered: true, Level: "meta\x1b]0;pwned\x07data"}
+	for _, s := range []string{d.LevelText(), d.WithheldText(), d.PayloadText(AbsentPayload(PayloadWithheld))} {
+		if strings.ContainsAny(s, "\x1b\x07") {
+			t.Errorf("raw control characters in %q", s)
 		}
 	}
 }

@@ -3,6 +3,8 @@ package catalyst
 import (
 	"strings"
 	"time"
+
+	"github.com/twice-cli/twice/catalyst/safetext"
 )
 
 // Status is a run's runtime status exactly as the source reported it
@@ -106,10 +108,14 @@ func (d DataSharing) LevelText() string {
 	case d.Level == LevelUnknown:
 		return "not reported (Catalyst's default is metadata)"
 	case d.Inferred:
-		return string(d.Level) + " (inferred: payloads are missing)"
+		return d.levelName() + " (inferred: payloads are missing)"
 	}
-	return string(d.Level)
+	return d.levelName()
 }
+
+// levelName is the level as reported, made safe to print: a source may
+// report any string.
+func (d DataSharing) levelName() string { return safetext.Line(string(d.Level)) }
 
 // PayloadText describes a payload that has no text to show, in the words
 // every renderer uses. For a present payload it returns "".
@@ -138,9 +144,9 @@ func (d DataSharing) WithheldText() string {
 	}
 	if d.Inferred {
 		return "withheld: not shared at this organization's data-sharing level (" +
-			string(d.Level) + ", inferred)"
+			d.levelName() + ", inferred)"
 	}
-	return "withheld: not shared at this organization's data-sharing level (" + string(d.Level) + ")"
+	return "withheld: not shared at this organization's data-sharing level (" + d.levelName() + ")"
 }
 
 // Project identifies a Catalyst project by name (the name-like id, such as

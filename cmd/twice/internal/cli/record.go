@@ -102,17 +102,13 @@ func runRecord(ctx context.Context, opts *RecordOptions) error {
 		}
 		return err
 	}
-	level := got.DataSharing.Level
-	if got.DataSharing.Inferred {
-		// An inferred level is a guess: the file records "not reported".
-		level = catalyst.LevelUnknown
-	}
 	rec := fixtures.Recording{
 		History: got.Raw,
 		Format:  got.History.Format,
 		Source: fixtures.Source{Surface: catalyst.SurfaceCatalystMCP, Endpoint: got.Endpoint,
 			Project: project, AppID: app, RunID: opts.RunID},
-		Level:          level,
+		Level:          got.DataSharing.Level,
+		LevelInferred:  got.DataSharing.Inferred,
 		Description:    opts.Description,
 		CapturedAt:     f.Env.now(),
 		Producer:       "twice " + f.Env.Version,

@@ -231,7 +231,13 @@ func writeEventJSON(e *jsonEnc, ev *catalyst.Event) {
 	if hasScheduledID(ev.Type) || ev.ScheduledID != 0 {
 		e.intField("scheduled_id", int64(ev.ScheduledID))
 	}
-	e.strField("task_execution_id", ev.ExecutionID)
+	if ev.Type == catalyst.EventExecutionStarted {
+		// On executionStarted it is the workflow's own execution id (its
+		// continue-as-new generation), not a task's.
+		e.strField("execution_id", ev.ExecutionID)
+	} else {
+		e.strField("task_execution_id", ev.ExecutionID)
+	}
 	if ev.Type == catalyst.EventTimerFired || ev.TimerID != 0 {
 		e.intField("timer_id", int64(ev.TimerID))
 	}

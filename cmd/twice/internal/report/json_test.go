@@ -97,6 +97,7 @@ type jsonEvent struct {
 	Name            string `json:"name"`
 	ScheduledID     *int   `json:"scheduled_id"`
 	TaskExecutionID string `json:"task_execution_id"`
+	ExecutionID     string `json:"execution_id"`
 	TimerID         *int   `json:"timer_id"`
 	FireAt          string `json:"fire_at"`
 	Origin          *struct {
