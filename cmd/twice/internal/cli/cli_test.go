@@ -518,12 +518,20 @@ func TestLiveConfigPrecedence(t *testing.T) {
 	if h.liveConfig.Endpoint != "https://env.example/mcp" || h.liveConfig.Org != "config-org" || h.liveConfig.Level != catalyst.LevelFull || h.liveConfig.Token == nil {
 		t.Errorf("live config = %+v", h.liveConfig)
 	}
-	h.run("--config", cfg, "--endpoint", "https://flag.example/mcp", "--org", "flag-org", "show", "run-1", "--app", "a")
-	if h.liveConfig.Endpoint != "https://flag.example/mcp" || h.liveConfig.Org != "flag-org" {
+	h.run("--config", cfg, "--endpoint", "https://flag.example/mcp", "--org", "flag-org", "--data-sharing-level", "Metadata", "show", "run-1", "--app", "a")
+	if h.liveConfig.Endpoint != "https://flag.example/mcp" || h.liveConfig.Org != "flag-org" || h.liveConfig.Level != catalyst.LevelMetadata {
 		t.Errorf("flags must win: %+v", h.liveConfig)
 	}
 	if h.liveConfig.Version != "0.1.0-test" {
 		t.Errorf("version not passed: %q", h.liveConfig.Version)
+	}
+}
+
+func TestDataSharingLevelFlagIsChecked(t *testing.T) {
+	h := newHarness(t)
+	r := h.run("--data-sharing-level", "everything", "demo", "list")
+	if r.code != ExitUsage || !strings.Contains(r.errOut, "metadata or full") {
+		t.Errorf("exit %d, stderr %q; want a usage error naming the levels", r.code, r.errOut)
 	}
 }
 

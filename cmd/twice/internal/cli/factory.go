@@ -28,6 +28,10 @@ type GlobalOptions struct {
 	Endpoint  string
 	Org       string
 	TokenFile string
+	// DataSharingLevel is the organization's data-sharing level when the
+	// user knows it (metadata or full); it wins over the config, and
+	// twice infers it when neither says.
+	DataSharingLevel string
 	// SideEffect and ReadOnly classify activities by name, winning over
 	// the config and the name classifier.
 	SideEffect []string
@@ -193,7 +197,7 @@ func (f *Factory) liveConfig(onRateLimit func()) (live.Config, error) {
 		Endpoint:      first(f.Globals.Endpoint, f.Env.getenv(live.EnvEndpoint), cfg.Endpoint),
 		Token:         tokens,
 		Org:           first(f.Globals.Org, cfg.Org),
-		Level:         catalyst.Level(cfg.DataSharingLevel),
+		Level:         catalyst.Level(first(strings.ToLower(f.Globals.DataSharingLevel), cfg.DataSharingLevel)),
 		Version:       f.Env.Version,
 		HTTPTransport: transport,
 	}, nil

@@ -16,6 +16,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/twice-cli/twice/catalyst"
 	"github.com/twice-cli/twice/catalyst/safetext"
 )
 
@@ -87,8 +88,14 @@ credentials exist, else the bundled demo histories); piped, the list of demos.`,
 		if _, err := f.colorEnabled(); err != nil {
 			return err
 		}
-		_, err := f.timeFormat()
-		return err
+		if _, err := f.timeFormat(); err != nil {
+			return err
+		}
+		switch strings.ToLower(f.Globals.DataSharingLevel) {
+		case "", string(catalyst.LevelMetadata), string(catalyst.LevelFull):
+			return nil
+		}
+		return usagef("--data-sharing-level %s is not a Catalyst level: use metadata or full, or leave it out to let twice infer it", quote(f.Globals.DataSharingLevel))
 	}
 
 	pf := root.PersistentFlags()
@@ -99,6 +106,7 @@ credentials exist, else the bundled demo histories); piped, the list of demos.`,
 	pf.StringVar(&g.Endpoint, "endpoint", "", "Catalyst MCP endpoint URL (env CATALYST_MCP_URL)")
 	pf.StringVar(&g.Org, "org", "", "Catalyst organization id")
 	pf.StringVar(&g.TokenFile, "token-file", "", "file holding a Catalyst token (or set CATALYST_TOKEN; there is no token flag)")
+	pf.StringVar(&g.DataSharingLevel, "data-sharing-level", "", "your organization's data-sharing level, when you know it: metadata or full (default: inferred)")
 	pf.StringArrayVar(&g.SideEffect, "side-effect", nil, "treat activity `NAME` as having a side effect (repeatable)")
 	pf.StringArrayVar(&g.ReadOnly, "read-only", nil, "treat activity `NAME` as read-only (repeatable)")
 
