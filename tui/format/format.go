@@ -70,8 +70,9 @@ func Exact(t time.Time) string {
 }
 
 // Duration shows d in the Dapr CLI's units (ns, µs, ms, s, m, h), so that
-// durations read as they do in `dapr workflow history`. Negative durations
-// keep their sign.
+// durations read as they do in `dapr workflow history`, and in days from 48
+// hours on (the CLI has no day unit; ages of saved runs need one). Negative
+// durations keep their sign.
 func Duration(d time.Duration) string {
 	return string(AppendDuration(nil, d))
 }
@@ -100,9 +101,13 @@ func AppendDuration(buf []byte, d time.Duration) []byte {
 	case d < time.Hour:
 		buf = strconv.AppendFloat(buf, d.Minutes(), 'f', 1, 64)
 		return append(buf, 'm')
+	case d < 48*time.Hour:
+		buf = strconv.AppendFloat(buf, d.Hours(), 'f', 1, 64)
+		return append(buf, 'h')
 	}
-	buf = strconv.AppendFloat(buf, d.Hours(), 'f', 1, 64)
-	return append(buf, 'h')
+	// Ages of saved runs: "691.5h" is harder to read than "28.8d".
+	buf = strconv.AppendFloat(buf, d.Hours()/24, 'f', 1, 64)
+	return append(buf, 'd')
 }
 
 // Width returns the display width of safe text (escape sequences, which only

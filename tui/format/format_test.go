@@ -19,7 +19,8 @@ func TestDuration(t *testing.T) {
 	}{
 		{0, "0s"}, {500, "500ns"}, {1500, "1.5µs"}, {14 * time.Millisecond, "14.0ms"},
 		{30 * time.Second, "30.00s"}, {90 * time.Second, "1.5m"}, {2 * time.Hour, "2.0h"},
-		{-3 * time.Second, "-3.00s"}, {49*time.Hour + 18*time.Minute, "49.3h"},
+		{-3 * time.Second, "-3.00s"}, {47*time.Hour + 18*time.Minute, "47.3h"},
+		{49*time.Hour + 12*time.Minute, "2.1d"}, {-691 * time.Hour, "-28.8d"},
 	} {
 		if got := Duration(c.d); got != c.want {
 			t.Errorf("Duration(%v) = %q, want %q", c.d, got, c.want)

@@ -212,7 +212,8 @@ func TestHumanize(t *testing.T) {
 		{-2 * time.Second, "-2.00s"},
 		{90 * time.Second, "1.5m"},
 		{126 * time.Minute, "2.1h"},
-		{49*time.Hour + 18*time.Minute, "49.3h"},
+		{47*time.Hour + 18*time.Minute, "47.3h"},
+		{49*time.Hour + 18*time.Minute, "2.1d"},
 	} {
 		if got := humanize(tc.d); got != tc.want {
 			t.Errorf("humanize(%v) = %q, want %q", tc.d, got, tc.want)
