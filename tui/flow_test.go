@@ -95,29 +95,29 @@ func finalModel(t *testing.T, tm *teatest.TestModel) Model {
 	return tm.FinalModel(t, teatest.WithFinalTimeout(10*time.Second)).(probe).m
 }
 
-// TestFlowTriage is the triage path: open a run from the list, find the
-// flagged invocation, expand it, go from its finding to the evidence event,
+// TestFlowTriage is the triage path: open a run from the list; the
+// flagged invocation (not the first) is under the cursor at once and the
+// status line counts the flagged ones; expand it, its attempts read as
+// offsets from its start; go from its finding to the evidence event,
 // filter the events, quit.
 func TestFlowTriage(t *testing.T) {
-	src := tuitest.NewSource().Add(tuitest.Charge())
+	src := tuitest.NewSource().Add(tuitest.Checkout())
 	tm, f := program(t, Options{Source: src})
-	waitFor(t, f, "charge-7731", "▲ HIGH 1")
+	waitFor(t, f, "checkout-7731", "▲ HIGH 1")
 
 	press(tm, "enter")
-	waitFor(t, f, "▲ HIGH duplicate?", "ChargeCard · activity · 2 attempts")
-
-	press(tm, "G") // the last invocation, then up to the flagged one
-	waitFor(t, f, "SendReceipt · activity · 1 attempt")
-	press(tm, "k")
-	waitFor(t, f, "ChargeCard · activity · 2 attempts")
+	waitFor(t, f, "›▸ ChargeCard", "ChargeCard · activity · 2 attempts",
+		"1 of 3 invocations flagged; the worst is selected")
 
 	press(tm, "enter") // expand the flagged invocation
-	waitFor(t, f, "#1 sched 0", "#2 sched 2")
+	waitFor(t, f, "#1 ✗ failed +0s → +30.00s took 30.00s", "#2 ✓ completed +32.06s → +32.65s")
 
-	press(tm, "tab", "tab", "j") // Findings, first evidence line
-	waitFor(t, f, "evidence: attempt 1")
+	press(tm, "tab", "tab") // Findings: enter on a finding shows its invocation
+	waitFor(t, f, "[Findings 1]", "enter show invocation")
+	press(tm, "j") // the first evidence line: enter shows its event
+	waitFor(t, f, "evidence: attempt 1", "enter show event")
 	press(tm, "enter") // jump to the event
-	waitFor(t, f, "[Events 15]", "Event #3 · TaskFailed")
+	waitFor(t, f, "[Events 18]", "Event #6 · TaskFailed")
 
 	press(tm, "/")
 	tm.Type("timer")
@@ -128,10 +128,10 @@ func TestFlowTriage(t *testing.T) {
 	if got := m.run.Tab(); got != runview.TabEvents {
 		t.Errorf("tab = %d, want Events", got)
 	}
-	// The filter keeps TimerCreated (5) and TimerFired (6); the cursor moved
-	// from event 3 to the first shown event after it.
-	if got := m.run.Selection(); got != "event:5" {
-		t.Errorf("selection = %q, want event:5", got)
+	// The filter keeps TimerCreated (8) and TimerFired (9); the cursor moved
+	// from event 6 to the first shown event after it.
+	if got := m.run.Selection(); got != "event:8" {
+		t.Errorf("selection = %q, want event:8", got)
 	}
 	if m.screen != screenRun {
 		t.Errorf("screen = %d, want the run view", m.screen)

@@ -33,7 +33,13 @@ func listSource() *tuitest.Source {
 	failed.Run.CreatedAt = failed.Run.CreatedAt.Add(-3600e9)
 	running := tuitest.ChargeRunning(0)
 	running.Run.ID = "charge-7790"
-	return tuitest.NewSource().Add(tuitest.Charge(), failed, tuitest.Empty(), running)
+	demo := tuitest.Checkout()
+	demo.Run.CreatedAt = demo.Run.CreatedAt.Add(-30 * 24 * 3600e9)
+	demo.Run.Provenance = catalyst.Provenance{Surface: catalyst.SurfaceDemo, Location: "demo:checkout",
+		Recorded: &catalyst.Recording{Description: "ChargeCard's first attempt timed out after 30 s waiting for " +
+			"the payment gateway, and the retry succeeded: the first charge may have gone through too, a probable " +
+			"duplicate charge. Recorded at the metadata data-sharing level, so every payload is withheld."}}
+	return tuitest.NewSource().Add(tuitest.Charge(), failed, tuitest.Empty(), running, demo)
 }
 
 func history(h func() *catalyst.History) func() Options {
@@ -101,6 +107,37 @@ func scenes() []scene {
 			src.FailNext("charge-7731", errors.New("429 Too Many Requests"))
 			return Options{Source: src, Open: &catalyst.RunRef{ID: "charge-7731", AppID: "payments"}}
 		}},
+	}
+}
+
+// layoutScenes are the screens whose layout depends most on the size: the
+// run list, and a run whose flagged invocation is not the first, in each
+// tab. TestGoldenSizes renders them at every size a user is likely to have.
+func layoutScenes() []scene {
+	checkout := history(tuitest.Checkout)
+	return []scene{
+		{name: "runlist", opts: func() Options { return Options{Source: listSource()} }},
+		{name: "checkout", opts: checkout},
+		{name: "checkout-expanded", opts: checkout, keys: []string{"enter", "j"}},
+		{name: "checkout-events", opts: checkout, keys: []string{"tab", "j", "j", "j", "j", "j", "j"}},
+		{name: "checkout-findings", opts: checkout, keys: []string{"tab", "tab"}},
+		{name: "checkout-help", opts: checkout, keys: []string{"?"}},
+	}
+}
+
+// TestGoldenSizes renders the layout scenes at 80×24, 100×30 (the widest
+// with the detail pane below the list), 120×40 and 200×50, in monochrome,
+// against testdata/TestGoldenSizes/*.golden.
+func TestGoldenSizes(t *testing.T) {
+	for _, sc := range layoutScenes() {
+		for _, size := range [][2]int{{80, 24}, {100, 30}, {120, 40}, {200, 50}} {
+			t.Run(sc.name+"_"+sizeName(size), func(t *testing.T) {
+				m := render(t, sc, size[0], size[1], colorprofile.ASCII)
+				out := ansi.Strip(m.View().Content)
+				checkFrame(t, out, size[0], size[1])
+				golden.RequireEqual(t, out)
+			})
+		}
 	}
 }
 

@@ -204,7 +204,9 @@ func (m Model) onHistoryLoaded(msg historyLoadedMsg) (tea.Model, tea.Cmd) {
 		return m, m.onLoadError(msg)
 	}
 	if msg.analysis {
-		return m, m.run.SetIndex(msg.index)
+		cmd := m.run.SetIndex(msg.index)
+		m.setStatus(m.run.OpenSummary())
+		return m, cmd
 	}
 	before := 0
 	if h := m.run.History(); h != nil && msg.keep {
@@ -212,7 +214,10 @@ func (m Model) onHistoryLoaded(msg historyLoadedMsg) (tea.Model, tea.Cmd) {
 	}
 	cmd := m.run.SetHistory(msg.history, msg.index, msg.keep)
 	if !msg.poll {
-		if !m.status.err && m.status.text != "" && msg.keep {
+		switch {
+		case !msg.keep:
+			m.setStatus(m.run.OpenSummary())
+		case !m.status.err && m.status.text != "":
 			m.setStatus("refreshed")
 		}
 		return m, cmd
@@ -324,7 +329,7 @@ func (m *Model) copyID() tea.Cmd {
 		m.setError("the run id " + format.Line(run.ID) + " holds characters that are unsafe to copy; not copied")
 		return nil
 	}
-	m.setStatus("copied run id " + run.ID + " (OSC 52)")
+	m.setStatus("copied run id " + run.ID + " to the clipboard" + viaOSC52)
 	return tea.SetClipboard(run.ID)
 }
 
@@ -340,9 +345,13 @@ func (m *Model) copyLink() tea.Cmd {
 		m.setError("no console link for app " + format.Line(run.AppID) + ", run " + format.Line(run.ID) + ": nothing copied")
 		return nil
 	}
-	m.setStatus("copied " + link + " (OSC 52)")
+	m.setStatus("copied the console link to the clipboard" + viaOSC52 + ": " + link)
 	return tea.SetClipboard(link)
 }
+
+// viaOSC52 says how a copy reaches the clipboard: through the terminal
+// (which works over SSH), so it depends on the terminal allowing it.
+const viaOSC52 = " (OSC 52, if the terminal allows it)"
 
 // openLink opens the run's console link, or prints it.
 func (m *Model) openLink() tea.Cmd {
@@ -357,19 +366,19 @@ func (m *Model) openLink() tea.Cmd {
 		m.setError("no console link for app " + format.Line(run.AppID) + ", run " + format.Line(run.ID))
 		return nil
 	case m.opts.OpenURL == nil:
-		m.setStatus("console: " + link)
+		m.setStatus("no browser to open here (Y copies the link): " + link)
 		return nil
 	}
-	m.setStatus("opening " + link)
+	m.setStatus("opening in the browser: " + link)
 	return openURL(m.opts.OpenURL, link)
 }
 
 func (m *Model) onURLOpened(msg urlOpenedMsg) {
 	if msg.err != nil {
-		m.setError("could not open a browser (" + msg.err.Error() + "); console: " + msg.url)
+		m.setError("could not open a browser (" + msg.err.Error() + "; Y copies the link): " + msg.url)
 		return
 	}
-	m.setStatus("opened " + msg.url)
+	m.setStatus("sent to the browser: " + msg.url)
 }
 
 // followState describes follow mode for the status line's right side.

@@ -143,17 +143,20 @@ func TestCopyAndOpen(t *testing.T) {
 	if !sameCmd(cmd, tea.SetClipboard("charge-7731")) {
 		t.Errorf("y does not copy the run id")
 	}
-	if got := next.(Model).status.text; !strings.Contains(got, "copied run id charge-7731") {
+	if got := next.(Model).status.text; got != "copied run id charge-7731 to the clipboard (OSC 52, if the terminal allows it)" {
 		t.Errorf("status after y = %q", got)
 	}
-	_, cmd = m.Update(keyMsg("Y"))
+	next, cmd = m.Update(keyMsg("Y"))
 	if !sameCmd(cmd, tea.SetClipboard(link)) {
 		t.Errorf("Y does not copy the console link")
+	}
+	if got := next.(Model).status.text; got != "copied the console link to the clipboard (OSC 52, if the terminal allows it): "+link {
+		t.Errorf("status after Y = %q", got)
 	}
 
 	// No opener: the link is printed.
 	next, cmd = m.Update(keyMsg("o"))
-	if cmd != nil || next.(Model).status.text != "console: "+link {
+	if cmd != nil || next.(Model).status.text != "no browser to open here (Y copies the link): "+link {
 		t.Errorf("o without an opener: status %q", next.(Model).status.text)
 	}
 
@@ -261,10 +264,10 @@ func TestQuitKeys(t *testing.T) {
 		t.Error("ctrl+c does not quit while typing a filter")
 	}
 	help := keys(t, start(t, Options{History: tuitest.Charge()}, 120, 40), "?")
-	if !strings.Contains(plain(help), "Keys (? or esc closes)") {
+	if !strings.Contains(plain(help), "Keys and marks (? or esc closes)") {
 		t.Fatalf("? does not show the help")
 	}
-	if strings.Contains(plain(keys(t, help, "?")), "Keys (? or esc closes)") {
+	if strings.Contains(plain(keys(t, help, "?")), "Keys and marks (? or esc closes)") {
 		t.Error("? does not close the help")
 	}
 }

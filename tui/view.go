@@ -93,7 +93,9 @@ func (m *Model) keyBar() string {
 	var keys []key.Binding
 	switch {
 	case m.showHelp:
-		keys = []key.Binding{k.Back}
+		back := k.Back
+		back.SetHelp("esc", "close help")
+		keys = []key.Binding{back}
 	case m.screen == screenRun:
 		keys = m.run.ShortHelp()
 	default:
@@ -120,30 +122,25 @@ func (m *Model) keyBar() string {
 	return format.Pad(m.c.Styles.KeyBar.Render(strings.Join(append(parts, tail...), " · ")), m.width)
 }
 
-// helpView lists every key of the pane on screen, grouped, in as many
-// columns as the width allows.
+// helpView lists every key of the pane on screen, grouped, and what its
+// marks mean, in as many columns as the width allows. Columns that do not
+// fit are left out, and the title says so.
 func (m *Model) helpView(height int) string {
 	var groups []common.KeyGroup
+	var legends []common.Legend
 	if m.screen == screenRun {
-		groups = m.run.KeyGroups()
+		groups, legends = m.run.KeyGroups(), m.run.Legend()
 	} else {
-		groups = m.list.KeyGroups()
+		groups, legends = m.list.KeyGroups(), m.list.Legend()
 	}
-	const keyWidth = 8
-	var blocks [][]string
-	colWidth := 0
-	for _, g := range groups {
-		block := []string{m.c.Styles.Title.Render(g.Title)}
+	keys := make([]common.Legend, len(groups))
+	for i, g := range groups {
+		keys[i].Title = g.Title
 		for _, k := range g.Keys {
-			h := k.Help()
-			line := format.Pad(h.Key, keyWidth) + " " + h.Desc
-			colWidth = max(colWidth, format.Width(line))
-			block = append(block, line)
+			keys[i].Marks = append(keys[i].Marks, [2]string{k.Help().Key, k.Help().Desc})
 		}
-		blocks = append(blocks, append(block, ""))
 	}
-	colWidth += 2
-	title := m.c.Styles.Title.Render("Keys") + " (? or esc closes)"
+	blocks := append(m.helpBlocks(keys), m.helpBlocks(legends)...)
 	body := max(height-2, 1)
 	var cols [][]string
 	var col []string
@@ -157,17 +154,55 @@ func (m *Model) helpView(height int) string {
 	if len(col) > 0 {
 		cols = append(cols, col)
 	}
+	widths := make([]int, 0, len(cols))
+	used := 0
+	for _, c := range cols {
+		w := 0
+		for _, l := range c {
+			w = max(w, format.Width(l))
+		}
+		if used > 0 && used+w > m.width {
+			break
+		}
+		widths = append(widths, w+3)
+		used += w + 3
+	}
+	title := m.c.Styles.Title.Render("Keys and marks") + " (? or esc closes)"
+	if len(widths) < len(cols) {
+		title += " · more in a wider window"
+	}
 	lines := []string{format.Pad(title, m.width), format.Pad("", m.width)}
 	for i := 0; i < body; i++ {
 		var row strings.Builder
-		for _, c := range cols {
+		for ci, w := range widths {
 			cell := ""
-			if i < len(c) {
-				cell = c[i]
+			if i < len(cols[ci]) {
+				cell = cols[ci][i]
 			}
-			row.WriteString(format.Pad(cell, colWidth))
+			row.WriteString(format.Pad(cell, w))
 		}
 		lines = append(lines, format.Pad(row.String(), m.width))
 	}
 	return strings.Join(lines[:height], "\n")
+}
+
+// helpBlocks renders titled groups of the help screen: each key or mark,
+// padded to the widest of all the groups, then what it does or means; a
+// blank line closes each group.
+func (m *Model) helpBlocks(groups []common.Legend) [][]string {
+	keyWidth := 0
+	for _, g := range groups {
+		for _, e := range g.Marks {
+			keyWidth = max(keyWidth, format.Width(e[0]))
+		}
+	}
+	blocks := make([][]string, 0, len(groups))
+	for _, g := range groups {
+		block := []string{m.c.Styles.Title.Render(g.Title)}
+		for _, e := range g.Marks {
+			block = append(block, strings.TrimRight(format.Pad(e[0], keyWidth)+" "+e[1], " "))
+		}
+		blocks = append(blocks, append(block, ""))
+	}
+	return blocks
 }

@@ -135,9 +135,9 @@ func TestTerminalShowDemo(t *testing.T) {
 	term := startTerminal(t, 100, 30, append(baseEnv, "HOME="+home, "XDG_CONFIG_HOME="+home), bin+" show demo:payment-timeout")
 	term.waitFor("ChargeCard")
 	term.waitFor("order-7731")
-	term.keys("j")
+	term.waitFor("1 of 3 invocations flagged") // ChargeCard is selected on open
 	term.keys("Enter")
-	term.waitFor("#2 sched 3")
+	term.waitFor("#2 ✓ completed +35.60s")
 	term.resize(80, 24)
 	s := term.waitFor("ChargeCard")
 	for i, l := range strings.Split(strings.TrimRight(s, "\n"), "\n") {

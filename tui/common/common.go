@@ -97,3 +97,12 @@ func Bindings(groups []KeyGroup) [][]key.Binding {
 	}
 	return out
 }
+
+// Legend is a titled list of the marks a screen shows and what they mean,
+// for the help screen (colour is never the only signal, so every mark is a
+// glyph or a word that can be explained).
+type Legend struct {
+	Title string
+	// Marks are pairs of a mark and its meaning.
+	Marks [][2]string
+}

@@ -115,7 +115,9 @@ func (m *Model) wrap() {
 }
 
 // wrapIndented wraps a line to width, indenting continuation lines like the
-// first plus two columns, so that nested fields stay readable.
+// first plus two columns, so that nested fields stay readable. A line that
+// is one word (a link, an id) continues at its own indent: selecting it
+// across the break picks up no spaces.
 func wrapIndented(line string, width int) []string {
 	if format.Width(line) <= width {
 		return []string{line}
@@ -123,6 +125,9 @@ func wrapIndented(line string, width int) []string {
 	body := strings.TrimLeft(line, " ")
 	indent := len(line) - len(body)
 	hang := indent + 2
+	if !strings.Contains(body, " ") {
+		hang = indent
+	}
 	if hang > width/2 {
 		return format.Wrap(line, width)
 	}

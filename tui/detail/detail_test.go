@@ -30,6 +30,12 @@ func TestWrapIndented(t *testing.T) {
 			t.Errorf("line %q is wider than 16", l)
 		}
 	}
+	// One word (a link) continues at its own indent, with no spaces added.
+	link := "https://catalyst.diagrid.io/workflows/payments/charge-7731"
+	got = wrapIndented(link, 24)
+	if strings.Join(got, "") != link || len(got) != 3 {
+		t.Errorf("a link wraps as %q", got)
+	}
 }
 
 func TestViewSizeAndScroll(t *testing.T) {

@@ -60,6 +60,17 @@ func Instant(t time.Time, f TimeFormat, now time.Time) string {
 	return Duration(d) + " ago"
 }
 
+// Offset shows d as a signed offset from a reference instant, in
+// Duration's units: "+0s", "+30.52s", "-27.0ms". Times inside a run read
+// as offsets from its start (or an invocation's), which stay meaningful
+// however long ago the run was.
+func Offset(d time.Duration) string {
+	if d < 0 {
+		return Duration(d)
+	}
+	return "+" + Duration(d)
+}
+
 // Exact shows t in RFC 3339 with milliseconds, in UTC; "-" when zero. The
 // detail pane shows exact times whatever the time format.
 func Exact(t time.Time) string {

@@ -28,6 +28,20 @@ func TestDuration(t *testing.T) {
 	}
 }
 
+func TestOffset(t *testing.T) {
+	for _, c := range []struct {
+		d    time.Duration
+		want string
+	}{
+		{0, "+0s"}, {30*time.Second + 520*time.Millisecond, "+30.52s"}, {-27 * time.Millisecond, "-27.0ms"},
+		{90 * time.Second, "+1.5m"}, {50 * time.Hour, "+2.1d"},
+	} {
+		if got := Offset(c.d); got != c.want {
+			t.Errorf("Offset(%v) = %q, want %q", c.d, got, c.want)
+		}
+	}
+}
+
 func TestInstant(t *testing.T) {
 	now := time.Date(2026, 8, 20, 11, 20, 0, 0, time.UTC)
 	for _, c := range []struct {

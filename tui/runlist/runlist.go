@@ -8,6 +8,7 @@ import (
 	"strconv"
 	"strings"
 	"time"
+	"unicode/utf8"
 
 	"charm.land/bubbles/v2/key"
 	"charm.land/bubbles/v2/spinner"
@@ -72,19 +73,38 @@ func RefOf(run catalyst.Run) catalyst.RunRef {
 // row is a run's cached row text.
 type row struct {
 	status, workflow, id, app, search string
-	tone                              style.Tone
+	// about says what the run demonstrates (a bundled demo's or a saved
+	// history's description), "" for none.
+	about string
+	tone  style.Tone
 }
+
+// wants are the widths the flexible columns' content needs (the widest
+// cell of each, up to maxWant).
+type wants struct{ workflow, id, app int }
+
+// maxWant bounds a column's wanted width (the table gives no column more
+// than what is left anyway).
+const maxWant = 120
+
+// aboutLines is how many lines the description of the selected run takes
+// at most, below the list.
+const aboutLines = 3
 
 // Model is the run list.
 type Model struct {
 	c *common.Common
 
-	runs    []catalyst.Run
-	rows    []row
-	partial string // why the list is partial ("" = complete)
-	shown   []int  // positions in runs, sorted and filtered
-	sums    map[string]Summary
-	listed  bool
+	runs []catalyst.Run
+	rows []row
+	want wants
+	// hasAbout is set when a listed run has a description: the pane then
+	// keeps room below the list for the selected run's.
+	hasAbout bool
+	partial  string // why the list is partial ("" = complete)
+	shown    []int  // positions in runs, sorted and filtered
+	sums     map[string]Summary
+	listed   bool
 
 	tbl     table.Model
 	query   string
@@ -142,9 +162,16 @@ func (m *Model) SetRuns(list catalyst.RunList) {
 		}
 	}
 	m.rows = make([]row, len(m.runs))
+	m.want, m.hasAbout = wants{}, false
 	for i := range m.runs {
-		m.rows[i] = newRow(&m.runs[i])
+		r := newRow(&m.runs[i])
+		m.rows[i] = r
+		m.want.workflow = max(m.want.workflow, min(format.Width(r.workflow), maxWant))
+		m.want.id = max(m.want.id, min(format.Width(r.id), maxWant))
+		m.want.app = max(m.want.app, min(format.Width(r.app), maxWant))
+		m.hasAbout = m.hasAbout || r.about != ""
 	}
+	m.layout()
 	m.apply()
 	if hadSel {
 		m.selectKey(Key(sel))
@@ -189,7 +216,24 @@ func (m *Model) Capturing() bool { return m.typing }
 // SetSize sets the size the list renders at.
 func (m *Model) SetSize(width, height int) {
 	m.width, m.height = width, height
-	m.tbl.SetHeight(max(height-3, 0))
+	m.layout()
+}
+
+// layout sizes the rows' window: the pane less its title and headings, and
+// less the description of the selected run when there is one to show and
+// room for it.
+func (m *Model) layout() {
+	m.tbl.SetHeight(max(m.height-2-m.aboutHeight(), 0))
+}
+
+// aboutHeight is the number of lines kept below the list for the selected
+// run's description (with a rule above it): none when no run has one or
+// the pane is short.
+func (m *Model) aboutHeight() int {
+	if !m.hasAbout || m.height < 14 {
+		return 0
+	}
+	return aboutLines + 1
 }
 
 // Update handles a message for the list.
@@ -310,19 +354,25 @@ func newRow(run *catalyst.Run) row {
 		id:       format.Line(run.ID),
 		app:      format.Line(run.AppID),
 	}
+	if rec := run.Provenance.Recorded; rec != nil && rec.Description != "" {
+		r.about = format.Line(trimText(rec.Description, 1000))
+	}
 	r.search = strings.ToLower(strings.Join([]string{r.status, r.workflow, r.id, r.app}, "\x00"))
 	return r
 }
 
-// columns are the run list's columns.
-func columns() []table.Column {
+// columns are the run list's columns. When the list is narrow the app
+// goes first, then the duration, then the start: the workflow and the run
+// id keep what their names need (up to a cap), and the findings column is
+// never hidden.
+func columns(w wants) []table.Column {
 	return []table.Column{
 		{Title: "STATUS", Width: 12},
-		{Title: "WORKFLOW", Width: 10, Flex: 1},
-		{Title: "RUN ID", Width: 10, Flex: 1},
-		{Title: "APP", Width: 10, Drop: 2},
-		{Title: "STARTED", Width: 10, Drop: 3},
-		{Title: "DURATION", Width: 8, Right: true, Drop: 1},
+		{Title: "WORKFLOW", Width: 10, Flex: 2, Want: w.workflow},
+		{Title: "RUN ID", Width: 10, Flex: 2, Want: w.id},
+		{Title: "APP", Width: 8, Flex: 1, Want: w.app, Drop: 3},
+		{Title: "STARTED", Width: 10, Drop: 1},
+		{Title: "DURATION", Width: 8, Right: true, Drop: 2},
 		{Title: "FINDINGS", Width: 10},
 	}
 }
@@ -346,7 +396,7 @@ func (m *Model) View() string {
 	case len(m.shown) == 0:
 		lines = append(lines, "", " no run matches the filter (esc clears it)")
 	default:
-		l := table.NewLayout(m.width-2, columns())
+		l := table.NewLayout(m.width-2, columns(m.want))
 		lines = append(lines, s.Heading.Render("  "+l.Header()))
 		now := m.c.Now()
 		lines = append(lines, m.tbl.Lines(func(i int, selected bool) string {
@@ -365,10 +415,45 @@ func (m *Model) View() string {
 	for i := range lines {
 		lines[i] = format.Pad(lines[i], m.width)
 	}
-	for len(lines) < m.height {
+	about := m.about()
+	for len(lines) < m.height-len(about) {
 		lines = append(lines, strings.Repeat(" ", m.width))
 	}
+	lines = append(lines, about...)
 	return strings.Join(lines[:m.height], "\n")
+}
+
+// about renders the selected run's description below the list: a rule,
+// then the text wrapped to the width, cut to its lines (nothing when the
+// selected run has none; the room stays, so the list does not jump).
+func (m *Model) about() []string {
+	n := m.aboutHeight()
+	c := m.tbl.Cursor()
+	if n == 0 || c < 0 || c >= len(m.shown) || m.rows[m.shown[c]].about == "" {
+		return nil
+	}
+	r := &m.rows[m.shown[c]]
+	out := []string{m.c.Styles.Faint.Render(strings.Repeat("─", m.width))}
+	text := format.Wrap(r.id+": "+r.about, m.width-1)
+	if len(text) > n-1 {
+		text = text[:n-1]
+		text[n-2] = format.Fit(text[n-2]+" …", m.width-1)
+	}
+	for _, l := range text {
+		out = append(out, format.Pad(" "+l, m.width))
+	}
+	return out
+}
+
+// trimText cuts raw text to about n bytes before it is sanitized.
+func trimText(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	for n > 0 && !utf8.RuneStart(s[n]) {
+		n--
+	}
+	return s[:n]
 }
 
 // titleLine names the list, its size, whether it is partial, and the
@@ -457,9 +542,25 @@ func (m *Model) ShortHelp() []key.Binding {
 			key.NewBinding(key.WithKeys("esc"), key.WithHelp("esc", "clear filter")),
 		}
 	}
+	if m.err != "" && !m.listed {
+		retry := k.Refresh
+		retry.SetHelp("R", "retry")
+		return []key.Binding{retry}
+	}
 	open := k.Enter
 	open.SetHelp("enter", "open run")
 	return []key.Binding{open, k.Filter, k.Failed, k.Flagged, k.Sort, k.Refresh, k.Open}
+}
+
+// Legend explains the run list's marks for the help screen.
+func (m *Model) Legend() []common.Legend {
+	return []common.Legend{
+		{Title: "FINDINGS column", Marks: [][2]string{
+			{format.SeverityMark(detect.SeverityHigh) + " 2", "worst severity, how many"},
+			{"· none", "nothing flagged"},
+			{"…", "being analyzed"},
+		}},
+	}
 }
 
 // FullHelp returns every key of the list, grouped.

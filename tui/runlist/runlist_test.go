@@ -136,10 +136,119 @@ func TestHostileRunsAreEscaped(t *testing.T) {
 	bad := hostiletest.Joined()
 	r := tuitest.ChargeRun(catalyst.Status("weird" + bad))
 	r.ID, r.AppID, r.Workflow = bad, bad, bad
-	m := newList(120, 10)
+	r.Provenance.Recorded = &catalyst.Recording{Description: "about" + bad}
+	m := newList(120, 20) // tall enough for the description
 	m.SetRuns(catalyst.RunList{Runs: []catalyst.Run{r}, Partial: true, Reason: bad})
 	if v, ok := hostiletest.FindUnsafe(m.View(), false); ok {
 		t.Fatalf("unsafe %U in the list", v.Rune)
+	}
+}
+
+// demoRuns are runs named like the bundled demos', of 30 to 102 days ago.
+func demoRuns() []catalyst.Run {
+	var out []catalyst.Run
+	for i, d := range []struct{ wf, id, app, about string }{
+		{"IssueInvoiceWorkflow", "invoice-2026-11-0192", "invoicing", "A clean run: nothing to flag."},
+		{"CheckoutWorkflow", "order-7731", "payments", "ChargeCard's first attempt timed out after 30 s waiting " +
+			"for the payment gateway, and the retry succeeded: the first charge may have gone through too, a " +
+			"probable duplicate charge. Recorded at the metadata data-sharing level, so every payload is withheld; " +
+			"the console link opens the run in project default."},
+		{"NightlyReconcile", "recon-2026-08-22", "reconciler", ""},
+	} {
+		r := tuitest.ChargeRun("COMPLETED")
+		r.Workflow, r.ID, r.AppID = d.wf, d.id, d.app
+		r.CreatedAt = tuitest.Now().Add(-time.Duration(30+36*i) * 24 * time.Hour)
+		r.UpdatedAt = r.CreatedAt.Add(37 * time.Second)
+		r.Provenance = catalyst.Provenance{Surface: catalyst.SurfaceDemo, Location: "demo:" + d.id}
+		if d.about != "" {
+			r.Provenance.Recorded = &catalyst.Recording{Description: d.about}
+		}
+		out = append(out, r)
+	}
+	return out
+}
+
+// TestColumnsGiveWayToNames: at 80 columns the app and the duration give
+// way so the workflow, the run id and the start read whole; from 100
+// columns every column is shown.
+func TestColumnsGiveWayToNames(t *testing.T) {
+	for _, c := range []struct {
+		width      int
+		shown, not []string
+	}{
+		{80, []string{"WORKFLOW", "RUN ID", "STARTED", "FINDINGS", "IssueInvoiceWorkflow", "invoice-2026-11-0192",
+			"102.0d ago"}, []string{"APP", "DURATION", "…"}},
+		{100, []string{"APP", "DURATION", "STARTED", "reconciler", "invoice-2026-11-0192", "102.0d ago", "37.00s"}, []string{"…"}},
+	} {
+		m := newList(c.width, 10)
+		m.SetRuns(catalyst.RunList{Runs: demoRuns()})
+		for _, r := range demoRuns() {
+			m.SetSummary(Key(r), Summary{Findings: 1, Worst: detect.SeverityHigh})
+		}
+		view := m.View() // nothing cut: no "…" anywhere
+		for _, want := range c.shown {
+			if !strings.Contains(view, want) {
+				t.Errorf("width %d: the list does not show %q:\n%s", c.width, want, view)
+			}
+		}
+		for _, not := range c.not {
+			if strings.Contains(view, not) {
+				t.Errorf("width %d: the list shows %q:\n%s", c.width, not, view)
+			}
+		}
+	}
+}
+
+// TestAboutTheSelectedRun: a saved history's description (what a demo
+// demonstrates) is shown below the list for the selected run, wrapped and
+// cut to its lines; not when no run has one, nor when the pane is short.
+func TestAboutTheSelectedRun(t *testing.T) {
+	m := newList(80, 21)
+	m.SetRuns(catalyst.RunList{Runs: demoRuns()}) // newest first: invoice, order, recon
+	lines := strings.Split(m.View(), "\n")
+	if len(lines) != 21 {
+		t.Fatalf("%d lines", len(lines))
+	}
+	tail := strings.Join(lines[len(lines)-aboutLines:], "\n")
+	if !strings.Contains(tail, "invoice-2026-11-0192: A clean run: nothing to flag.") {
+		t.Errorf("the first run's description is not below the list:\n%s", m.View())
+	}
+	press(m, "j")
+	tail = strings.Join(strings.Split(m.View(), "\n")[21-aboutLines:], "\n")
+	if !strings.Contains(tail, "order-7731: ChargeCard's first attempt timed out") || !strings.HasSuffix(strings.TrimRight(tail, " "), "…") {
+		t.Errorf("the selected run's long description is not shown cut:\n%s", tail)
+	}
+	press(m, "j")
+	if strings.Contains(m.View(), "ChargeCard's first") {
+		t.Errorf("a run without a description shows another's")
+	}
+	if m.tbl.Height() != 21-2-aboutHeightFor(m) {
+		t.Errorf("the rows get %d lines", m.tbl.Height())
+	}
+
+	short := newList(80, 12)
+	short.SetRuns(catalyst.RunList{Runs: demoRuns()})
+	if strings.Contains(short.View(), "A clean run") || short.tbl.Height() != 10 {
+		t.Errorf("a short pane keeps room for the description:\n%s", short.View())
+	}
+	plain := newList(80, 21)
+	plain.SetRuns(catalyst.RunList{Runs: runs()})
+	if plain.tbl.Height() != 19 {
+		t.Errorf("runs without descriptions lose %d rows to them", 19-plain.tbl.Height())
+	}
+}
+
+func aboutHeightFor(m *Model) int { return m.aboutHeight() }
+
+func TestErrorKeyBarOffersRetry(t *testing.T) {
+	m := newList(80, 20)
+	m.SetError("could not list runs: boom")
+	var keys []string
+	for _, b := range m.ShortHelp() {
+		keys = append(keys, b.Help().Key+" "+b.Help().Desc)
+	}
+	if strings.Join(keys, ",") != "R retry" {
+		t.Errorf("key bar on a failed list: %v", keys)
 	}
 }
 

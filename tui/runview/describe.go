@@ -3,6 +3,7 @@ package runview
 import (
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/twice-cli/twice/catalyst"
 	"github.com/twice-cli/twice/catalyst/safetext"
@@ -88,16 +89,25 @@ func (b *text) failure(indent string, f *catalyst.Failure) {
 	}
 }
 
-// at is an instant exactly, with its relative form: "2026-…Z (2.1h ago)".
-func (b *text) at(s catalyst.Stamp) string {
+// at is an instant exactly, with its offset from the run's start:
+// "2026-…Z · run +30.52s". How long ago it was is in the header; inside a
+// run, what matters is when things happened relative to each other.
+func (b *text) at(s catalyst.Stamp) string { return b.from(s, b.d.start, "run") }
+
+// from is an instant exactly, with its offset from base, named what:
+// "2026-…Z · invocation +0s"; only the instant when base is unknown.
+func (b *text) from(s, base catalyst.Stamp, what string) string {
 	if s.IsZero() {
 		return ""
 	}
 	if s.IsNever() {
 		return "never"
 	}
-	t := s.Time()
-	return format.Exact(t) + " (" + format.Instant(t, format.Relative, b.d.c.Now()) + ")"
+	exact := format.Exact(s.Time())
+	if base.IsZero() || base.IsNever() {
+		return exact
+	}
+	return exact + " · " + what + " " + format.Offset(time.Duration(s-base))
 }
 
 // eventRef names an event by position and eventId: "#12 (eventId 3)".
@@ -115,7 +125,11 @@ func eventRef(h *catalyst.History, ev int) string {
 // finish closes the pane with the console link (or the plain ids) and,
 // when a payload shown was withheld, what to do about it.
 func (b *text) finish() []string {
-	b.out = append(b.out, b.d.linkLines(b.withheld)...)
+	lines := b.d.linkLines(b.withheld)
+	if len(b.out) == 0 || b.out[len(b.out)-1] == "" {
+		lines = lines[1:] // one blank line between the facts and the link
+	}
+	b.out = append(b.out, lines...)
 	return b.out
 }
 
@@ -208,14 +222,17 @@ func describeInvocation(d *viewData, ii int) (string, []string) {
 	b := &text{d: d}
 	title := format.Line(inv.Name) + " · " + inv.Kind.String() + " · " + format.Plural(len(inv.Attempts), "attempt")
 	outcome, _ := format.OutcomeMark(inv.Outcome)
-	b.kv("", "outcome", outcome)
-	b.kv("", "key", format.Line(inv.Key))
-	b.kv("", "grouped", linkRuleText(inv.LinkRule))
-	b.kv("", "class", inv.Class.String())
-	b.kv("", "started", b.at(inv.Start))
-	b.kv("", "ended", b.at(inv.End))
 	if dur := inv.Duration(); dur != 0 {
-		b.kv("", "took", format.Duration(dur))
+		outcome += ", took " + format.Duration(dur)
+	}
+	b.kv("", "outcome", outcome)
+	// What is wrong and why comes first: it is what the user opened the
+	// run for. The facts it rests on follow.
+	for _, fi := range inv.Findings {
+		b.finding(&rep.Findings[fi])
+	}
+	if len(inv.Findings) > 0 {
+		b.blank()
 	}
 	if t := inv.OpenRetry; t != nil {
 		b.kv("", "retry pending", "timer "+eventRef(b.d.h, t.Created)+" fires "+fireAt(t.FireAt)+"; no attempt followed it yet")
@@ -223,11 +240,15 @@ func describeInvocation(d *viewData, ii int) (string, []string) {
 	if inv.ReusedInstanceID {
 		b.line("child instance id reused: earlier attempts' histories were overwritten")
 	}
-	for _, fi := range inv.Findings {
-		b.finding(&rep.Findings[fi])
-	}
+	b.kv("", "started", b.at(inv.Start))
+	b.kv("", "ended", b.at(inv.End))
+	b.kv("", "key", format.Line(inv.Key))
+	b.kv("", "grouped", linkRuleText(inv.LinkRule))
+	b.kv("", "class", inv.Class.String())
 	for ai := range inv.Attempts {
-		b.heading("Attempt " + strconv.Itoa(ai+1))
+		a := &inv.Attempts[ai]
+		mark, _ := format.OutcomeMark(a.Outcome)
+		b.heading("Attempt " + strconv.Itoa(ai+1) + " · " + mark + " · " + attemptSpan(inv, a))
 		b.attempt("  ", inv, ai)
 	}
 	return title, b.finish()
@@ -238,6 +259,7 @@ func describeAttempt(d *viewData, ii, ai int) (string, []string) {
 	inv := &d.idx.Report.Invocations[ii]
 	b := &text{d: d}
 	title := format.Line(inv.Name) + " · attempt " + strconv.Itoa(ai+1) + " of " + strconv.Itoa(len(inv.Attempts))
+	b.kv("", "when", attemptSpan(inv, &inv.Attempts[ai])+" from the invocation's start")
 	b.attempt("", inv, ai)
 	return title, b.finish()
 }
@@ -251,8 +273,8 @@ func (b *text) attempt(indent string, inv *detect.Invocation, ai int) {
 	b.kv(indent, "execution id", safetext.Line(a.ExecutionID))
 	b.kv(indent, "instance id", safetext.Line(a.InstanceID))
 	b.kv(indent, "joined", linkRuleText(a.Link))
-	b.kv(indent, "start", b.at(a.Start))
-	b.kv(indent, "end", b.at(a.End))
+	b.kv(indent, "start", b.from(a.Start, inv.Start, "invocation"))
+	b.kv(indent, "end", b.from(a.End, inv.Start, "invocation"))
 	if dur := a.Duration(); dur != 0 {
 		b.kv(indent, "took", format.Duration(dur))
 	}
@@ -327,7 +349,7 @@ func describeFinding(d *viewData, fi int) (string, []string) {
 		b.line(format.Line(f.Explanation))
 	}
 	if len(f.Evidence) > 0 {
-		b.heading("Evidence (enter on a line shows the event)")
+		b.heading("Evidence (its └ rows in the list: enter on one shows the event)")
 		for _, ev := range f.Evidence {
 			b.line("  " + eventRef(d.h, ev.Event) + ": " + format.Line(ev.Fact))
 		}

@@ -46,17 +46,24 @@ type eventsTab struct {
 
 func newEventsTab(d *viewData) *eventsTab { return &eventsTab{d: d} }
 
-// eventColumns are the Events tab's columns; the first (the event's
-// position, which evidence refers to) is sized to the history.
-func eventColumns(n int) []table.Column {
+// eventColumns are the Events tab's columns. The first (the event's
+// position, which evidence refers to) is sized to the history; the name
+// gets what the widest needs (once detect ran; x is nil before). When the
+// list is narrow the execution id goes first, then the details (the
+// detail pane shows both whole), rather than cutting them to a stub.
+func eventColumns(n int, x *Index) []table.Column {
+	var name int
+	if x != nil {
+		name = x.eventNameWidth
+	}
 	return []table.Column{
-		{Title: "#", Width: max(len(strconv.Itoa(n-1)), 1), Right: true, Drop: 3},
+		{Title: "#", Width: max(len(strconv.Itoa(n-1)), 1), Right: true, Drop: 2},
 		{Title: "TYPE", Width: 18},
-		{Title: "NAME", Width: 8, Flex: 2},
+		{Title: "NAME", Width: 8, Flex: 2, Want: name},
 		{Title: "EVENTID", Width: 7, Right: true},
 		{Title: "EXECUTION_ID", Width: 12, Drop: 4},
 		{Title: "ELAPSED", Width: 9, Right: true, Drop: 1},
-		{Title: "DETAILS", Width: 8, Flex: 3, Drop: 2},
+		{Title: "DETAILS", Width: 12, Flex: 3, Drop: 3},
 	}
 }
 
@@ -87,6 +94,8 @@ func (t *eventsTab) position() string {
 }
 
 func (t *eventsTab) setHeight(h int) { t.tbl.SetHeight(h) }
+
+func (t *eventsTab) rowCount() int { return t.tbl.Len() }
 
 // event returns the event position at row i of the list.
 func (t *eventsTab) event(i int) int {
@@ -228,7 +237,7 @@ func (t *eventsTab) lines(width, height int) []string {
 		return []string{"", " no event matches the filter (esc clears it)"}
 	}
 	gutter := 2
-	l := table.NewLayout(width-gutter, eventColumns(h.Len()))
+	l := table.NewLayout(width-gutter, eventColumns(h.Len(), t.d.idx))
 	s := t.d.c.Styles
 	out := make([]string, 0, height)
 	head := "  " + l.Header()

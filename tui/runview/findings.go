@@ -7,6 +7,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/twice-cli/twice/catalyst"
+	"github.com/twice-cli/twice/detect"
 	"github.com/twice-cli/twice/tui/format"
 	"github.com/twice-cli/twice/tui/table"
 )
@@ -30,12 +31,18 @@ type findingsTab struct {
 
 func newFindingsTab(d *viewData) *findingsTab { return &findingsTab{d: d, kept: findRow{-1, -1}} }
 
-// findingColumns are the Findings tab's columns.
-func findingColumns() []table.Column {
+// findingColumns are the Findings tab's columns: the finding's stable id
+// (what JSON output and the docs call it) and the activity get what they
+// need before the confidence is shown.
+func findingColumns(x *Index) []table.Column {
+	var activity int
+	if x != nil {
+		activity = x.nameWidth
+	}
 	return []table.Column{
 		{Title: "SEVERITY", Width: 8},
-		{Title: "FINDING", Width: 10, Flex: 1},
-		{Title: "ACTIVITY", Width: 10, Flex: 1},
+		{Title: "FINDING", Width: 10, Flex: 1, Want: len(detect.FindingRetriedPermanentFailure)},
+		{Title: "ACTIVITY", Width: 10, Flex: 1, Want: activity},
 		{Title: "CONFIDENCE", Width: 10, Drop: 1},
 	}
 }
@@ -67,6 +74,8 @@ func (t *findingsTab) position() string {
 }
 
 func (t *findingsTab) setHeight(h int) { t.tbl.SetHeight(h) }
+
+func (t *findingsTab) rowCount() int { return t.tbl.Len() }
 
 func (t *findingsTab) selected() (findRow, bool) {
 	c := t.tbl.Cursor()
@@ -176,9 +185,21 @@ func (t *findingsTab) update(msg tea.KeyPressMsg) tea.Cmd {
 	return nil
 }
 
+// keys names what enter does on the selected row: a finding opens its
+// invocation's attempts, an evidence line shows its event.
 func (t *findingsTab) keys() []key.Binding {
 	b := t.d.c.Keys.Enter
-	b.SetHelp("enter", "show event")
+	r, ok := t.selected()
+	switch {
+	case !ok:
+		return nil
+	case r.ev >= 0:
+		b.SetHelp("enter", "show event")
+	case t.d.idx.Report.Findings[r.f].InvocationIndex >= 0:
+		b.SetHelp("enter", "show invocation")
+	default:
+		return nil
+	}
 	return []key.Binding{b}
 }
 
@@ -197,7 +218,7 @@ func (t *findingsTab) lines(width, height int) []string {
 		return []string{"", " no finding matches the filter (esc clears it)"}
 	}
 	s := t.d.c.Styles
-	l := table.NewLayout(width-2, findingColumns())
+	l := table.NewLayout(width-2, findingColumns(x))
 	out := make([]string, 0, height)
 	out = append(out, s.Heading.Render("  "+l.Header()))
 	out = append(out, t.tbl.Lines(func(i int, selected bool) string {
@@ -217,7 +238,7 @@ func (t *findingsTab) lines(width, height int) []string {
 			return line
 		}
 		mark := format.SeverityMark(f.Severity)
-		cells := []string{mark, format.FindingWord(f.ID, f.Confidence) + " " + string(f.ID), format.Line(f.Activity), string(f.Confidence)}
+		cells := []string{mark, string(f.ID), format.Line(f.Activity), string(f.Confidence)}
 		if selected {
 			return s.Selected.Render(cursor + " " + l.Row(cells...))
 		}

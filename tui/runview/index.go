@@ -3,6 +3,7 @@ package runview
 import (
 	"github.com/twice-cli/twice/catalyst"
 	"github.com/twice-cli/twice/detect"
+	"github.com/twice-cli/twice/tui/format"
 	"github.com/twice-cli/twice/tui/table"
 )
 
@@ -34,7 +35,23 @@ type Index struct {
 	// invByKey finds an invocation by its key (expansions and the
 	// selection are kept by key across polls).
 	invByKey map[string]int32
+	// worst is the first invocation with the most severe finding (-1 for
+	// none): the run view opens on it. flagged counts the invocations with
+	// findings.
+	worst   int32
+	flagged int
+	// nameWidth and flagWidth are the widths the Invocations tab's NAME and
+	// FLAG cells need (the widest, capped); eventNameWidth the Events tab's
+	// NAME cells.
+	nameWidth, flagWidth, eventNameWidth int
 }
+
+// Caps of the wanted column widths (the table gives no column more than
+// what is left anyway; the caps bound the work of measuring).
+const (
+	maxNameWant = 80
+	maxFlagWant = 40
+)
 
 // NewIndex indexes a history and its report. It walks the history once.
 func NewIndex(h *catalyst.History, rep *detect.Report) *Index {
@@ -50,6 +67,7 @@ func NewIndex(h *catalyst.History, rep *detect.Report) *Index {
 		invFlags:     make([]uint8, len(rep.Invocations)),
 		invByKey:     make(map[string]int32, len(rep.Invocations)),
 		evidence:     make(map[int][]int),
+		worst:        -1,
 	}
 	for i := range x.eventInv {
 		x.eventInv[i] = -1
@@ -64,6 +82,8 @@ func NewIndex(h *catalyst.History, rep *detect.Report) *Index {
 		}
 	}
 	invTerms := table.NewTermsBuilder(1, len(rep.Invocations))
+	worstSev := detect.SeverityNone
+	names := make(map[string]struct{})
 	for ii := range rep.Invocations {
 		inv := &rep.Invocations[ii]
 		var f uint8
@@ -72,6 +92,16 @@ func NewIndex(h *catalyst.History, rep *detect.Report) *Index {
 		}
 		if len(inv.Findings) > 0 {
 			f |= flagFlagged
+			x.flagged++
+			wf := worstFinding(rep, inv)
+			if sev := rep.Findings[wf].Severity; x.worst < 0 || sev > worstSev {
+				x.worst, worstSev = int32(ii), sev
+			}
+			x.flagWidth = max(x.flagWidth, min(format.Width(flagText(rep, inv)), maxFlagWant))
+		}
+		if _, seen := names[inv.Name]; !seen && x.nameWidth < maxNameWant {
+			names[inv.Name] = struct{}{}
+			x.nameWidth = max(x.nameWidth, min(format.Width(format.Line(inv.Name)), maxNameWant))
 		}
 		for ai := range inv.Attempts {
 			if inv.Attempts[ai].Outcome == detect.OutcomeFailed {
@@ -119,6 +149,7 @@ func NewIndex(h *catalyst.History, rep *detect.Report) *Index {
 		evTerms.Add(shared[:], eventID(e))
 	}
 	x.eventTerms = evTerms.Terms()
+	x.eventNameWidth = min(x.eventTerms.Widest(1), maxNameWant)
 
 	findTerms := table.NewTermsBuilder(2, len(rep.Findings))
 	for fi := range rep.Findings {

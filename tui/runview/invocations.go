@@ -52,14 +52,19 @@ func newInvocationsTab(d *viewData) *invocationsTab {
 	return &invocationsTab{d: d, expanded: make(map[string]bool)}
 }
 
-// invocationColumns are the Invocations tab's columns.
-func invocationColumns() []table.Column {
+// invocationColumns are the Invocations tab's columns; the name and the
+// flag get what the widest of them needs (x may be nil while detect runs).
+func invocationColumns(x *Index) []table.Column {
+	var name, flag int
+	if x != nil {
+		name, flag = x.nameWidth, x.flagWidth
+	}
 	return []table.Column{
-		{Title: "NAME", Width: 12, Flex: 1},
+		{Title: "NAME", Width: 12, Flex: 2, Want: name},
 		{Title: "ATTEMPTS", Width: 8, Right: true},
 		{Title: "OUTCOME", Width: 11},
 		{Title: "DURATION", Width: 8, Right: true, Drop: 1},
-		{Title: "FLAG", Width: 20},
+		{Title: "FLAG", Width: 12, Flex: 1, Want: max(flag, 4)},
 	}
 }
 
@@ -95,6 +100,8 @@ func (t *invocationsTab) position() string {
 
 func (t *invocationsTab) setHeight(h int) { t.tbl.SetHeight(h) }
 
+func (t *invocationsTab) rowCount() int { return t.tbl.Len() }
+
 // row returns the row at list position i.
 func (t *invocationsTab) row(i int) invRow { return t.rows.at(i) }
 
@@ -125,11 +132,18 @@ func (t *invocationsTab) load(keep bool, f filterState) tea.Cmd {
 	t.applied, t.matched = filterState{}, nil
 	t.buildRows()
 	t.tbl.SetCursor(0)
-	if x := t.d.idx; x != nil && t.kept.key != "" {
+	x := t.d.idx
+	switch {
+	case x == nil:
+	case t.kept.key != "":
 		if i, ok := x.invByKey[t.kept.key]; ok {
 			t.selectRow(invRow{i, t.kept.att})
 			t.tbl.SetView(t.tbl.Cursor(), t.kept.offset)
 		}
+	case x.worst >= 0:
+		// A run opened (or analyzed) afresh: put the worst finding under
+		// the cursor.
+		t.selectRow(invRow{x.worst, -1})
 	}
 	return t.applyFilter(f)
 }
@@ -241,8 +255,16 @@ func (t *invocationsTab) update(msg tea.KeyPressMsg) tea.Cmd {
 }
 
 func (t *invocationsTab) keys() []key.Binding {
+	r, ok := t.selected()
+	if !ok {
+		return nil
+	}
 	b := t.d.c.Keys.Enter
-	b.SetHelp("enter", "attempts")
+	if t.expanded[t.invocations()[r.inv].Key] {
+		b.SetHelp("enter", "fold attempts")
+	} else {
+		b.SetHelp("enter", "attempts")
+	}
 	return []key.Binding{b}
 }
 
@@ -251,13 +273,15 @@ func (t *invocationsTab) lines(width, height int) []string {
 	switch {
 	case t.d.idx == nil:
 		return []string{"", " " + t.d.spinner + " analyzing " + format.Plural(t.d.h.Len(), "event") + "…"}
+	case t.d.h.Len() == 0:
+		return []string{"", " this history has no events"}
 	case len(t.invocations()) == 0:
 		return []string{"", " no activity in this history",
 			" (" + format.Plural(t.d.h.Len(), "event") + ": see the Events tab)"}
 	case t.tbl.Len() == 0:
 		return []string{"", " no invocation matches the filter (esc clears it)"}
 	}
-	l := table.NewLayout(width-3, invocationColumns())
+	l := table.NewLayout(width-3, invocationColumns(t.d.idx))
 	out := make([]string, 0, height)
 	out = append(out, s.Heading.Render("   "+l.Header()))
 	invs := t.invocations()
@@ -304,46 +328,54 @@ func (t *invocationsTab) buildCells(i int) invCells {
 		c.duration = format.Duration(d)
 	}
 	if len(inv.Findings) > 0 {
-		worst := inv.Findings[0]
-		for _, fi := range inv.Findings {
-			if rep.Findings[fi].Severity > rep.Findings[worst].Severity {
-				worst = fi
-			}
-		}
-		f := &rep.Findings[worst]
-		c.severity = f.Severity
-		c.flag = format.SeverityMark(f.Severity) + " " + format.FindingWord(f.ID, f.Confidence)
-		if n := len(inv.Findings) - 1; n > 0 {
-			c.flag += " +" + strconv.Itoa(n)
-		}
+		c.severity = rep.Findings[worstFinding(rep, inv)].Severity
+		c.flag = flagText(rep, inv)
 	}
 	return c
 }
 
-// attemptLine is an expanded attempt's row: number, scheduled id, execution
-// id, start, end, duration, backoff before it, outcome, error type and
-// message.
+// worstFinding returns the first of an invocation's most severe findings;
+// the invocation must have findings.
+func worstFinding(rep *detect.Report, inv *detect.Invocation) int {
+	worst := inv.Findings[0]
+	for _, fi := range inv.Findings {
+		if rep.Findings[fi].Severity > rep.Findings[worst].Severity {
+			worst = fi
+		}
+	}
+	return worst
+}
+
+// flagText is the FLAG cell of an invocation with findings: its worst
+// finding's mark and word, and how many more it has ("▲ HIGH duplicate? +1").
+func flagText(rep *detect.Report, inv *detect.Invocation) string {
+	f := &rep.Findings[worstFinding(rep, inv)]
+	text := format.SeverityMark(f.Severity) + " " + format.FindingWord(f.ID, f.Confidence)
+	if n := len(inv.Findings) - 1; n > 0 {
+		text += " +" + strconv.Itoa(n)
+	}
+	return text
+}
+
+// attemptLine is an expanded attempt's row: number, outcome, start and end
+// as offsets from the invocation's start, duration, the backoff before it,
+// its execution (or instance) id when it is not the invocation's key, and
+// the error.
 func (t *invocationsTab) attemptLine(inv *detect.Invocation, ai int) string {
 	a := &inv.Attempts[ai]
-	c := t.d.c
 	outcome, _ := format.OutcomeMark(a.Outcome)
-	line := "#" + strconv.Itoa(a.Number) + " sched " + strconv.Itoa(int(a.ScheduledID))
-	if a.ExecutionID != "" {
-		line += " exec " + format.Fit(format.Line(a.ExecutionID), 13)
-	} else if a.InstanceID != "" {
-		line += " inst " + format.Fit(format.Line(a.InstanceID), 13)
-	}
-	line += " " + format.Instant(a.Start.Time(), c.TimeFormat, c.Now())
-	if !a.End.IsZero() {
-		line += " → " + format.Instant(a.End.Time(), c.TimeFormat, c.Now())
-	}
+	line := "#" + strconv.Itoa(a.Number) + " " + outcome + " " + attemptSpan(inv, a)
 	if d := a.Duration(); d != 0 {
 		line += " took " + format.Duration(d)
 	}
 	if ai > 0 {
 		line += " after " + format.Duration(a.BackoffBefore) + " backoff"
 	}
-	line += " " + outcome
+	if a.ExecutionID != "" && a.ExecutionID != inv.Key {
+		line += " exec " + format.Fit(format.Line(a.ExecutionID), 13)
+	} else if a.InstanceID != "" && a.InstanceID != inv.Key {
+		line += " inst " + format.Fit(format.Line(a.InstanceID), 13)
+	}
 	if f := a.Failure; f != nil {
 		line += " " + format.Line(trimText(f.Type, 80))
 		if f.Message != "" {
@@ -351,6 +383,19 @@ func (t *invocationsTab) attemptLine(inv *detect.Invocation, ai int) string {
 		}
 	}
 	return line
+}
+
+// attemptSpan is when an attempt ran, as offsets from its invocation's
+// start: "+0s → +30.52s", or only the start while it has no end.
+func attemptSpan(inv *detect.Invocation, a *detect.Attempt) string {
+	if a.Start.IsZero() || inv.Start.IsZero() {
+		return "-"
+	}
+	span := format.Offset(a.Start.Sub(inv.Start))
+	if !a.End.IsZero() && !a.End.IsNever() {
+		span += " → " + format.Offset(a.End.Sub(inv.Start))
+	}
+	return span
 }
 
 func (t *invocationsTab) selection() string {

@@ -14,6 +14,7 @@ import (
 
 	"github.com/twice-cli/twice/catalyst"
 	"github.com/twice-cli/twice/catalyst/safetext"
+	"github.com/twice-cli/twice/detect"
 	"github.com/twice-cli/twice/tui/common"
 	"github.com/twice-cli/twice/tui/detail"
 	"github.com/twice-cli/twice/tui/format"
@@ -38,8 +39,10 @@ const (
 )
 
 // wideLayout is the width from which the detail pane sits beside the list
-// rather than below it.
-const wideLayout = 100
+// rather than below it: from there the list keeps its main columns and the
+// detail pane gets about 48 columns, enough for a finding's explanation to
+// read as prose. Narrower, the pane below the list is the wider of the two.
+const wideLayout = 110
 
 // viewData is what the tabs share: the history, its index and the facts
 // derived from the run once per load.
@@ -50,6 +53,9 @@ type viewData struct {
 	ds      catalyst.DataSharing
 	link    string
 	hasLink bool
+	// start is when the run started (the run's creation, else its first
+	// event): the detail pane shows instants as offsets from it.
+	start catalyst.Stamp
 	// newFrom is the first event that arrived with the last poll (follow
 	// mode highlights it and the ones after it); -1 for none.
 	newFrom int
@@ -98,6 +104,8 @@ type tabPane interface {
 	// position is "cursor/rows" for the tab bar.
 	position() string
 	setHeight(h int)
+	// rowCount is the number of rows the list shows.
+	rowCount() int
 	// remember notes the selection before the data changes; load takes the
 	// new data and applies f; with keep it restores the remembered selection
 	// and scroll position (a poll of the same run).
@@ -126,6 +134,7 @@ type Model struct {
 	detail     detail.Model
 	showDetail bool
 	detailSel  string // what the detail pane shows (tab + selection)
+	fitted     areas  // the areas the tabs and the detail pane are sized for
 
 	filter filterState
 	input  lineinput.Model
@@ -195,6 +204,8 @@ func (m *Model) SetHistory(h *catalyst.History, idx *Index, keep bool) tea.Cmd {
 	m.d.idx = idx
 	m.d.ds = h.Run.DataSharing
 	m.d.link, m.d.hasLink = catalyst.ConsoleLink(m.c.Console, h.Run)
+	created, _ := runTimes(h)
+	m.d.start = catalyst.StampOf(created)
 	var cmds []tea.Cmd
 	for _, t := range m.tabs {
 		cmds = append(cmds, t.load(same, m.filter))
@@ -235,6 +246,22 @@ func (m *Model) History() *catalyst.History { return m.d.h }
 
 // Index returns the index on screen, or nil.
 func (m *Model) Index() *Index { return m.d.idx }
+
+// OpenSummary is the status line for a run just opened or analyzed: how
+// many invocations are flagged, and that the worst is under the cursor; ""
+// while detect runs or when the history has no invocations.
+func (m *Model) OpenSummary() string {
+	x := m.d.idx
+	if x == nil || len(x.Report.Invocations) == 0 {
+		return ""
+	}
+	n := len(x.Report.Invocations)
+	if x.flagged == 0 {
+		return "no invocation flagged (" + format.Plural(n, "invocation") + ")"
+	}
+	return format.Count(x.flagged) + " of " + format.Plural(n, "invocation") +
+		" flagged; the worst is selected"
+}
 
 // Tab returns the current tab.
 func (m *Model) Tab() int { return m.tab }
@@ -356,7 +383,9 @@ func (m *Model) Paste(msg tea.PasteMsg) tea.Cmd {
 	if m.typing && m.input.Update(msg) {
 		f := m.filter
 		f.query = m.input.Value()
-		return m.setFilter(f)
+		cmd := m.setFilter(f)
+		m.syncDetail(false)
+		return cmd
 	}
 	return nil
 }
@@ -399,6 +428,7 @@ func (m *Model) jumpToInvocation(inv int) {
 // syncDetail refreshes the detail pane when the selection changed, or when
 // the data changed (keep: the same row with fresh data keeps its scroll).
 func (m *Model) syncDetail(dataChanged bool) {
+	m.fit()
 	if !m.showDetail {
 		m.detailSel = ""
 		return
@@ -416,31 +446,70 @@ func (m *Model) syncDetail(dataChanged bool) {
 // headerHeight is the number of lines above the tab bar.
 const headerHeight = 3
 
-// layout sizes the tabs and the detail pane for the current size.
+// layout sizes the tabs and the detail pane for the current size, and
+// redraws the detail pane (it may have been hidden).
 func (m *Model) layout() {
-	_, lh, dw, dh := m.areas()
-	for _, t := range m.tabs {
-		t.setHeight(max(lh-1, 0))
-	}
-	m.detail.SetSize(dw, dh)
+	m.fit()
 	m.detailSel = ""
 	m.syncDetail(false)
 }
 
-// areas returns the list's and the detail pane's sizes; the detail pane is
-// beside the list on wide terminals, below it on narrow ones, and hidden
-// when toggled off or when there is no room.
-func (m *Model) areas() (lw, lh, dw, dh int) {
+// areas are the sizes of the list (its heading included) and of the detail
+// pane (its title included); a hidden detail pane has width 0.
+type areas struct{ lw, lh, dw, dh int }
+
+// Split of the wide layout: the list takes listShare/100 of the width, at
+// least minListWidth columns, and the detail pane the rest up to
+// maxDetailWidth columns (longer lines are hard to read).
+const (
+	listShare      = 56
+	minListWidth   = 60
+	maxDetailWidth = 100
+)
+
+// Heights of the stacked layout: the list shows at least minListLines
+// lines (its heading included) and, when it has the rows, up to
+// comfortListLines or half the height; the detail pane keeps at least
+// minDetailLines.
+const (
+	minListLines     = 6
+	comfortListLines = 9
+	minDetailLines   = 4
+)
+
+// fit applies the areas for the current size, detail toggle and rows; it
+// costs nothing when they did not change.
+func (m *Model) fit() {
+	a := m.areas()
+	if a == m.fitted {
+		return
+	}
+	m.fitted = a
+	for _, t := range m.tabs {
+		t.setHeight(max(a.lh-1, 0))
+	}
+	m.detail.SetSize(a.dw, a.dh)
+}
+
+// areas returns the list's and the detail pane's sizes. On wide terminals
+// the detail pane is beside the list, which gets listShare of the width
+// (enough for the Invocations tab's columns at 120); on narrow ones it is
+// below the list, which gets as many lines as it has rows, between a floor
+// and a comfortable share, and the detail pane the rest. The detail pane is
+// hidden when toggled off or when there is no room.
+func (m *Model) areas() areas {
 	body := max(m.height-headerHeight-1, 0)
-	if !m.showDetail || body < 6 || m.d.h == nil {
-		return m.width, body, 0, 0
+	if !m.showDetail || body < minListLines+1+minDetailLines || m.d.h == nil {
+		return areas{lw: m.width, lh: body}
 	}
 	if m.width >= wideLayout {
-		lw = max(m.width*31/50, 60)
-		return lw, body, m.width - lw - 1, body
+		lw := max(m.width*listShare/100, minListWidth, m.width-1-maxDetailWidth)
+		return areas{lw: lw, lh: body, dw: m.width - lw - 1, dh: body}
 	}
-	lh = max(body/2, 3)
-	return m.width, lh, m.width, body - lh - 1
+	rows := m.tabs[m.tab].rowCount() + 1
+	lh := min(rows, max(comfortListLines, body/2))
+	lh = min(max(lh, minListLines), body-1-minDetailLines)
+	return areas{lw: m.width, lh: lh, dw: m.width, dh: body - lh - 1}
 }
 
 // View renders the run view at its size: exactly height lines.
@@ -451,8 +520,9 @@ func (m *Model) View() string {
 	lines := make([]string, 0, m.height)
 	lines = append(lines, m.header()...)
 	lines = append(lines, m.tabBar())
-	lw, lh, dw, _ := m.areas()
-	body := m.body(lw, lh)
+	a := m.areas()
+	lw, dw := a.lw, a.dw
+	body := m.body(lw, a.lh)
 	switch {
 	case dw == 0:
 		lines = append(lines, body...)
@@ -578,6 +648,24 @@ func (m *Model) ShortHelp() []key.Binding {
 	}
 	out := append([]key.Binding{}, m.tabs[m.tab].keys()...)
 	return append(out, k.NextTab, k.Filter, k.Failed, k.Flagged, k.Open, k.Back)
+}
+
+// Legend explains the run view's marks for the help screen.
+func (m *Model) Legend() []common.Legend {
+	sev := format.SeverityGlyph(detect.SeverityHigh) + " " + format.SeverityGlyph(detect.SeverityMedium) +
+		" " + format.SeverityGlyph(detect.SeverityLow)
+	return []common.Legend{
+		{Title: "Marks", Marks: [][2]string{
+			{sev, "high, medium, low severity"},
+			{format.FindingWord(detect.FindingDuplicateSideEffect, detect.ConfidenceProbable), "probable duplicate side effect"},
+			{format.FindingWord(detect.FindingDuplicateSideEffect, detect.ConfidenceObserved), "duplicate seen in the history"},
+			{format.FindingWord(detect.FindingUnknownOutcome, detect.ConfidencePossible), "attempt with no outcome"},
+			{"▸ ▾", "attempts folded, shown"},
+			{"+30.52s", "time since the start"},
+			{"‹withheld›", "payload not shared"},
+			{"+ (events)", "new since the last poll"},
+		}},
+	}
 }
 
 // FullHelp returns every key of the run view, grouped.

@@ -95,7 +95,7 @@ func TestExpandAndCollapse(t *testing.T) {
 	h := tuitest.Charge()
 	m.SetHistory(h, analyzed(h), false)
 	press(m, "enter")
-	if !strings.Contains(m.View(), "#2 sched 2") {
+	if !strings.Contains(m.View(), "#2 ✓ completed +32.06s") {
 		t.Fatal("enter did not expand the invocation")
 	}
 	press(m, "j", "j")
@@ -106,7 +106,7 @@ func TestExpandAndCollapse(t *testing.T) {
 		t.Errorf("the attempt's detail does not show its backoff:\n%s", strings.Join(m.DetailLines(), "\n"))
 	}
 	press(m, "enter")
-	if m.Selection() != "invocation:0:-1" || strings.Contains(m.View(), "#2 sched 2") {
+	if m.Selection() != "invocation:0:-1" || strings.Contains(m.View(), "#2 ✓ completed +32.06s") {
 		t.Errorf("enter on an attempt did not collapse to its invocation: %q", m.Selection())
 	}
 }
@@ -116,7 +116,7 @@ func TestFindingsJump(t *testing.T) {
 	h := tuitest.Charge()
 	m.SetHistory(h, analyzed(h), false)
 	press(m, "tab", "tab", "enter")
-	if m.Tab() != TabInvocations || m.Selection() != "invocation:0:-1" || !strings.Contains(m.View(), "#1 sched 0") {
+	if m.Tab() != TabInvocations || m.Selection() != "invocation:0:-1" || !strings.Contains(m.View(), "#1 ✗ failed +0s") {
 		t.Fatalf("enter on a finding: tab %d selection %q", m.Tab(), m.Selection())
 	}
 	// A filter that hides the evidence event is cleared by the jump.

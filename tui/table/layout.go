@@ -14,6 +14,10 @@ type Column struct {
 	Width int
 	// Flex shares the width left over between flexible columns, by weight.
 	Flex int
+	// Want is the width a flexible column's content needs; 0 means as much
+	// as there is (a column of free text). A column with a Want never gets
+	// more than it.
+	Want int
 	// Right aligns the column's text to the right.
 	Right bool
 	// Drop is the order in which columns are hidden when the list is too
@@ -32,46 +36,108 @@ type Layout struct {
 // gap is the space between columns.
 const gap = 1
 
+// comfort is the width up to which a flexible column's Want is worth hiding
+// optional columns for: a name of 24 columns reads; past that, a long
+// name is cut rather than the start time or the duration hidden.
+const comfort = 24
+
 // NewLayout fits cols into width columns (the row's gutter excluded).
+// Optional columns are hidden, highest Drop first, while the shown columns
+// do not fit at their minimum widths, and then while the flexible columns
+// cannot have what they want (up to comfort): a column of secondary facts
+// gives way before a name or an id is cut. The room left goes first to the
+// flexible columns with a Want, by Flex weight, each up to its Want, then
+// to the free-text columns (Want 0); with none, it is left blank at the
+// end of the row.
 func NewLayout(width int, cols []Column) Layout {
 	l := Layout{Cols: cols, Widths: make([]int, len(cols)), Width: width}
 	shown := make([]bool, len(cols))
 	for i := range shown {
 		shown[i] = true
 	}
-	for {
-		fixed, flex, n := 0, 0, 0
-		for i, c := range cols {
-			if !shown[i] {
-				continue
-			}
-			n++
-			fixed += c.Width
-			flex += c.Flex
-		}
-		fixed += gap * max(n-1, 0)
-		if fixed <= width || !dropOne(cols, shown) {
-			spare := max(width-fixed, 0)
-			given := 0
-			lastFlex := -1
-			for i, c := range cols {
-				if !shown[i] {
-					continue
-				}
-				l.Widths[i] = c.Width
-				if c.Flex > 0 && flex > 0 {
-					add := spare * c.Flex / flex
-					l.Widths[i] += add
-					given += add
-					lastFlex = i
-				}
-			}
-			if lastFlex >= 0 {
-				l.Widths[lastFlex] += spare - given
-			}
-			return l
+	for need(cols, shown, false) > width && dropOne(cols, shown) {
+	}
+	for need(cols, shown, true) > width && dropOne(cols, shown) {
+	}
+	for i, c := range cols {
+		if shown[i] {
+			l.Widths[i] = c.Width
 		}
 	}
+	l.share(shown, max(width-need(cols, shown, false), 0))
+	return l
+}
+
+// need is the width the shown columns take at their minimum widths, or at
+// the widths they want (up to comfort).
+func need(cols []Column, shown []bool, wanted bool) int {
+	total, n := 0, 0
+	for i, c := range cols {
+		if !shown[i] {
+			continue
+		}
+		n++
+		w := c.Width
+		if wanted && c.Flex > 0 {
+			w = max(w, min(c.Want, comfort))
+		}
+		total += w
+	}
+	return total + gap*max(n-1, 0)
+}
+
+// share gives spare columns to the shown flexible columns: first to those
+// with a Want, by Flex weight, each up to its Want; then what is left to
+// the free-text columns (no Want), by Flex weight.
+func (l *Layout) share(shown []bool, spare int) {
+	spare = l.fill(shown, spare, true)
+	l.fill(shown, spare, false)
+}
+
+// fill shares spare among the shown flexible columns with a Want (up to
+// it), or among those without one, and returns what is left.
+func (l *Layout) fill(shown []bool, spare int, wanting bool) int {
+	room := func(i int) int {
+		c := l.Cols[i]
+		switch {
+		case !shown[i] || c.Flex <= 0 || (c.Want > 0) != wanting:
+			return 0
+		case wanting:
+			return max(c.Want-l.Widths[i], 0)
+		}
+		return spare
+	}
+	for spare > 0 {
+		weight := 0
+		for i := range l.Cols {
+			if room(i) > 0 {
+				weight += l.Cols[i].Flex
+			}
+		}
+		if weight == 0 {
+			return spare
+		}
+		given := 0
+		for i, c := range l.Cols {
+			if r := room(i); r > 0 {
+				add := min(spare*c.Flex/weight, r)
+				l.Widths[i] += add
+				given += add
+			}
+		}
+		if given == 0 {
+			// Less is left than one column per weight: give it one at a
+			// time, leftmost first.
+			for i := range l.Cols {
+				if given < spare && room(i) > 0 {
+					l.Widths[i]++
+					given++
+				}
+			}
+		}
+		spare -= given
+	}
+	return 0
 }
 
 // dropOne hides the shown column with the highest Drop; false when none can go.

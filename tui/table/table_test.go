@@ -113,6 +113,82 @@ func TestLayout(t *testing.T) {
 	}
 }
 
+// TestLayoutWants: optional columns give way to names that want room (up
+// to comfort), flexible columns never get more than they want, and a
+// free-text column takes what is left.
+func TestLayoutWants(t *testing.T) {
+	cols := func(name, id int) []Column {
+		return []Column{
+			{Title: "STATUS", Width: 6},
+			{Title: "NAME", Width: 6, Flex: 1, Want: name},
+			{Title: "ID", Width: 6, Flex: 1, Want: id},
+			{Title: "APP", Width: 5, Drop: 2},
+			{Title: "AGE", Width: 5, Drop: 1},
+		}
+	}
+	for _, c := range []struct {
+		name       string
+		width      int
+		nameW, idW int
+		want       []int
+	}{
+		// Everything fits: names get what they want, the rest is blank.
+		{"roomy", 60, 10, 8, []int{6, 10, 8, 5, 5}},
+		// 6+10+8+5+5+4 = 38 > 34: APP goes so the names are whole.
+		{"app gives way", 34, 10, 8, []int{6, 10, 8, 0, 5}},
+		// Even without APP and AGE the names do not fit: both go, and the
+		// names share what there is.
+		{"both go", 24, 12, 12, []int{6, 8, 8, 0, 0}},
+		// A name far longer than comfort hides an optional column only
+		// for comfort's sake (6+24+8+5+5+4 = 52 > 50) ...
+		{"long name, narrow", 50, 200, 8, []int{6, 28, 8, 0, 5}},
+		// ... and when comfort fits, it is cut to what is left.
+		{"long name", 54, 200, 8, []int{6, 26, 8, 5, 5}},
+		// With room to spare the long name gets it, up to its want.
+		{"long name, wide", 300, 200, 8, []int{6, 200, 8, 5, 5}},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			l := NewLayout(c.width, cols(c.nameW, c.idW))
+			if !slices.Equal(l.Widths, c.want) {
+				t.Errorf("width %d: widths %v, want %v", c.width, l.Widths, c.want)
+			}
+			if got := format.Width(l.Row("a", "b", "c", "d", "e")); got != c.width {
+				t.Errorf("a row is %d wide, want %d", got, c.width)
+			}
+		})
+	}
+	// A free-text column (no Want) takes all that is left.
+	free := []Column{{Title: "NAME", Width: 4, Flex: 1, Want: 6}, {Title: "DETAILS", Width: 4, Flex: 1}}
+	if l := NewLayout(40, free); !slices.Equal(l.Widths, []int{6, 33}) {
+		t.Errorf("free text: widths %v, want [6 33]", l.Widths)
+	}
+	// A name is filled to what it wants before free text shares the rest,
+	// whatever their weights.
+	weighted := []Column{{Title: "NAME", Width: 8, Flex: 2, Want: 16}, {Title: "DETAILS", Width: 12, Flex: 3}}
+	if l := NewLayout(36, weighted); !slices.Equal(l.Widths, []int{16, 19}) {
+		t.Errorf("weighted: widths %v, want [16 19]", l.Widths)
+	}
+}
+
+func TestTermsWidest(t *testing.T) {
+	b := NewTermsBuilder(2, 4)
+	b.Add([]string{"TaskScheduled", "ChargeCard"}, "x")
+	b.Add([]string{"TimerCreated", "ChargeCard-retry"}, "y")
+	bad := "BadActivityName\x1b[2J" // longer shown escaped than raw
+	b.Add([]string{"TaskFailed", bad}, "z")
+	b.Add([]string{"WorkflowStarted", ""}, "")
+	terms := b.Terms()
+	if want := format.Width(safetext.Line(bad)); want <= len(bad) || terms.Widest(1) != want {
+		t.Errorf("Widest(1) = %d, want the escaped name's width %d", terms.Widest(1), want)
+	}
+	if got := terms.Widest(0); got != len("WorkflowStarted") {
+		t.Errorf("Widest(0) = %d", got)
+	}
+	if got := terms.Widest(3); got != 0 {
+		t.Errorf("Widest of a column the rows do not have = %d", got)
+	}
+}
+
 func TestCache(t *testing.T) {
 	var c Cache[string]
 	builds := 0

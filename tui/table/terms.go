@@ -4,6 +4,7 @@ import (
 	"strings"
 
 	"github.com/twice-cli/twice/catalyst/safetext"
+	"github.com/twice-cli/twice/tui/format"
 )
 
 // maxShared is the most shared columns a Terms can have.
@@ -88,6 +89,22 @@ func (b *TermsBuilder) Add(shared []string, own string) {
 	t.anyPair[0] |= pm[0]
 	t.anyPair[1] |= pm[1]
 	t.n++
+}
+
+// Widest returns the display width of the widest text in shared column c
+// (texts are measured sanitized, as rows show them; "" counts as "-"). It
+// costs the distinct combinations, not the rows.
+func (t *Terms) Widest(c int) int {
+	w := 0
+	seen := make(map[uint32]bool)
+	for _, ids := range t.combo {
+		if c >= len(ids) || seen[ids[c]] {
+			continue
+		}
+		seen[ids[c]] = true
+		w = max(w, format.Width(t.texts[ids[c]]), 1)
+	}
+	return w
 }
 
 // Terms returns the index built so far.

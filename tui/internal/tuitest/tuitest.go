@@ -120,6 +120,43 @@ func ChargeRunning(more int) *catalyst.History {
 	return h
 }
 
+// reserveExec is the task execution id of Checkout's ReserveInventory.
+const reserveExec = "3f9a1c2e-6b7d-4e80-a1f2-9c8d7e6f5a41"
+
+// Checkout returns the charge history with an unflagged ReserveInventory
+// called before ChargeCard, so the flagged invocation is not the first:
+// ReserveInventory, ChargeCard (timed out, retried: a probable duplicate),
+// SendReceipt. Catalyst at the metadata level, like Charge.
+func Checkout() *catalyst.History {
+	router := &catalyst.Router{Source: "payments"}
+	charge := ChargeEvents(false)
+	evs := []catalyst.Event{charge[0], charge[1],
+		{Type: catalyst.EventTaskScheduled, Name: "ReserveInventory", ID: 0, ExecutionID: reserveExec, Router: router,
+			Timestamp: at(20 * time.Millisecond)},
+		{Type: catalyst.EventTaskCompleted, ID: -1, ScheduledID: 0, ExecutionID: reserveExec, Router: router,
+			Timestamp: at(35 * time.Millisecond)},
+		{Type: catalyst.EventWorkflowStarted, ID: -1, Timestamp: at(45 * time.Millisecond)},
+	}
+	for _, e := range charge[2:] {
+		if e.ID >= 0 {
+			e.ID++
+		}
+		switch e.Type {
+		case catalyst.EventTaskCompleted, catalyst.EventTaskFailed:
+			e.ScheduledID++
+		case catalyst.EventTimerFired:
+			e.TimerID++
+		}
+		evs = append(evs, e)
+	}
+	run := ChargeRun("COMPLETED")
+	run.ID, run.Workflow = "checkout-7731", "CheckoutWorkflow"
+	h := catalyst.NewHistory(run, evs...)
+	h.Format = catalyst.FormatCatalyst
+	h.ApplyDataSharing(catalyst.DataSharing{Filtered: true, Level: catalyst.LevelMetadata})
+	return h
+}
+
 // FullPayloads returns the charge history from a local Dapr (protojson, no
 // data-sharing filter), with its payloads present: JSON input, a
 // non-JSON output.

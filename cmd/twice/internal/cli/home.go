@@ -9,9 +9,8 @@ import (
 )
 
 // demoBanner is the one line shown above the demos when twice has no
-// credentials.
-const demoBanner = "No Catalyst credentials found: showing the bundled demo histories. " +
-	"Set CATALYST_TOKEN (or token_file in twice.yaml) and a project to see your runs; twice doctor checks the setup."
+// credentials. It fits 80 columns: what matters comes first.
+const demoBanner = "Demo histories: no Catalyst credentials (set CATALYST_TOKEN; see twice doctor)"
 
 // runHome is twice with no command: on a terminal, the interactive view on
 // the configured project's runs when credentials exist, else on the bundled
