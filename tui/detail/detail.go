@@ -109,7 +109,7 @@ func (m *Model) wrap() {
 	}
 	out := make([]string, 0, len(m.lines))
 	for _, l := range m.lines {
-		out = append(out, wrapIndented(l, m.width)...)
+		out = append(out, wrapIndented(format.CapTail(l, format.PayloadShowBytes), m.width)...)
 	}
 	m.vp.SetContentLines(out)
 }

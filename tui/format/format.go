@@ -138,6 +138,20 @@ func Fit(s string, w int) string {
 	if w <= 0 {
 		return ""
 	}
+	if long := 8*w + 256; len(s) > long && strings.IndexByte(s, 0x1b) < 0 {
+		// Measuring a megabyte-long name on every frame costs most of a
+		// second; no character is wider than two columns, so a plain
+		// string's first 8w bytes hold more than w columns. (Styled text
+		// is left whole: a cut would drop its closing sequence.)
+		for !utf8.RuneStart(s[long]) {
+			long--
+		}
+		s = s[:long]
+		if Width(s) <= w {
+			// Only zero-width characters could make it fit: it was cut.
+			return ansi.Truncate(s, w-1, "") + "…"
+		}
+	}
 	if Width(s) <= w {
 		return s
 	}
@@ -239,4 +253,28 @@ func TruncateLeft(s string, n int) string {
 		return s
 	}
 	return ansi.TruncateLeft(s, n, "…")
+}
+
+// LineShowBytes caps how much of one single-line value (a name, an id, an
+// error type) the detail pane lays out; the rest is counted, not wrapped.
+const LineShowBytes = 4 << 10
+
+// CapLine cuts safe single-line text to at most LineShowBytes, at a
+// character boundary, saying how much was left out. A megabyte-long name
+// would otherwise be wrapped into thousands of lines on every key press.
+func CapLine(s string) string { return CapTail(s, LineShowBytes) }
+
+// CapTail cuts a line of safe text to about n bytes, at a character
+// boundary, saying how much was left out — when its styling (escape
+// sequences) all lies within the first n bytes, so that no closing sequence
+// is cut off. Other lines are returned whole.
+func CapTail(s string, n int) string {
+	if len(s) <= n || strings.LastIndexByte(s, 0x1b) >= n {
+		return s
+	}
+	cut := n
+	for cut > 0 && !utf8.RuneStart(s[cut]) {
+		cut--
+	}
+	return s[:cut] + " … " + Count(len(s)-cut) + " more bytes not shown"
 }

@@ -4,6 +4,7 @@ import (
 	"strings"
 	"testing"
 	"time"
+	"unicode/utf8"
 
 	"github.com/charmbracelet/x/ansi"
 
@@ -197,5 +198,37 @@ func TestMarks(t *testing.T) {
 	}
 	if got, _ := OutcomeMark(detect.OutcomeUnknown); got != "? unknown" {
 		t.Errorf("an unknown outcome is shown as %q", got)
+	}
+}
+
+func TestCapLine(t *testing.T) {
+	if got := CapLine("short"); got != "short" {
+		t.Errorf("short text changed: %q", got)
+	}
+	long := strings.Repeat("é", LineShowBytes) // 2 bytes each
+	got := CapLine(long)
+	if !utf8.ValidString(got) {
+		t.Fatal("cut inside a character")
+	}
+	if !strings.HasSuffix(got, " more bytes not shown") || len(got) > LineShowBytes+64 {
+		t.Errorf("CapLine = …%q (%d bytes)", got[len(got)-40:], len(got))
+	}
+}
+
+func TestFitCutsAHugePlainLineQuickly(t *testing.T) {
+	huge := strings.Repeat("A", 1<<20)
+	if got := Fit(huge, 10); got != "AAAAAAAAA…" {
+		t.Errorf("Fit = %q", got)
+	}
+	zeroWidth := "x" + strings.Repeat("\u0301", 1<<16) // combining marks
+	if got := Fit(zeroWidth, 5); !strings.HasSuffix(got, "…") {
+		t.Errorf("a cut string must end in …: %q", got[len(got)-8:])
+	}
+	styled := "\x1b[1m" + huge + "\x1b[0m"
+	if got := CapTail(styled, 100); got != styled {
+		t.Error("CapTail cut a styled line's closing sequence")
+	}
+	if got := CapTail("\x1b[1mlabel:\x1b[0m "+huge, 100); !strings.HasSuffix(got, "more bytes not shown") || len(got) > 200 {
+		t.Errorf("CapTail left a plain tail whole: %d bytes", len(got))
 	}
 }

@@ -11,7 +11,7 @@ import (
 
 // PayloadShowBytes caps how much of one payload or stack trace the detail
 // pane shows; the rest is summarised in a line saying how much was left out.
-const PayloadShowBytes = 64 << 10
+const PayloadShowBytes = 16 << 10
 
 // PayloadLine describes a payload on one line: its text, sanitized and cut to
 // n characters, or the words for why there is none. A withheld payload is

@@ -37,7 +37,7 @@ func (b *text) kv(indent, label, value string) {
 	if value == "" {
 		return
 	}
-	b.line(indent + b.d.c.Styles.Label.Render(label+":") + " " + value)
+	b.line(indent + b.d.c.Styles.Label.Render(label+":") + " " + format.CapLine(value))
 }
 
 // block adds a label and multi-line safe text below it, indented.
