@@ -166,10 +166,48 @@ func cliField(key []byte) uint16 {
 	return 0
 }
 
-// cliScratch holds a row's attrs and details until its type is known.
+// cliScratch holds a row's attrs and details until its type is known, and
+// each row type's attrs keys, parsed once per decode.
 type cliScratch struct {
 	attrs, details []byte
-	sep            []byte // ";key=" being looked for
+	keys           [eventTypeCount][]cliKey
+	parsed         [eventTypeCount]bool
+}
+
+// cliKey is one attrs key a row type prints.
+type cliKey struct {
+	name string
+	// sep is ";name=", what starts the key's pair after another pair.
+	sep string
+	// free marks free text (payloads, messages), which may hold ';' and '='.
+	free bool
+	// lastFree: the value is free text and no free-text key may follow it,
+	// so it runs to the last separator of a later key.
+	lastFree bool
+}
+
+// attrKeys returns the parsed cliAttrKeys of t.
+func (c *cliScratch) attrKeys(t EventType) []cliKey {
+	if t >= eventTypeCount {
+		return nil
+	}
+	if !c.parsed[t] {
+		var keys []cliKey
+		for k := range strings.FieldsSeq(cliAttrKeys(t)) {
+			name, free := strings.CutSuffix(k, "*")
+			keys = append(keys, cliKey{name: name, sep: ";" + name + "=", free: free})
+		}
+		for i := range keys {
+			keys[i].lastFree = keys[i].free
+			for _, later := range keys[i+1:] {
+				if later.free {
+					keys[i].lastFree = false
+				}
+			}
+		}
+		c.keys[t], c.parsed[t] = keys, true
+	}
+	return c.keys[t]
 }
 
 // cliType decodes the row's type name (v1.16–v1.17 OrchestratorStarted and
@@ -237,16 +275,12 @@ func cliAttrKeys(t EventType) string {
 // holding ";" keeps it.
 func (d *decoder) cliAttrs(e *Event) error {
 	attrs := d.cli.attrs
-	var buf [8]string
-	keys := buf[:0]
-	for k := range strings.FieldsSeq(cliAttrKeys(e.Type)) {
-		keys = append(keys, k)
-	}
+	keys := d.cli.attrKeys(e.Type)
 	pos, next := 0, 0
 	for pos < len(attrs) {
 		i := next
 		for ; i < len(keys); i++ {
-			k := strings.TrimSuffix(keys[i], "*")
+			k := keys[i].name
 			if len(attrs)-pos > len(k) && string(attrs[pos:pos+len(k)]) == k && attrs[pos+len(k)] == '=' {
 				break
 			}
@@ -256,10 +290,9 @@ func (d *decoder) cliAttrs(e *Event) error {
 			d.h.UnknownFields++
 			return nil
 		}
-		key := strings.TrimSuffix(keys[i], "*")
-		start := pos + len(key) + 1
-		end := d.cliValueEnd(start, keys[i], keys[i+1:])
-		if err := d.cliAttr(e, key, attrs[start:end]); err != nil {
+		start := pos + len(keys[i].name) + 1
+		end := cliValueEnd(attrs, start, keys[i], keys[i+1:])
+		if err := d.cliAttr(e, keys[i].name, attrs[start:end]); err != nil {
 			return err
 		}
 		pos, next = end+1, i+1
@@ -268,29 +301,54 @@ func (d *decoder) cliAttrs(e *Event) error {
 }
 
 // cliValueEnd finds where the value of key, starting at start, ends.
-func (d *decoder) cliValueEnd(start int, key string, later []string) int {
-	attrs := d.cli.attrs
-	lastFree := strings.HasSuffix(key, "*")
-	for _, k := range later {
-		if strings.HasSuffix(k, "*") {
-			lastFree = false
-		}
-	}
+func cliValueEnd(attrs []byte, start int, key cliKey, later []cliKey) int {
 	end := len(attrs)
+	rest := attrs[start:]
 	for _, k := range later {
-		sep := append(append(append(d.cli.sep[:0], ';'), strings.TrimSuffix(k, "*")...), '=')
-		d.cli.sep = sep
 		var j int
-		if lastFree {
-			j = bytes.LastIndex(attrs[start:], sep)
+		if key.lastFree {
+			j = lastIndexString(rest, k.sep)
 		} else {
-			j = bytes.Index(attrs[start:], sep)
+			j = indexString(rest[:end-start], k.sep)
 		}
 		if j >= 0 && start+j < end {
 			end = start + j
 		}
 	}
 	return end
+}
+
+// indexString is bytes.Index for a string separator, without converting it.
+func indexString(b []byte, sep string) int {
+	for i := 0; ; {
+		j := bytes.IndexByte(b[i:], sep[0])
+		if j < 0 {
+			return -1
+		}
+		i += j
+		if len(b)-i < len(sep) {
+			return -1
+		}
+		if string(b[i:i+len(sep)]) == sep {
+			return i
+		}
+		i++
+	}
+}
+
+// lastIndexString is bytes.LastIndex for a string separator.
+func lastIndexString(b []byte, sep string) int {
+	for i := len(b) - len(sep); i >= 0; i-- {
+		j := bytes.LastIndexByte(b[:i+1], sep[0])
+		if j < 0 {
+			return -1
+		}
+		if string(b[j:j+len(sep)]) == sep {
+			return j
+		}
+		i = j
+	}
+	return -1
 }
 
 // cliAttr applies one attrs pair.

@@ -19,6 +19,12 @@ type DecodeOptions struct {
 	// MaxEvents caps the number of events; a history with more is an error
 	// wrapping ErrTooManyEvents. 0 means no cap.
 	MaxEvents int
+	// Input, when set, reads the same bytes as the reader (or scanner)
+	// being decoded, at the same offsets, and InputSize is how many there
+	// are: a file. A long list of events is then decoded on two cores.
+	// The result is the same either way.
+	Input     io.ReaderAt
+	InputSize int64
 }
 
 // ErrEmpty is returned for input that holds nothing but whitespace.
@@ -133,6 +139,7 @@ func Decode(r io.Reader, opts DecodeOptions) (*History, error) {
 // history's bytes while they are read).
 func DecodeValue(sc *jsonscan.Scanner, opts DecodeOptions) (*History, error) {
 	d := newDecoder(sc, opts)
+	d.top = true
 	d.bulk = &bulk{}
 	defer d.bulk.stop()
 	h, err := d.document(allowMCP | allowJSONRPC)
@@ -175,6 +182,13 @@ type decoder struct {
 	run  runFacts
 	// bulk speeds up a long decode (nil: plain allocation).
 	bulk *bulk
+	// top is set for the decoder of the whole input (not of a document
+	// inside it, nor the second half of a split): only it may split.
+	top bool
+	// splitMin is the shortest rest of the input worth splitting
+	// (splitMinBytes; tests lower it), and splits counts the splits taken.
+	splitMin int64
+	splits   int
 }
 
 // runFacts is what the envelope reported about the run and what the events
@@ -191,7 +205,7 @@ type runFacts struct {
 }
 
 func newDecoder(sc *jsonscan.Scanner, opts DecodeOptions) *decoder {
-	return &decoder{sc: sc, opts: opts, h: &History{}, event: -1, strs: newInterner()}
+	return &decoder{sc: sc, opts: opts, h: &History{}, event: -1, strs: newInterner(), splitMin: splitMinBytes}
 }
 
 // errorf returns a DecodeError at the scanner's position.
@@ -280,9 +294,9 @@ func (d *decoder) skipUnknown() error {
 // bytesOf reads a string field; present is false for null. The slice is
 // valid until the next scanner call.
 func (d *decoder) bytesOf(field string) (b []byte, present bool, err error) {
-	b, err = d.sc.StringValue()
+	b, null, err := d.sc.StringValueOrNull()
 	if err == nil {
-		return b, true, nil
+		return b, !null, nil
 	}
 	_, err = d.otherKind(err, field, "a string")
 	return nil, false, err

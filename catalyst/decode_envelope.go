@@ -45,6 +45,9 @@ func (d *decoder) events(elem elemFormat) error {
 	if err := sc.BeginArray(); err != nil {
 		return d.kindError("events", "a list of events")
 	}
+	// A long list in a file is decoded on two cores (decode_split.go).
+	sp := d.startSplit(elem)
+	defer func() { sp.stop() }()
 	for {
 		more, err := sc.NextElement()
 		if err != nil {
@@ -53,22 +56,28 @@ func (d *decoder) events(elem elemFormat) error {
 		if !more {
 			break
 		}
+		if sp != nil {
+			// Here the first decoder takes over the second's events, or
+			// learns that it has passed the second's start, or that the
+			// second gave up.
+			off := sc.Offset()
+			switch st := sp.startAt(off); {
+			case off == st:
+				err := d.join(sp)
+				d.event = -1
+				return err
+			case st >= 0 && off > st, st < 0 && off >= sp.from:
+				sp.stop()
+				sp = nil
+			}
+		}
 		e, err := d.nextEvent()
 		if err != nil {
 			return err
 		}
-		switch elem {
-		case elemFlat:
-			err = d.flatEvent(e)
-		case elemCLI:
-			err = d.cliRow(e)
-		default:
-			err = d.protoEvent(e)
-		}
-		if err != nil {
+		if err := d.event1(elem, e); err != nil {
 			return err
 		}
-		d.noteEvent(e)
 	}
 	d.event = -1
 	return nil

@@ -4,6 +4,7 @@ import (
 	"strconv"
 	"strings"
 	"unicode/utf8"
+	"unsafe"
 )
 
 // PayloadState says what is known about a payload. Absent and empty are
@@ -56,11 +57,24 @@ func (s PayloadState) String() string {
 // Decoders keep a payload in its wire form, a JSON string literal, and
 // unquote it only when asked: most payloads of a large history are never
 // shown.
+//
+// Every event holds one, so a payload is two words: its text is kept as a
+// pointer and a 32-bit length rather than a string (three words with the
+// state). No input twice reads comes near 4 GiB (files are capped at 2 GiB).
 type Payload struct {
-	raw    string
+	data   *byte
+	n      uint32
 	State  PayloadState
 	quoted bool
 }
+
+// payloadOf returns a payload of text (or of a wire literal, quoted).
+func payloadOf(text string, state PayloadState, quoted bool) Payload {
+	return Payload{data: unsafe.StringData(text), n: uint32(len(text)), State: state, quoted: quoted}
+}
+
+// raw is the text, or the wire literal when quoted.
+func (p Payload) raw() string { return unsafe.String(p.data, p.n) }
 
 // PresentPayload returns a payload holding text; the empty text gives an
 // empty payload.
@@ -68,7 +82,7 @@ func PresentPayload(text string) Payload {
 	if text == "" {
 		return Payload{State: PayloadEmpty}
 	}
-	return Payload{raw: text, State: PayloadPresent}
+	return payloadOf(text, PayloadPresent, false)
 }
 
 // QuotedPayload returns a payload from a JSON string literal, quotes
@@ -79,7 +93,7 @@ func QuotedPayload(literal string) Payload {
 	if literal == `""` {
 		return Payload{State: PayloadEmpty}
 	}
-	return Payload{raw: literal, State: PayloadPresent, quoted: true}
+	return payloadOf(literal, PayloadPresent, true)
 }
 
 // AbsentPayload returns a payload in a state that carries no text (none,
@@ -97,10 +111,11 @@ func (p Payload) Text() string {
 	if p.State != PayloadPresent {
 		return ""
 	}
+	raw := p.raw()
 	if !p.quoted {
-		return p.raw
+		return raw
 	}
-	inner := p.raw[1 : len(p.raw)-1]
+	inner := raw[1 : len(raw)-1]
 	if !strings.ContainsRune(inner, '\\') {
 		return inner
 	}
@@ -114,13 +129,14 @@ func (p Payload) Size() int {
 		return 0
 	}
 	if !p.quoted {
-		return len(p.raw)
+		return int(p.n)
 	}
-	inner := p.raw[1 : len(p.raw)-1]
+	raw := p.raw()
+	inner := raw[1 : len(raw)-1]
 	if !strings.ContainsRune(inner, '\\') {
 		return len(inner)
 	}
-	return len(p.Text())
+	return unquotedLen(inner)
 }
 
 // WireLiteral returns the payload as a JSON string literal when the decoder
@@ -128,7 +144,7 @@ func (p Payload) Size() int {
 // false otherwise.
 func (p Payload) WireLiteral() (literal string, ok bool) {
 	if p.State == PayloadPresent && p.quoted {
-		return p.raw, true
+		return p.raw(), true
 	}
 	return "", false
 }
@@ -173,6 +189,33 @@ func unquoteJSON(s string) string {
 		}
 	}
 	return b.String()
+}
+
+// unquotedLen returns len(unquoteJSON(s)) without building the text.
+func unquotedLen(s string) int {
+	n := 0
+	for i := 0; i < len(s); i++ {
+		if s[i] != '\\' || i+1 == len(s) {
+			n++
+			continue
+		}
+		i++
+		switch s[i] {
+		case '"', '\\', '/', 'b', 'f', 'n', 'r', 't':
+			n++
+		case 'u':
+			r, k := decodeUnicodeEscape(s[i-1:])
+			if k == 0 {
+				n += 2
+				continue
+			}
+			n += utf8.RuneLen(r)
+			i += k - 2
+		default:
+			n += 2
+		}
+	}
+	return n
 }
 
 // decodeUnicodeEscape decodes a \uXXXX escape (and a following low surrogate)

@@ -442,7 +442,9 @@ func TestRedactedPayloadsAreSkippedChecksSayingSo(t *testing.T) {
 		}
 		got = append(got, s.Check+"|"+s.Invocation)
 	}
-	want := "identical inputs|" + execA + ",payload size|,identical inputs|"
+	// The invocation's own skipped check speaks for it; no run-wide line
+	// repeats it.
+	want := "identical inputs|" + execA + ",payload size|"
 	if strings.Join(got, ",") != want {
 		t.Errorf("skipped checks %v, want %s", got, want)
 	}
@@ -469,5 +471,99 @@ func TestDistinctOutputsNeedVisibleOutputs(t *testing.T) {
 	}
 	if !found {
 		t.Errorf("no skipped distinct-outputs check: %+v", r.Skipped)
+	}
+}
+
+// retriedOnce appends to b one activity call that failed, waited on a retry
+// timer and succeeded on its second attempt.
+func retriedOnce(b *hb, name, exec string) {
+	in := `{"id":"A-1"}`
+	s := b.sched(name, exec, in)
+	b.wait(time.Second).turn().fail(s, exec, "ConnectionError", msg503)
+	t := b.timer(2*time.Second, "", catalyst.OriginActivityRetry, exec)
+	b.turn().fire(t)
+	s = b.sched(name, exec, in)
+	b.wait(time.Second).turn().done(s, exec, `{"ok":true}`)
+}
+
+func TestSkippedInputChecksNameEachInvocationOnce(t *testing.T) {
+	tests := []struct {
+		name       string
+		activities []string // retried activities, one execution id each
+		// want is each skipped check as "check|invocation: reason start".
+		want []string
+	}{
+		{
+			name:       "side effect: its own line only",
+			activities: []string{"charge_card"},
+			want: []string{
+				"identical inputs|" + execA + ": the attempts' inputs are redacted",
+				"payload size|: 3 activity and child-workflow payloads are redacted",
+			},
+		},
+		{
+			name:       "read-only: one run-wide line, singular",
+			activities: []string{"get_customer"},
+			want: []string{
+				"payload size|: 3 activity and child-workflow payloads are redacted",
+				"identical inputs|: the inputs of 1 retried invocation are redacted",
+			},
+		},
+		{
+			name:       "both: the run-wide line counts the other one",
+			activities: []string{"charge_card", "get_customer", "lookup_order"},
+			want: []string{
+				"identical inputs|" + execA + ": the attempts' inputs are redacted",
+				"payload size|: 9 activity and child-workflow payloads are redacted",
+				"identical inputs|: the inputs of 2 other retried invocations are redacted",
+			},
+		},
+	}
+	execs := []string{execA, execB, "22222222-aaaa-4bbb-8ccc-000000000002"}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			b := newHB("order_workflow")
+			b.turn().start("c1d2e3f4")
+			for i, name := range tt.activities {
+				retriedOnce(b, name, execs[i])
+			}
+			b.turn().complete(catalyst.StatusCompleted)
+			h := b.history()
+			for _, e := range h.All() {
+				if e.Type.PayloadField() != "" {
+					e.Payload = catalyst.AbsentPayload(catalyst.PayloadRedacted)
+				}
+			}
+			r := Analyze(h, Options{})
+			var got []string
+			for _, s := range r.Skipped {
+				got = append(got, s.Check+"|"+s.Invocation+": "+s.Reason)
+			}
+			if len(got) != len(tt.want) {
+				t.Fatalf("skipped checks:\n%s\nwant %d:\n%s", strings.Join(got, "\n"), len(tt.want), strings.Join(tt.want, "\n"))
+			}
+			for i := range got {
+				if !strings.HasPrefix(got[i], tt.want[i]) {
+					t.Errorf("skipped check %d:\n got %s\nwant %s…", i, got[i], tt.want[i])
+				}
+			}
+		})
+	}
+}
+
+func TestPayloadSizeSkipAgreesInNumber(t *testing.T) {
+	b := newHB("order_workflow")
+	b.turn().start("c1d2e3f4")
+	s := b.sched("charge_card", execA, `{"id":"A-1"}`)
+	b.wait(time.Second).turn().done(s, execA, `{"ok":true}`).complete(catalyst.StatusCompleted)
+	h := b.history()
+	for _, e := range h.All() {
+		if e.Type == catalyst.EventTaskScheduled {
+			e.Payload = catalyst.AbsentPayload(catalyst.PayloadRedacted)
+		}
+	}
+	r := Analyze(h, Options{})
+	if len(r.Skipped) != 1 || !strings.HasPrefix(r.Skipped[0].Reason, "1 activity or child-workflow payload is redacted") {
+		t.Errorf("skipped checks %+v", r.Skipped)
 	}
 }

@@ -106,7 +106,7 @@ func (s *scan) build(classes *classifier, fc *failureClasses) built {
 			a.Link = LinkFirst
 			a.Outcome = pendingOutcome
 			a.OutcomeEvent = -1
-			a.Start = r.start
+			a.Start = e.Timestamp
 			if r.child {
 				a.InstanceID = e.InstanceID
 			} else {
@@ -132,9 +132,9 @@ func (s *scan) build(classes *classifier, fc *failureClasses) built {
 			}
 			if r.outcome >= 0 {
 				a.OutcomeEvent = int(r.outcome)
-				a.End = r.end
+				o := s.h.At(int(r.outcome))
+				a.End = o.Timestamp
 				if r.failed {
-					o := s.h.At(int(r.outcome))
 					a.Outcome = OutcomeFailed
 					a.Failure = o.Failure
 					a.FailureClass = fc.class(o.Failure)

@@ -181,7 +181,7 @@ func (s *scan) setOutcome(a, pos, turn int32, e *catalyst.Event) (outOfOrder boo
 	if len(s.failures) > 0 && s.attempts[s.failures[len(s.failures)-1]].outcome > pos {
 		outOfOrder = true
 	}
-	r.outcome, r.outcomeTurn, r.end = pos, turn, e.Timestamp
+	r.outcome, r.outcomeTurn = pos, turn
 	if e.Type.PayloadField() == "output" && s.checkPayload(e.Payload) {
 		r.large = true
 	}

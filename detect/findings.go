@@ -1,7 +1,8 @@
 package detect
 
 import (
-	"sort"
+	"cmp"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -17,14 +18,19 @@ const maxAttemptEvidence = 8
 
 // detector runs the findings catalogue over grouped invocations.
 type detector struct {
-	s       *scan
-	h       *catalyst.History
-	b       built
-	opts    Options
-	found   []rankedFinding
+	s    *scan
+	h    *catalyst.History
+	b    built
+	opts Options
+	// found holds the findings in the order they were raised, in blocks
+	// of findingBlock: a growing slice would copy them again and again.
+	found   [][]rankedFinding
+	nFound  int
 	skipped []SkippedCheck
-	// hidden counts the retried invocations whose inputs are not visible.
-	hidden int
+	// hidden counts the retried invocations whose inputs are not visible;
+	// inputSkips, those of them already named by their own skipped check.
+	hidden     int
+	inputSkips int
 	// ln is the buffer facts are built in.
 	ln line
 	// names caches the text derived from each activity name.
@@ -53,10 +59,24 @@ type rankedFinding struct {
 	inv1, inv2 int
 }
 
+// findingBlock is how many findings one block of detector.found holds.
+const findingBlock = 1024
+
 // add records a finding anchored at history position order, concerning up
 // to two invocations (-1 for none).
 func (d *detector) add(f Finding, order, inv1, inv2 int) {
-	d.found = append(d.found, rankedFinding{f: f, order: order, inv1: inv1, inv2: inv2})
+	last := len(d.found) - 1
+	if last < 0 || len(d.found[last]) == cap(d.found[last]) {
+		d.found = append(d.found, make([]rankedFinding, 0, findingBlock))
+		last++
+	}
+	d.found[last] = append(d.found[last], rankedFinding{f: f, order: order, inv1: inv1, inv2: inv2})
+	d.nFound++
+}
+
+// foundAt returns the i-th finding raised.
+func (d *detector) foundAt(i int32) *rankedFinding {
+	return &d.found[i/findingBlock][i%findingBlock]
 }
 
 func (d *detector) evidence(pos int, fact string) Evidence {
@@ -111,7 +131,7 @@ func (d *detector) attemptEvidence(inv *Invocation, subject string) []Evidence {
 		}
 	}
 	// A late outcome reads best where it happened.
-	sort.SliceStable(ev, func(i, j int) bool { return ev[i].Event < ev[j].Event })
+	slices.SortStableFunc(ev, func(a, b Evidence) int { return cmp.Compare(a.Event, b.Event) })
 	return ev
 }
 
@@ -331,11 +351,12 @@ func (d *detector) compareInputs(k int) (facts []Evidence, differ bool) {
 	for i := range inv.Attempts {
 		p := d.h.At(inv.Attempts[i].Scheduled).Payload
 		if !visible(p) {
+			d.inputSkips++
 			d.skip("identical inputs", inv.Key, withheldReason("the attempts' inputs are", p.State,
 				d.h.Run.DataSharing)+"; the grouping rests on ids, timers and order alone", p.State)
 			return nil, false
 		}
-		if i > 0 && p.Text() != first.Text() {
+		if i > 0 && !sameText(p, first) {
 			a := &inv.Attempts[i]
 			return []Evidence{d.evidence(a.Scheduled, "attempt "+strconv.Itoa(a.Number)+
 				"'s input differs from attempt 1's")}, true
@@ -347,6 +368,17 @@ func (d *detector) compareInputs(k int) (facts []Evidence, differ bool) {
 		d.ln.str("the inputs of all ").num(len(inv.Attempts)).str(" attempts are identical")
 	}
 	return []Evidence{d.evidence(inv.Attempts[0].Scheduled, d.ln.str(": one logical call").done())}, false
+}
+
+// sameText reports whether two payloads hold the same text, comparing
+// their wire forms first: equal literals need no unquoting.
+func sameText(a, b catalyst.Payload) bool {
+	if la, ok := a.WireLiteral(); ok {
+		if lb, ok := b.WireLiteral(); ok && la == lb {
+			return true
+		}
+	}
+	return a.Text() == b.Text()
 }
 
 // compareOutputs compares the outputs of two or more completions of one call
@@ -684,42 +716,71 @@ func (d *detector) runSkips() {
 		return
 	}
 	state := d.s.hiddenState
-	d.skip("payload size", "", withheldReason(strconv.Itoa(d.s.hidden)+" activity and child-workflow payloads are",
-		state, d.h.Run.DataSharing)+"; inputs and outputs over the size threshold cannot be found", state)
-	if d.hidden > 0 {
-		d.skip("identical inputs", "", withheldReason("the inputs of "+strconv.Itoa(d.hidden)+
-			" retried invocations are", state, d.h.Run.DataSharing)+
-			"; whether retries repeated the same input cannot be confirmed", state)
+	payloads := "1 activity or child-workflow payload is"
+	if d.s.hidden != 1 {
+		payloads = strconv.Itoa(d.s.hidden) + " activity and child-workflow payloads are"
 	}
+	d.skip("payload size", "", withheldReason(payloads, state, d.h.Run.DataSharing)+
+		"; inputs and outputs over the size threshold cannot be found", state)
+	// Invocations whose own check was skipped are named there already;
+	// this line speaks for the rest.
+	rest := d.hidden - d.inputSkips
+	if rest <= 0 {
+		return
+	}
+	noun := "retried invocation"
+	if rest != 1 {
+		noun += "s"
+	}
+	if d.inputSkips > 0 {
+		noun = "other " + noun
+	}
+	d.skip("identical inputs", "", withheldReason("the inputs of "+strconv.Itoa(rest)+" "+noun+" are", state, d.h.Run.DataSharing)+
+		"; whether retries repeated the same input cannot be confirmed", state)
 }
 
 // finish sorts the findings (most severe first, ties in history order) and
 // indexes them from their invocations.
 func (d *detector) finish(r *Report) {
-	order := make([]int32, len(d.found))
+	order := make([]int32, d.nFound)
 	for i := range order {
 		order[i] = int32(i)
 	}
-	sort.SliceStable(order, func(i, j int) bool {
-		a, b := &d.found[order[i]], &d.found[order[j]]
+	slices.SortStableFunc(order, func(i, j int32) int {
+		a, b := d.foundAt(i), d.foundAt(j)
 		if a.f.Severity != b.f.Severity {
-			return a.f.Severity > b.f.Severity
+			return cmp.Compare(b.f.Severity, a.f.Severity)
 		}
-		return a.order < b.order
+		return cmp.Compare(a.order, b.order)
 	})
-	r.Findings = make([]Finding, len(d.found))
-	for i, o := range order {
-		rf := &d.found[o]
-		r.Findings[i] = rf.f
-		for _, k := range [2]int{rf.inv1, rf.inv2} {
-			if k < 0 {
-				continue
-			}
-			inv := &r.Invocations[k]
-			if len(inv.Findings) == 0 || inv.Findings[len(inv.Findings)-1] != i {
-				inv.Findings = append(inv.Findings, i)
-			}
+	// Each invocation's finding positions share one backing array.
+	concerns := func(rf *rankedFinding, visit func(k int)) {
+		if rf.inv1 >= 0 {
+			visit(rf.inv1)
+		}
+		if rf.inv2 >= 0 && rf.inv2 != rf.inv1 {
+			visit(rf.inv2)
 		}
 	}
+	counts := make([]int32, len(r.Invocations))
+	total := 0
+	for _, o := range order {
+		concerns(d.foundAt(o), func(k int) { counts[k]++; total++ })
+	}
+	backing := make([]int, total)
+	r.Findings = make([]Finding, len(order))
+	for i, o := range order {
+		rf := d.foundAt(o)
+		r.Findings[i] = rf.f
+		concerns(rf, func(k int) {
+			inv := &r.Invocations[k]
+			if inv.Findings == nil {
+				n := int(counts[k])
+				inv.Findings, backing = backing[:0:n], backing[n:]
+			}
+			inv.Findings = append(inv.Findings, i)
+		})
+	}
+	d.found = nil
 	r.Skipped = d.skipped
 }

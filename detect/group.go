@@ -29,7 +29,13 @@ func (s *scan) linkTimers() {
 			s.linkInferred(int32(t), &w)
 		}
 	}
-	next := nextAttemptIndex{s: s, cursor: make(map[turnName]int32)}
+	retries := 0
+	for _, t := range s.firedOrder {
+		if s.timers[t].target >= 0 {
+			retries++
+		}
+	}
+	next := nextAttemptIndex{s: s, cursor: make(map[turnName]int32, retries)}
 	for _, t := range s.firedOrder {
 		tr := &s.timers[t]
 		if tr.target < 0 {

@@ -32,8 +32,15 @@ func (p *policySample) coefficient() float64 {
 // transient failure, in different activities of one run.
 func (d *detector) sharedRetryPolicy(fc *failureClasses) {
 	s := d.s
-	var samples []policySample
-	index := make(map[int32]int)
+	retried := 0
+	for t := range s.timers {
+		if s.timers[t].target >= 0 && s.timers[t].failure >= 0 {
+			retried++
+		}
+	}
+	samples := make([]policySample, 0, retried)
+	// index maps an invocation to its sample, plus one (0: none yet).
+	index := make([]int32, len(d.b.invs))
 	for t := range s.timers {
 		tr := &s.timers[t]
 		if tr.target < 0 || tr.failure < 0 {
@@ -49,10 +56,10 @@ func (d *detector) sharedRetryPolicy(fc *failureClasses) {
 			continue
 		}
 		inv := d.b.invOf[tr.failure]
-		i, ok := index[inv]
-		if !ok {
+		i := int(index[inv]) - 1
+		if i < 0 {
 			i = len(samples)
-			index[inv] = i
+			index[inv] = int32(i + 1)
 			samples = append(samples, policySample{inv: inv, first: delay, firstTimer: int32(t), firstFailure: tr.failure})
 		} else if samples[i].second == 0 {
 			samples[i].second = delay

@@ -37,10 +37,9 @@ func (r linkRank) better(o linkRank) linkRank {
 // attemptRec is one scheduled task or child-workflow creation, as the scan
 // found it. Strings stay in the history's event; pos reaches it.
 type attemptRec struct {
-	start, end  catalyst.Stamp // scheduling and first outcome times (kept so build need not reread events)
-	pos         int32          // position of the scheduling event
-	id          int32          // the scheduling event's eventId
-	gen         int32          // continue-as-new generation
+	pos         int32 // position of the scheduling event
+	id          int32 // the scheduling event's eventId
+	gen         int32 // continue-as-new generation
 	turn        int32
 	outcome     int32 // position of the first outcome, -1: none
 	outcomeTurn int32
@@ -200,15 +199,15 @@ func inboxBeforeTurn(h *catalyst.History) bool {
 // generations, the by-id and reused-eventId links, and retry timers whose
 // origin names an attempt.
 func newScan(h *catalyst.History, largeBytes int) *scan {
-	// Capacities are guesses (a scheduled task takes at least two events,
-	// itself and its outcome): counting first would read every event twice.
-	n := h.Len()
+	c := countKinds(h)
 	s := &scan{
 		h:             h,
-		attempts:      make([]attemptRec, 0, n/2+16),
-		timers:        make([]timerRec, 0, n/32+16),
-		ids:           newIDTable(n/2 + 16),
-		execs:         newExecIndex(n/2 + 16),
+		attempts:      make([]attemptRec, 0, c.attempts),
+		timers:        make([]timerRec, 0, c.timers),
+		failures:      make([]int32, 0, c.failures),
+		firedOrder:    make([]int32, 0, c.fired),
+		ids:           newIDTable(c.numbered + 16),
+		execs:         newExecIndex(c.tasks),
 		insts:         make(map[string]int32),
 		lossyChildren: h.Lossy,
 		largeBytes:    largeBytes,
@@ -288,6 +287,46 @@ func newScan(h *catalyst.History, largeBytes int) *scan {
 	return s
 }
 
+// kindCounts are how many events of the kinds the scan keeps a record for
+// a history holds.
+type kindCounts struct {
+	attempts, tasks, timers, fired, failures, numbered int
+}
+
+// countKinds counts the events the scan keeps records for, so that its
+// slices are allocated once at their final size: on a million-event history
+// growing them by appending would copy and discard about as much memory
+// again as they finally hold. It reads one byte of each event.
+func countKinds(h *catalyst.History) kindCounts {
+	var byType [256]int
+	for _, e := range h.All() {
+		byType[e.Type]++
+	}
+	var c kindCounts
+	for t, n := range byType {
+		if n == 0 {
+			continue
+		}
+		switch catalyst.EventType(t) {
+		case catalyst.EventTaskScheduled:
+			c.attempts += n
+			c.tasks += n
+		case catalyst.EventChildWorkflowCreated:
+			c.attempts += n
+		case catalyst.EventTimerCreated:
+			c.timers += n
+		case catalyst.EventTimerFired:
+			c.fired += n
+		case catalyst.EventTaskFailed, catalyst.EventChildWorkflowFailed:
+			c.failures += n
+		}
+		if catalyst.EventType(t).IsNumbered() {
+			c.numbered += n
+		}
+	}
+	return c
+}
+
 // stateOf decides whether the run is running, ended or stalled: an ending
 // event in the last generation wins, then the reported status, then a stall.
 func stateOf(status catalyst.Status, ended, stalled bool, last int) runState {
@@ -311,7 +350,7 @@ func stateOf(status catalyst.Status, ended, stalled bool, last int) runState {
 
 func (s *scan) addAttempt(pos, gen, turn int32, e *catalyst.Event, child bool) {
 	a := int32(len(s.attempts))
-	s.attempts = append(s.attempts, attemptRec{start: e.Timestamp, pos: pos, id: e.ID, gen: gen, turn: turn,
+	s.attempts = append(s.attempts, attemptRec{pos: pos, id: e.ID, gen: gen, turn: turn,
 		outcome: -1, parent: a, prevExec: -1, timer: -1, child: child, large: s.checkPayload(e.Payload)})
 	if ref := s.ids.get(e.ID); ref > 0 && !child {
 		if prev := ref - 1; !s.attempts[prev].child && s.nameOf(prev) == e.Name {

@@ -20,9 +20,11 @@
 package jsonscan
 
 import (
+	"encoding/binary"
 	"errors"
 	"fmt"
 	"io"
+	"math/bits"
 	"strconv"
 )
 
@@ -265,6 +267,14 @@ func (s *Scanner) nextSlow() (byte, bool) {
 				return c, true
 			}
 			s.pos++
+			// Indentation: skip a run of spaces eight bytes at a time.
+			for s.pos+8 <= s.end {
+				if x := binary.LittleEndian.Uint64(s.buf[s.pos:]) ^ (ones * ' '); x != 0 {
+					s.pos += bits.TrailingZeros64(x) >> 3
+					break
+				}
+				s.pos += 8
+			}
 		}
 		if _, ok := s.refill(s.pos); !ok {
 			return 0, false
@@ -667,6 +677,86 @@ func (s *Scanner) EndCapture() error {
 	err := s.capErr
 	s.capW, s.capErr = nil, nil
 	return err
+}
+
+// Fork returns a Scanner that reads r, whose first byte is at offset in
+// the input s reads, positioned at an element of the array s is inside:
+// the same open containers and depth limit, as if NextElement had just
+// returned true at offset. Decoding the rest of a long array from a point
+// found ahead, on another goroutine, is what it is for; the caller must
+// make sure offset is where an element starts (see Resume). A fork of a
+// nil reader reads nothing: it is a template, to fork again later (from
+// another goroutine) when the reader is known.
+func (s *Scanner) Fork(r io.Reader, offset int64) *Scanner {
+	f := &Scanner{mark: -1}
+	if r != nil {
+		f = NewAt(r, offset)
+	}
+	f.maxDepth = s.maxDepth
+	f.stack = append(f.stack, s.stack...)
+	if top := len(f.stack) - 1; top >= 0 {
+		f.stack[top] = inArray
+	}
+	return f
+}
+
+// NewAt returns a Scanner reading r through a 256 KiB window, where r's
+// first byte is at offset in a larger input: offsets (Offset, errors)
+// count from the start of that input.
+func NewAt(r io.Reader, offset int64) *Scanner {
+	s := New(r)
+	s.base = offset
+	return s
+}
+
+// Resume treats the input from the current position up to offset end as
+// consumed, and goes on reading at end from r. The bytes skipped must be
+// the rest of the innermost open array, its closing bracket last (another
+// goroutine decoded them through a Fork): the array is closed. When
+// capturing, the skipped bytes, read from skipped, are written to the
+// capture writer in their place.
+func (s *Scanner) Resume(r io.Reader, end int64, skipped io.Reader) error {
+	if s.err != nil {
+		return s.err
+	}
+	top := len(s.stack) - 1
+	if top < 0 || s.stack[top]&inArray == 0 {
+		return errors.New("jsonscan: Resume called outside an array")
+	}
+	if end < s.Offset() {
+		return errors.New("jsonscan: Resume called with an offset behind the scanner")
+	}
+	if s.capW != nil {
+		if skipped == nil {
+			return errors.New("jsonscan: Resume needs the skipped bytes while capturing")
+		}
+		s.flushCapture(s.pos)
+		buf := make([]byte, 1<<20)
+		for at, idle := s.Offset(), 0; at < end; {
+			n, err := skipped.Read(buf[:min(int64(len(buf)), end-at)])
+			if n > 0 && s.capErr == nil {
+				_, s.capErr = s.capW.Write(buf[:n])
+			}
+			at += int64(n)
+			if n == 0 && err == nil {
+				if idle++; idle == 100 {
+					err = io.ErrNoProgress
+				}
+			}
+			if err != nil && at < end {
+				if errors.Is(err, io.EOF) {
+					err = io.ErrUnexpectedEOF
+				}
+				s.err = &ReadError{Offset: at, Err: err}
+				s.poison()
+				return s.err
+			}
+		}
+		s.capPos = 0
+	}
+	s.stack = s.stack[:top]
+	s.r, s.base, s.pos, s.end, s.eof, s.mark = r, end, 0, 0, false, -1
+	return nil
 }
 
 // End checks that only whitespace remains: the document is complete, every

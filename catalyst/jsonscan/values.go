@@ -168,6 +168,22 @@ func (s *Scanner) StringValue() ([]byte, error) {
 	return s.buf[start+1 : end-1], nil
 }
 
+// StringValueOrNull is StringValue for a string that may be null: a null is
+// consumed and reported with null set (and no error), which is much cheaper
+// than StringValue's error for a value of another kind. Any other kind is
+// StringValue's *ValueError, nothing consumed.
+func (s *Scanner) StringValueOrNull() (b []byte, null bool, err error) {
+	c, err := s.valueStart()
+	if err != nil {
+		return nil, false, err
+	}
+	if c == 'n' {
+		return nil, true, s.literal("null")
+	}
+	b, err = s.StringValue()
+	return b, false, err
+}
+
 // scanNumber consumes the number at s.pos and returns its bounds.
 func (s *Scanner) scanNumber() (start, end int, err error) {
 	start = s.pos

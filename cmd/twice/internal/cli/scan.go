@@ -207,12 +207,20 @@ func runTargetScan(ctx context.Context, opts *ScanOptions, p *scanPlan) error {
 			failed = append(failed, t.arg)
 			continue
 		}
+		// A large file's analysis and output stay within twice its size
+		// (memlimit.go); decoding it needs far less than that.
+		restore := func() {}
+		if t.kind == targetFile {
+			restore = f.limitMemoryFor(t.arg)
+		}
 		if stream == nil {
 			runs = append(runs, analyze(h, p.det, f.Env.now()))
+			restore()
 			continue
 		}
 		a := analyzeWhileWriting(h, p.det, f.Env.now())
 		stream.Run(a)
+		restore()
 		n += a.CountAtLeast(p.failOn)
 	}
 	if stream != nil {

@@ -57,6 +57,15 @@ func (a Analysis) Resolve() Analysis {
 	return a
 }
 
+// pendingDone returns a channel closed once a pending report is ready, or
+// nil when the analysis is not pending.
+func (a Analysis) pendingDone() <-chan struct{} {
+	if a.pending == nil {
+		return nil
+	}
+	return a.pending.done
+}
+
 // Options configure every renderer.
 type Options struct {
 	// Now is the current time, for relative times and ages.

@@ -107,21 +107,23 @@ func writeRunJSON(e *jsonEnc, a Analysis, console string) {
 	e.key("run")
 	writeRunInfoJSON(e, r)
 
+	// While a pending report is computed, one core is left to it.
+	gate := a.pendingDone()
 	e.key("events")
 	e.beginArray()
-	for _, ev := range h.All() {
-		writeEventJSON(e, ev)
-		e.maybeDrain()
-	}
+	writeElements(e, h.Len(), eventsPerSegment, gate, func(e *jsonEnc, i int) {
+		writeEventJSON(e, h.At(i))
+	})
 	e.endArray()
 
 	e.key("withheld")
 	e.beginArray()
 	level := string(r.DataSharing.Level)
 	reason := r.DataSharing.WithheldText()
-	for _, ev := range h.All() {
+	writeElements(e, h.Len(), withheldPerSegment, gate, func(e *jsonEnc, i int) {
+		ev := h.At(i)
 		if ev.Payload.State != catalyst.PayloadWithheld {
-			continue
+			return
 		}
 		e.beginObject()
 		e.intField("event_index", int64(ev.Index))
@@ -130,8 +132,7 @@ func writeRunJSON(e *jsonEnc, a Analysis, console string) {
 		e.strField("reason", reason)
 		e.strField("level", level)
 		e.endObject()
-		e.maybeDrain()
-	}
+	})
 	e.endArray()
 
 	if link, ok := a.Link(console); ok {
@@ -304,17 +305,16 @@ func writeFailureJSON(e *jsonEnc, f *catalyst.Failure, depth int) {
 func writeReportJSON(e *jsonEnc, h *catalyst.History, r *detect.Report) {
 	e.key("invocations")
 	e.beginArray()
-	for i := range r.Invocations {
+	writeElements(e, len(r.Invocations), invocationsPerSegment, nil, func(e *jsonEnc, i int) {
 		writeInvocationJSON(e, r, &r.Invocations[i])
-		e.maybeDrain()
-	}
+	})
 	e.endArray()
 
 	e.key("findings")
 	e.beginArray()
-	for i := range r.Findings {
+	writeElements(e, len(r.Findings), findingsPerSegment, nil, func(e *jsonEnc, i int) {
 		writeFindingJSON(e, &r.Findings[i])
-	}
+	})
 	e.endArray()
 
 	e.key("skipped_checks")

@@ -23,10 +23,15 @@ type jsonEnc struct {
 	// second formatted: consecutive events mostly share it.
 	secs    int64
 	secText []byte
+
+	// helpers is how many goroutines help encode long arrays, and spare
+	// holds their buffers between arrays (jsonpar.go).
+	helpers int
+	spare   [][]byte
 }
 
 func newJSONEnc(w io.Writer) *jsonEnc {
-	return &jsonEnc{w: w, buf: make([]byte, 0, 128<<10), secs: -1 << 62}
+	return &jsonEnc{w: w, buf: make([]byte, 0, 128<<10), secs: -1 << 62, helpers: helperCount()}
 }
 
 // maybeDrain writes the buffer out once it is large.
@@ -36,11 +41,24 @@ func (e *jsonEnc) maybeDrain() {
 	}
 }
 
+// drain writes the buffer out. An encoder without a writer (a helper's,
+// see jsonpar.go) keeps everything in its buffer.
 func (e *jsonEnc) drain() {
+	if e.w == nil {
+		return
+	}
 	if e.err == nil && len(e.buf) > 0 {
 		_, e.err = e.w.Write(e.buf)
 	}
 	e.buf = e.buf[:0]
+}
+
+// write writes what the buffer holds, then b, without copying b.
+func (e *jsonEnc) write(b []byte) {
+	e.drain()
+	if e.err == nil && len(b) > 0 {
+		_, e.err = e.w.Write(b)
+	}
 }
 
 func (e *jsonEnc) flush() error {

@@ -1,0 +1,31 @@
+package catalyst
+
+import (
+	"math/rand/v2"
+	"testing"
+)
+
+// TestUnquotedLen: a payload's size without unquoting is the length of its
+// unquoted text, for every kind of escape, valid or not.
+func TestUnquotedLen(t *testing.T) {
+	cases := []string{``, `abc`, `\"`, `\\`, `\/\b\f\n\r\t`, `\u0041`, `\u00e9`, `\u20ac`, `\ud83d\ude00`, `\ud83d`,
+		`\ude00`, `\ud83dx`, `\u12`, `\uzzzz`, `\x`, `a\`, `\u`, `\ud83d\u0041`}
+	alphabet := []string{`\`, `u`, `d`, `8`, `3`, `e`, `0`, `a`, `"`, `n`, `é`, "\xff"}
+	rng := rand.New(rand.NewPCG(1, 2))
+	for range 2000 {
+		b := ""
+		for range rng.IntN(16) {
+			b += alphabet[rng.IntN(len(alphabet))]
+		}
+		cases = append(cases, b)
+	}
+	for _, c := range cases {
+		if got, want := unquotedLen(c), len(unquoteJSON(c)); got != want {
+			t.Fatalf("unquotedLen(%q) = %d, want %d", c, got, want)
+		}
+		p := QuotedPayload(`"` + c + `"`)
+		if p.Has() && p.Size() != len(p.Text()) {
+			t.Fatalf("Size of %q is %d, its text has %d bytes", c, p.Size(), len(p.Text()))
+		}
+	}
+}

@@ -1,0 +1,63 @@
+package cli
+
+import (
+	"math"
+	"os"
+	"path/filepath"
+	"runtime/debug"
+	"testing"
+)
+
+func TestMemoryLimitFor(t *testing.T) {
+	for _, tt := range []struct{ size, want int64 }{
+		{0, 0},
+		{memoryLimitMinInput - 1, 0},
+		{memoryLimitMinInput, 2*memoryLimitMinInput - memoryOverhead},
+		{165_000_000, 330_000_000 - memoryOverhead},
+		{math.MaxInt64 / 2, 0},
+	} {
+		if got := memoryLimitFor(tt.size); got != tt.want {
+			t.Errorf("memoryLimitFor(%d) = %d, want %d", tt.size, got, tt.want)
+		}
+	}
+}
+
+// TestLimitMemoryFor: a large file sets the runtime's limit until restored;
+// a small file, a folder, or GOMEMLIMIT leave it alone.
+func TestLimitMemoryFor(t *testing.T) {
+	dir := t.TempDir()
+	big := filepath.Join(dir, "big.json")
+	if err := os.WriteFile(big, nil, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Truncate(big, 100<<20); err != nil { // sparse: no disk used
+		t.Fatal(err)
+	}
+	small := filepath.Join(dir, "small.json")
+	if err := os.WriteFile(small, []byte("[]"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	before := debug.SetMemoryLimit(-1)
+	defer debug.SetMemoryLimit(before)
+
+	f := NewFactory(nil, testEnv(t, nil))
+	restore := f.limitMemoryFor(big)
+	if got := debug.SetMemoryLimit(-1); got != memoryLimitFor(100<<20) {
+		t.Fatalf("limit %d while reading a 100 MiB file, want %d", got, memoryLimitFor(100<<20))
+	}
+	restore()
+	if got := debug.SetMemoryLimit(-1); got != before {
+		t.Fatalf("limit %d after restoring, want %d", got, before)
+	}
+	for name, path := range map[string]string{"small file": small, "folder": dir, "missing": filepath.Join(dir, "none")} {
+		f.limitMemoryFor(path)()
+		if got := debug.SetMemoryLimit(-1); got != before {
+			t.Fatalf("%s: limit %d, want it unchanged", name, got)
+		}
+	}
+	user := NewFactory(nil, testEnv(t, map[string]string{"GOMEMLIMIT": "1GiB"}))
+	user.limitMemoryFor(big)
+	if got := debug.SetMemoryLimit(-1); got != before {
+		t.Fatalf("GOMEMLIMIT set: limit %d, want it unchanged", got)
+	}
+}
