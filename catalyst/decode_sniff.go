@@ -12,7 +12,13 @@ import (
 
 // sniffSize is how much of a document's beginning is looked at to tell its
 // format. The bytes are peeked through the scanner's window, not consumed.
-const sniffSize = 64 << 10
+// When a value longer than that (a run's input ahead of its history, a huge
+// first name) hides what decides the format, the look goes further, up to
+// maxSniffSize.
+const (
+	sniffSize    = 64 << 10
+	maxSniffSize = 64 << 20
+)
 
 // shape is the outer form of a document.
 type shape uint8
@@ -53,6 +59,9 @@ type sniffed struct {
 	elem  elemFormat
 	// what and hint describe an unknown document for FormatError.
 	what, hint string
+	// cut is set when the look ended at the end of a cut-off head: seeing
+	// more could change the answer.
+	cut bool
 }
 
 // wrappers says which wrappers a document may be.
@@ -73,6 +82,13 @@ func (d *decoder) document(allow wrappers) (*History, error) {
 		return nil, ErrEmpty
 	}
 	sn := classify(head, len(head) < sniffSize)
+	for n := sniffSize; sn.cut && len(head) == n && n < maxSniffSize; {
+		n *= 4
+		if head, err = d.sc.Peek(n); err != nil {
+			return nil, d.fail(err)
+		}
+		sn = classify(head, len(head) < n)
+	}
 	switch sn.shape {
 	case shapeInvalid:
 		if err := d.sc.SkipValue(); err != nil {
@@ -129,6 +145,15 @@ func found(head []byte) string {
 // "not enough to tell", and classify decides from what it saw.
 func classify(head []byte, complete bool) sniffed {
 	hs := jsonscan.NewBytes(head)
+	sn := classifyHead(hs, head, complete)
+	// Scanner errors are sticky: one at the end of a cut-off head means the
+	// look ran out of bytes somewhere.
+	sn.cut = stopped(hs.Err(), head, complete)
+	return sn
+}
+
+// classifyHead is classify over the scanner hs reading head.
+func classifyHead(hs *jsonscan.Scanner, head []byte, complete bool) sniffed {
 	k, _ := hs.PeekKind()
 	switch k {
 	case 'n':

@@ -72,6 +72,10 @@ type Violation struct {
 // and paragraph separators, and invalid UTF-8. ok is false when out is clean.
 func FindUnsafe(out string, tabs bool) (v Violation, ok bool) {
 	for i := 0; i < len(out); {
+		if c := out[i]; c >= 0x20 && c < 0x7f || c == '\n' {
+			i++ // printable ASCII: the common case, checked fast
+			continue
+		}
 		r, size := utf8.DecodeRuneInString(out[i:])
 		switch {
 		case r == utf8.RuneError && size == 1:

@@ -78,13 +78,42 @@ func (f *Factory) loadHistory(ctx context.Context, t target, lc LiveClient) (*ca
 		if f.IO.IsStdinTTY != nil && f.IO.IsStdinTTY() {
 			return nil, usagef("- reads a history from standard input, which is a terminal: pipe one in (dapr workflow history ID -o json | twice show -)")
 		}
-		return fixtures.Read(f.IO.In, "-", fixtures.OpenOptions{})
+		return readCancellable(ctx, "standard input", func() (*catalyst.History, error) {
+			return fixtures.Read(f.IO.In, "-", fixtures.OpenOptions{})
+		})
 	case targetDemo:
 		return fixtures.OpenDemo(t.arg)
 	case targetLive:
 		return lc.History(ctx, t.ref)
 	}
-	return fixtures.Open(t.arg, fixtures.OpenOptions{})
+	return readCancellable(ctx, quote(t.arg), func() (*catalyst.History, error) {
+		return fixtures.Open(t.arg, fixtures.OpenOptions{})
+	})
+}
+
+// readCancellable runs read and returns its answer, or the context's error
+// as soon as the context is done (ctrl+c, a deadline): reading standard
+// input or opening a FIFO blocks in a system call no context can
+// interrupt. The read then finishes on its own, or with the process.
+func readCancellable(ctx context.Context, what string, read func() (*catalyst.History, error)) (*catalyst.History, error) {
+	if ctx.Done() == nil {
+		return read()
+	}
+	type answer struct {
+		h   *catalyst.History
+		err error
+	}
+	done := make(chan answer, 1)
+	go func() {
+		h, err := read()
+		done <- answer{h, err}
+	}()
+	select {
+	case a := <-done:
+		return a.h, a.err
+	case <-ctx.Done():
+		return nil, fmt.Errorf("reading %s: %w", what, ctx.Err())
+	}
 }
 
 // analyze runs detect over a history. A history read live is judged

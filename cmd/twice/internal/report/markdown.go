@@ -81,6 +81,10 @@ func (t *textWriter) markdownRun(a Analysis) {
 	t.mdRow("Created", md(t.instant(r.CreatedAt)))
 	t.mdRow("Updated", md(t.instant(r.UpdatedAt)))
 	t.mdRow("Source", md(sourceText(h)))
+	if rec := r.Provenance.Recorded; rec != nil {
+		// A recording known to be partial says so here too.
+		t.mdRow("Recorded", md(recordedText(rec, t.opts.TimeFormat, t.now)))
+	}
 	level := ds.LevelText()
 	withheld := withheldCount(h)
 	if withheld > 0 {

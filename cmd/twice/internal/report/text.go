@@ -146,8 +146,10 @@ func (t *textWriter) header(a Analysis) {
 	if link, ok := a.Link(t.opts.Console); ok {
 		t.field("Console", link)
 	} else {
-		t.field("Console", "no link (app id or run id unknown or not a plain id); app "+
-			strconv.Quote(line(r.AppID))+", run "+strconv.Quote(line(r.ID)))
+		// The ids are already escaped: quoting them again would double the
+		// backslashes of their escapes.
+		t.field("Console", "no link (app id or run id unknown or not a plain id); app \""+
+			line(r.AppID)+"\", run \""+line(r.ID)+"\"")
 	}
 	t.field("Input", payloadLine(r.Input, ds))
 	t.field("Output", payloadLine(r.Output, ds))

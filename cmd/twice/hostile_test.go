@@ -1,0 +1,161 @@
+package main
+
+import (
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/twice-cli/twice/catalyst/safetext/hostiletest"
+)
+
+// These tests extend terminal_test.go: hostile histories in a real
+// terminal, and ctrl+c at every point twice can be waiting.
+
+// paneState returns what the terminal made of the program's output: the
+// pane's title and the paste buffers OSC 52 writes create.
+func (term *terminal) paneState() (title, buffers string) {
+	title = strings.TrimSpace(term.tmux("display", "-p", "-t", "main", "#{pane_title}"))
+	out, _ := exec.Command("tmux", "-L", term.sock, "list-buffers").CombinedOutput()
+	return title, strings.TrimSpace(string(out))
+}
+
+// TestTerminalHostileHistory shows histories of every format with the whole
+// hostile corpus planted in them, in the real interactive view, walking
+// its tabs, copying the id and the link, and quitting: the terminal's title
+// is twice's own (never "pwned"), no OSC 52 clipboard write reached it,
+// the screen shows the escapes as text, and the terminal is restored.
+func TestTerminalHostileHistory(t *testing.T) {
+	bin := buildTwice(t)
+	home := t.TempDir()
+	for _, d := range hostiletest.Documents(hostiletest.Joined()) {
+		if d.Name == "mcp-result" {
+			continue // the catalyst document, wrapped: same screens
+		}
+		t.Run(d.Name, func(t *testing.T) {
+			file := filepath.Join(t.TempDir(), d.Name+".json")
+			if err := os.WriteFile(file, d.Bytes, 0o600); err != nil {
+				t.Fatal(err)
+			}
+			term := startTerminal(t, 120, 40, append(baseEnv, "HOME="+home, "XDG_CONFIG_HOME="+home), bin+" show "+file)
+			term.tmux("set", "-g", "set-clipboard", "on") // accept OSC 52 into paste buffers, so a write would show
+			s := term.waitFor(`\x1b[2J`)
+			if strings.Contains(s, "pwned\n") {
+				t.Errorf("the screen shows an interpreted sequence:\n%s", s)
+			}
+			for _, k := range []string{"Enter", "j", "Tab", "j", "j", "j", "j", "Tab", "j", "y", "Y", "?", "?"} {
+				term.keys(k)
+				time.Sleep(40 * time.Millisecond)
+			}
+			term.waitFor(`\x1b[2J`)
+			title, buffers := term.paneState()
+			if title != "twice" {
+				t.Errorf("pane title %q, want twice's own", title)
+			}
+			if buffers != "" {
+				t.Errorf("something wrote the clipboard: %q", buffers)
+			}
+			term.keys("q")
+			if st := term.exitStatus(); st != "0" {
+				t.Errorf("exit status %s, want 0", st)
+			}
+			term.checkRestored()
+		})
+	}
+}
+
+// TestTerminalCtrlCAnywhere presses ctrl+c on every screen of the
+// interactive view — the run list, a run's tabs, the help, a filter being
+// typed — and while it is loading a FIFO nobody writes to: twice exits
+// within two seconds and the terminal is restored.
+func TestTerminalCtrlCAnywhere(t *testing.T) {
+	bin := buildTwice(t)
+	home := t.TempDir()
+	env := append(baseEnv, "HOME="+home, "XDG_CONFIG_HOME="+home)
+	fifo := filepath.Join(t.TempDir(), "history.json")
+	if err := syscall.Mkfifo(fifo, 0o600); err != nil {
+		t.Fatalf("mkfifo: %v", err)
+	}
+	for _, tc := range []struct {
+		name, command, wait string
+		keys                []string
+	}{
+		{"run list", bin, "order-7731", nil},
+		{"run list filter", bin, "order-7731", []string{"/", "o", "r"}},
+		{"run list help", bin, "order-7731", []string{"?"}},
+		{"invocations", bin + " show demo:payment-timeout", "ChargeCard", []string{"Enter"}},
+		{"events", bin + " show demo:payment-timeout", "ChargeCard", []string{"Tab", "j", "j"}},
+		{"findings", bin + " show demo:payment-timeout", "ChargeCard", []string{"Tab", "Tab"}},
+		{"events filter", bin + " show demo:payment-timeout", "ChargeCard", []string{"Tab", "/", "c"}},
+		{"loading a FIFO", bin + " show " + fifo, "quit", nil},
+	} {
+		t.Run(strings.ReplaceAll(tc.name, " ", "_"), func(t *testing.T) {
+			term := startTerminal(t, 100, 30, env, tc.command)
+			term.waitFor(tc.wait)
+			for _, k := range tc.keys {
+				term.keys(k)
+				time.Sleep(40 * time.Millisecond)
+			}
+			start := time.Now()
+			term.keys("C-c")
+			st := term.exitStatus()
+			if d := time.Since(start); d > 2*time.Second {
+				t.Errorf("twice took %v to stop after ctrl+c", d)
+			}
+			if st != "0" && st != "130" {
+				t.Errorf("exit status %s after ctrl+c, want 0 or 130", st)
+			}
+			term.checkRestored()
+		})
+	}
+	// Release the FIFO's abandoned reader, if any is left.
+	if w, err := os.OpenFile(fifo, os.O_WRONLY|syscall.O_NONBLOCK, 0); err == nil {
+		w.Close()
+	}
+}
+
+// TestTerminalCtrlCWhileReadingInput: ctrl+c while twice reads a history
+// from standard input that never ends (the writer ignores the signal, as a
+// remote command's pipe does), or from a FIFO nobody writes to, exits at
+// once with 130. (A regression test: the read blocked in a system call and
+// twice ignored ctrl+c until its input ended.)
+func TestTerminalCtrlCWhileReadingInput(t *testing.T) {
+	bin := buildTwice(t)
+	home := t.TempDir()
+	env := append(baseEnv, "HOME="+home, "XDG_CONFIG_HOME="+home)
+	fifo := filepath.Join(t.TempDir(), "history.json")
+	if err := syscall.Mkfifo(fifo, 0o600); err != nil {
+		t.Fatalf("mkfifo: %v", err)
+	}
+	// The writer starts a history, then sends a space every 200 ms forever;
+	// it ignores ctrl+c and ends when twice closes the pipe (SIGPIPE).
+	writer := `sh -c 'trap "" INT; printf "{\"events\":["; while printf " "; do sleep 0.2; done'`
+	for name, command := range map[string]string{
+		"stdin":       writer + " | " + bin + " show -",
+		"stdin scan":  writer + " | " + bin + " scan - -o json",
+		"fifo":        bin + " show " + fifo + " -o text",
+		"fifo opened": writer + " > " + fifo + " & " + bin + " scan " + fifo,
+	} {
+		t.Run(strings.ReplaceAll(name, " ", "_"), func(t *testing.T) {
+			// The pane's shell survives ctrl+c (trap), so that it can say
+			// how twice exited; twice itself gets the signal as usual.
+			term := startTerminal(t, 100, 30, env, "trap : INT; "+command)
+			time.Sleep(500 * time.Millisecond) // twice is now blocked reading
+			start := time.Now()
+			term.keys("C-c")
+			st := term.exitStatus()
+			if d := time.Since(start); d > 2*time.Second {
+				t.Errorf("twice took %v to stop after ctrl+c", d)
+			}
+			if st != "130" {
+				t.Errorf("exit status %s after ctrl+c, want 130", st)
+			}
+			if !strings.Contains(term.screen(), "twice: interrupted") {
+				t.Errorf("twice did not say it was interrupted:\n%s", term.screen())
+			}
+		})
+	}
+}
