@@ -21,35 +21,15 @@ func TestMain(m *testing.M) {
 // whose bodies echo the token back — the token appears in no error, no
 // returned value, no doctor report and no line of the debug log.
 func TestTokenNeverLeaks(t *testing.T) {
-	echo := "your token " + secret + " was rejected"
-	scenarios := []struct {
-		name   string
-		faults []catalysttest.Fault
-	}{
-		{name: "success"},
-		{name: "401 echoing the token", faults: []catalysttest.Fault{{Kind: catalysttest.FaultStatus, Status: 401, Body: echo}}},
-		{name: "403 echoing the token", faults: []catalysttest.Fault{{On: "tools/call", Kind: catalysttest.FaultStatus, Status: 403, Body: echo}}},
-		{name: "500 echoing the token", faults: []catalysttest.Fault{{On: "tools/call", Kind: catalysttest.FaultStatus, Status: 500, Body: echo}}},
-		{name: "503 then success", faults: []catalysttest.Fault{catalysttest.StatusFault("tools/call", 2, 503, "Retry-After", "1")}},
-		{name: "refusal echoing the token", faults: []catalysttest.Fault{catalysttest.Refusal("tools/call", 0, "ORG_MISMATCH",
-			"the organization supplied ("+secret+") does not match the credential's organization (b)", false)}},
-		{name: "tool error echoing the token", faults: []catalysttest.Fault{{On: "tools/call", Kind: catalysttest.FaultToolError, Body: echo}}},
-		{name: "JSON-RPC error echoing the token", faults: []catalysttest.Fault{{On: "tools/call", Kind: catalysttest.FaultRPCError, Code: -1, Body: echo}}},
-		{name: "malformed answer echoing the token", faults: []catalysttest.Fault{{On: "tools/call", Kind: catalysttest.FaultStatus, Status: 200, Body: "{" + echo}}},
-		{name: "truncated", faults: []catalysttest.Fault{{On: "tools/call", Kind: catalysttest.FaultTruncate, Body: "{"}}},
-		{name: "timeout", faults: []catalysttest.Fault{{On: "tools/call", Kind: catalysttest.FaultDelay, Delay: time.Minute}}},
-		{name: "redirect away", faults: []catalysttest.Fault{{On: "tools/call", Kind: catalysttest.FaultRedirect, Location: "http://localhost:1/x?token=" + secret}}},
-		{name: "rate limited", faults: []catalysttest.Fault{catalysttest.StatusFault("tools/call", 0, 429, "Retry-After", "7200")}},
-		{name: "oversized", faults: []catalysttest.Fault{{On: "tools/call", Kind: catalysttest.FaultOversized}}},
-	}
+	scenarios := catalysttest.TokenLeakScenarios(secret)
 	for _, sc := range scenarios {
-		t.Run(sc.name, func(t *testing.T) {
+		t.Run(sc.Name, func(t *testing.T) {
 			h := newHarness(t, catalysttest.Options{}, func(c *Config) {
 				faultConfig(c)
 				c.RequestTimeout = 100 * time.Millisecond
 				c.MaxBodyBytes = 32 << 10
 			})
-			h.srv.Inject(sc.faults...)
+			h.srv.Inject(sc.Faults...)
 			var out strings.Builder
 			list, err := h.client.ListRuns(context.Background(), catalyst.RunQuery{Project: "default"})
 			fmt.Fprintf(&out, "%v\n%+v\n%#v\n%+v\n", err, err, err, list)

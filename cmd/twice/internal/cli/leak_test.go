@@ -82,32 +82,9 @@ func liveRun(t *testing.T, srv *catalysttest.Server, vars map[string]string, deb
 // on. The token appears in no sink: standard output, standard error, the
 // debug log, or a saved file.
 func TestTokenNeverLeaksFromCommands(t *testing.T) {
-	echo := "your token " + catalysttest.TestToken + " was rejected \x1b]0;pwned\x07"
-	scenarios := []struct {
-		name   string
-		faults []catalysttest.Fault
-	}{
-		{name: "success"},
-		{name: "401 echoing the token", faults: []catalysttest.Fault{{Kind: catalysttest.FaultStatus, Status: 401, Body: echo}}},
-		{name: "403 echoing the token", faults: []catalysttest.Fault{{On: "tools/call", Kind: catalysttest.FaultStatus, Status: 403, Body: echo}}},
-		{name: "500 echoing the token", faults: []catalysttest.Fault{{On: "tools/call", Kind: catalysttest.FaultStatus, Status: 500, Body: echo}}},
-		{name: "503 with Retry-After", faults: []catalysttest.Fault{catalysttest.StatusFault("tools/call", 1, 503, "Retry-After", "1")}},
-		{name: "refusal echoing the token", faults: []catalysttest.Fault{catalysttest.Refusal("tools/call", 0, "ORG_MISMATCH",
-			"the organization supplied ("+catalysttest.TestToken+") does not match", false)}},
-		{name: "tool error echoing the token", faults: []catalysttest.Fault{{On: "tools/call", Kind: catalysttest.FaultToolError, Body: echo}}},
-		{name: "JSON-RPC error echoing the token", faults: []catalysttest.Fault{{On: "tools/call", Kind: catalysttest.FaultRPCError, Code: -1, Body: echo}}},
-		{name: "malformed answer echoing the token", faults: []catalysttest.Fault{{On: "tools/call", Kind: catalysttest.FaultStatus, Status: 200, Body: "{" + echo}}},
-		{name: "tool text echoing the token", faults: []catalysttest.Fault{{On: "tools/call", Kind: catalysttest.FaultToolText, Body: echo}}},
-		{name: "truncated", faults: []catalysttest.Fault{{On: "tools/call", Kind: catalysttest.FaultTruncate, Body: `{"jsonrpc":"2.0","id":3,"result":{"content":[`}}},
-		{name: "hang-up", faults: []catalysttest.Fault{{On: "tools/call", Kind: catalysttest.FaultHangup}}},
-		{name: "timeout", faults: []catalysttest.Fault{{On: "tools/call", Kind: catalysttest.FaultDelay, Delay: time.Minute}}},
-		{name: "redirect carrying the token", faults: []catalysttest.Fault{{On: "tools/call", Kind: catalysttest.FaultRedirect,
-			Location: "http://localhost:1/x?token=" + catalysttest.TestToken}}},
-		{name: "rate limited for an hour", faults: []catalysttest.Fault{catalysttest.StatusFault("tools/call", 0, 429, "Retry-After", "3600")}},
-		{name: "oversized", faults: []catalysttest.Fault{{On: "tools/call", Kind: catalysttest.FaultOversized, Size: 80 << 20}}},
-	}
+	scenarios := catalysttest.TokenLeakScenarios(catalysttest.TestToken)
 	for _, sc := range scenarios {
-		t.Run(strings.ReplaceAll(sc.name, " ", "_"), func(t *testing.T) {
+		t.Run(strings.ReplaceAll(sc.Name, " ", "_"), func(t *testing.T) {
 			dir := t.TempDir()
 			for _, args := range [][]string{
 				{"runs", "--project", "default"},
@@ -119,7 +96,7 @@ func TestTokenNeverLeaksFromCommands(t *testing.T) {
 				{"doctor"},
 			} {
 				srv := catalysttest.New(catalysttest.Options{})
-				srv.Inject(sc.faults...)
+				srv.Inject(sc.Faults...)
 				var debug syncBuffer
 				r := liveRun(t, srv, nil, &debug, args...)
 				srv.Close()
@@ -145,7 +122,7 @@ func TestTokenNeverLeaksFromCommands(t *testing.T) {
 					t.Errorf("the token was saved in %s", f)
 				}
 			}
-			if sc.name == "success" && len(files) != 1 {
+			if sc.Name == "success" && len(files) != 1 {
 				t.Errorf("record saved %d files on success", len(files))
 			}
 		})
