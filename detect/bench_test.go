@@ -158,6 +158,29 @@ func BenchmarkAnalyze(b *testing.B) {
 	}
 }
 
+// BenchmarkGroup measures grouping alone (indexing execution ids and timer
+// origins, then building invocations) on the "typical" histories of
+// BenchmarkAnalyze; the difference between the two is the findings.
+func BenchmarkGroup(b *testing.B) {
+	for _, n := range []int{10_000, 100_000, 1_000_000} {
+		h := benchHistory(n, 50)
+		b.Run(strconv.Itoa(n/1000)+"k", func(b *testing.B) {
+			b.ReportAllocs()
+			var invs int
+			for b.Loop() {
+				s := newScan(h, DefaultLargePayloadBytes)
+				s.linkExecIDs()
+				s.linkTimers()
+				invs = len(s.build(newClassifier(nil), &failureClasses{}).invs)
+			}
+			if invs == 0 {
+				b.Fatal("no invocations grouped")
+			}
+			b.ReportMetric(float64(h.Len())*float64(b.N)/b.Elapsed().Seconds(), "events/s")
+		})
+	}
+}
+
 func TestBenchHistoryGroupsAsBuilt(t *testing.T) {
 	h := benchHistory(20_000, 1)
 	r := Analyze(h, Options{})
