@@ -185,6 +185,28 @@ func TestTerminalCtrlCWhileLoading(t *testing.T) {
 	}
 }
 
+// TestTerminalPipedHistoryOpensTheView pipes the Dapr CLI's JSON into
+// twice show - on a terminal: the view opens, reads keys from the terminal
+// (not the pipe), says the run id is not in this format, and quits clean.
+func TestTerminalPipedHistoryOpensTheView(t *testing.T) {
+	bin := buildTwice(t)
+	home := t.TempDir()
+	src, err := filepath.Abs("../../fixtures/testdata/demosrc/card-declined.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	term := startTerminal(t, 110, 30, append(baseEnv, "HOME="+home, "XDG_CONFIG_HOME="+home), "cat "+src+" | "+bin+" show -")
+	term.waitFor("run (not in this history)")
+	term.waitFor("charge_card")
+	term.keys("Tab")
+	term.waitFor("[Events 24]")
+	term.keys("q")
+	if st := term.exitStatus(); st != "0" {
+		t.Errorf("exit status %s, want 0", st)
+	}
+	term.checkRestored()
+}
+
 func TestTerminalPipedPrintsText(t *testing.T) {
 	bin := buildTwice(t)
 	out, err := exec.Command(bin, "show", "demo:payment-timeout").Output()

@@ -24,7 +24,7 @@ func (m *Model) header() []string {
 	run := &m.d.h.Run
 	mark, tone := format.StatusMark(run.Status)
 	first := s.Title.Render(format.Fit(format.Line(run.Workflow), max(w/3, 12))) +
-		"  " + s.Label.Render("run") + " " + format.Line(run.ID) +
+		"  " + s.Label.Render("run") + " " + idOrUnknown(run.ID) +
 		"  " + s.Label.Render("app") + " " + format.Line(run.AppID) +
 		"  " + s.Tone(tone).Render(mark)
 
@@ -34,7 +34,7 @@ func (m *Model) header() []string {
 	if m.d.hasLink {
 		third = m.linkLine(w)
 	} else {
-		third = s.Label.Render("no console link:") + " app " + format.Line(run.AppID) + ", run " + format.Line(run.ID)
+		third = s.Label.Render("no console link:") + " " + plainIDs(run)
 	}
 	return []string{format.Pad(first, w), format.Pad(second, w), format.Pad(third, w)}
 }
@@ -122,7 +122,16 @@ func runTimes(h *catalyst.History) (created, updated time.Time) {
 
 // plainIDs names the run by its ids, for when there is no console link.
 func plainIDs(run *catalyst.Run) string {
-	return "app " + format.Line(run.AppID) + ", run " + format.Line(run.ID)
+	return "app " + idOrUnknown(run.AppID) + ", run " + idOrUnknown(run.ID)
+}
+
+// idOrUnknown is an id for the screen, or says that the history does not
+// name it (the Dapr CLI's JSON, for one, prints no instance id).
+func idOrUnknown(id string) string {
+	if id == "" {
+		return "(not in this history)"
+	}
+	return format.Line(id)
 }
 
 // linkLines are the detail pane's closing lines: the console link, or the

@@ -250,3 +250,29 @@ func TestToggles(t *testing.T) {
 		}
 	}
 }
+
+// A history that does not name its ids (the Dapr CLI's JSON prints no
+// instance id) says so in the header rather than showing a bare "-".
+func TestHeaderSaysWhichIDsAreUnknown(t *testing.T) {
+	tests := []struct {
+		name, app, run string
+		want           []string
+	}{
+		{"no run id", "payments", "", []string{"run (not in this history)", "no console link: app payments, run (not in this history)"}},
+		{"no app id", "", "charge-7731", []string{"run charge-7731", "no console link: app (not in this history), run charge-7731"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			m := newView(140, 20)
+			h := tuitest.Charge()
+			h.Run.AppID, h.Run.ID = tt.app, tt.run
+			m.SetHistory(h, analyzed(h), false)
+			out := ansi.Strip(m.View())
+			for _, w := range tt.want {
+				if !strings.Contains(out, w) {
+					t.Errorf("no %q in:\n%s", w, out)
+				}
+			}
+		})
+	}
+}

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -118,6 +119,70 @@ func TestStdinTerminalIsRefused(t *testing.T) {
 	h.in = chargeHistory("charge_card", "503", "{}")
 	if r := h.run("show", "-"); r.code != ExitOK || !strings.Contains(r.out, "Source        standard input") {
 		t.Errorf("piped stdin: exit %d, %s %s", r.code, r.errOut, r.out)
+	}
+}
+
+// fakeTTY is a terminal opened for keys; it records being closed.
+type fakeTTY struct {
+	io.Reader
+	closed bool
+}
+
+func (f *fakeTTY) Close() error { f.closed = true; return nil }
+
+func TestPipedHistoryOnTerminalOpensTheView(t *testing.T) {
+	tests := []struct {
+		name     string
+		args     []string
+		openErr  error
+		tuiErr   error
+		wantView bool
+		wantText bool
+		// wantOpens is how often the terminal is opened for keys.
+		wantOpens int
+	}{
+		{name: "terminal available", args: []string{"show", "-"}, wantView: true, wantOpens: 1},
+		{name: "no terminal to read keys from", args: []string{"show", "-"}, openErr: errors.New("no /dev/tty"), wantText: true, wantOpens: 1},
+		{name: "view unavailable", args: []string{"show", "-"}, tuiErr: errNoTUI, wantView: true, wantText: true, wantOpens: 1},
+		{name: "-o text wins", args: []string{"show", "-", "-o", "text"}, wantText: true},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			h := newHarness(t)
+			h.tty, h.stdinPiped, h.tuiErr = true, true, tt.tuiErr
+			h.in = chargeHistory("charge_card", "503", "{}")
+			tty := &fakeTTY{Reader: strings.NewReader("")}
+			opened := 0
+			h.openTTY = func() (io.ReadCloser, error) {
+				opened++
+				if tt.openErr != nil {
+					return nil, tt.openErr
+				}
+				return tty, nil
+			}
+			r := h.run(tt.args...)
+			if r.code != ExitOK {
+				t.Fatalf("exit %d: %s", r.code, r.errOut)
+			}
+			if got := len(h.tuiCalls) == 1; got != tt.wantView {
+				t.Fatalf("view ran %d times", len(h.tuiCalls))
+			}
+			if tt.wantView {
+				req := h.tuiCalls[0]
+				if req.History == nil || req.History.Run.ID != "A-7731" || req.In != io.Reader(tty) || req.Ref != nil {
+					t.Errorf("request = %+v", req)
+				}
+				if !tty.closed {
+					t.Error("the terminal opened for keys was not closed")
+				}
+			}
+			if got := strings.Contains(r.out, "Run A-7731"); got != tt.wantText {
+				t.Errorf("text printed: %v, want %v:\n%s", got, tt.wantText, r.out)
+			}
+			if opened != tt.wantOpens {
+				t.Errorf("terminal opened %d times, want %d", opened, tt.wantOpens)
+			}
+		})
 	}
 }
 

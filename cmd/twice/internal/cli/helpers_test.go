@@ -5,6 +5,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"sync"
@@ -46,11 +47,15 @@ type result struct {
 // harness runs command lines against a factory whose live client and
 // interactive view are fakes.
 type harness struct {
-	t    *testing.T
-	env  Env
-	tty  bool
-	in   string
-	live *fakeLive
+	t   *testing.T
+	env Env
+	tty bool
+	// stdinPiped makes standard input a pipe even when tty is set;
+	// openTTY is the streams' OpenTTY (nil: none).
+	stdinPiped bool
+	openTTY    func() (io.ReadCloser, error)
+	in         string
+	live       *fakeLive
 	// liveErr is returned by NewLive.
 	liveErr error
 	// liveConfig is the config NewLive was last given.
@@ -67,6 +72,10 @@ func newHarness(t *testing.T) *harness {
 
 func (h *harness) factory() (*Factory, *bytes.Buffer, *bytes.Buffer) {
 	streams, out, errOut := TestStreams(h.in, h.tty)
+	if h.stdinPiped {
+		streams.IsStdinTTY = func() bool { return false }
+	}
+	streams.OpenTTY = h.openTTY
 	f := NewFactory(streams, h.env)
 	f.NewLive = func(cfg live.Config) (LiveClient, error) {
 		h.liveConfig = cfg

@@ -20,6 +20,9 @@ type IOStreams struct {
 	// IsStdinTTY and IsStdoutTTY report whether the stream is a terminal.
 	IsStdinTTY  func() bool
 	IsStdoutTTY func() bool
+	// OpenTTY opens the controlling terminal for keys, for the interactive
+	// view of a history piped into standard input (nil: not available).
+	OpenTTY func() (io.ReadCloser, error)
 }
 
 // SystemStreams returns the process's standard streams.
@@ -28,7 +31,22 @@ func SystemStreams() *IOStreams {
 		In: os.Stdin, Out: os.Stdout, ErrOut: os.Stderr,
 		IsStdinTTY:  func() bool { return term.IsTerminal(os.Stdin.Fd()) },
 		IsStdoutTTY: func() bool { return term.IsTerminal(os.Stdout.Fd()) },
+		OpenTTY:     openTTY,
 	}
+}
+
+// openTTY opens the process's controlling terminal, as pagers do to read
+// keys while their input is a pipe.
+func openTTY() (io.ReadCloser, error) {
+	f, err := os.Open("/dev/tty")
+	if err != nil {
+		return nil, err
+	}
+	if !term.IsTerminal(f.Fd()) {
+		f.Close()
+		return nil, errNoTUI
+	}
+	return f, nil
 }
 
 // TestStreams returns streams over buffers, for tests: stdin reads in,

@@ -39,7 +39,7 @@ engine stamped an event earlier (an outcome is stamped before the turn that reco
 
 The run is a history file of any format twice reads (a twice saved history, Dapr
 protojson, Catalyst flattened events, dapr workflow history -o json), - for standard
-input, demo:NAME for a bundled demo (twice demo list), or a run id read from
+input (on a terminal the view then reads keys from the terminal), demo:NAME for a bundled demo (twice demo list), or a run id read from
 Catalyst with --app (and --project).`,
 		Example: `  twice show demo:payment-timeout
   dapr workflow history charge-7731 -a payments -o json | twice show -
@@ -92,7 +92,7 @@ func runShow(ctx context.Context, opts *ShowOptions) error {
 		defer lc.Close()
 	}
 
-	// Standard input holds the history, so the view could not read keys.
+	// A history on standard input is read first (below).
 	if format == "" && f.interactive() && t.kind != targetStdin {
 		req := f.tuiRequest(det, cfg.Console, ropts.TimeFormat)
 		if t.kind == targetLive {
@@ -110,6 +110,19 @@ func runShow(ctx context.Context, opts *ShowOptions) error {
 	h, err := f.loadHistory(ctx, t, lc)
 	if err != nil {
 		return err
+	}
+	// A history piped in on a terminal opens the view too, reading keys
+	// from the terminal itself (dapr workflow history ID -o json | twice show -).
+	if format == "" && t.kind == targetStdin && f.stdoutTTY() && f.IO.OpenTTY != nil {
+		if tty, err := f.IO.OpenTTY(); err == nil {
+			req := f.tuiRequest(det, cfg.Console, ropts.TimeFormat)
+			req.History, req.In = h, tty
+			err = f.RunTUI(ctx, req)
+			tty.Close()
+			if !errors.Is(err, errNoTUI) {
+				return err
+			}
+		}
 	}
 	a := analyze(h, det, f.Env.now())
 	if format == "" {

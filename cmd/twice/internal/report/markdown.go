@@ -67,7 +67,11 @@ func (t *textWriter) markdownRun(a Analysis) {
 	h := a.History
 	r := &h.Run
 	ds := r.DataSharing
-	t.println("## Run ", md(r.ID), " (", md(r.Workflow), ")")
+	if r.ID == "" {
+		t.println("## Run of ", md(r.Workflow), " (id not in this history)")
+	} else {
+		t.println("## Run ", md(r.ID), " (", md(r.Workflow), ")")
+	}
 	t.println()
 	t.mdRow("Fact", "Value")
 	t.mdRow("---", "---")
@@ -95,7 +99,7 @@ func (t *textWriter) markdownRun(a Analysis) {
 	if hasLink {
 		t.mdRow("Console", "<"+link+">")
 	} else {
-		t.mdRow("Console", "no link: app id or run id unknown or not a plain id")
+		t.mdRow("Console", md(noLinkText(r)))
 	}
 	t.mdRow("Input", md(payloadLine(r.Input, ds)))
 	t.mdRow("Output", md(payloadLine(r.Output, ds)))

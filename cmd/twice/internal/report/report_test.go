@@ -66,14 +66,36 @@ func TestWriteTextWithheldIsNamedNeverEmpty(t *testing.T) {
 }
 
 func TestWriteTextNoLinkPrintsPlainIDs(t *testing.T) {
-	a := sampleAnalysis()
-	a.History.Run.AppID = ""
-	out := render(t, func(b *bytes.Buffer) error { return WriteText(b, a, textOptions(TimeISO, false)) })
-	if strings.Contains(out, "catalyst.diagrid.io") {
-		t.Errorf("a run with no app id got a link:\n%s", out)
+	tests := []struct {
+		name, app, run, want string
+	}{
+		{"no app id", "", "welcome-u-20931", `no link: this history does not name its app id; run "welcome-u-20931"`},
+		{"no run id", "notifier", "", `no link: this history does not name its run id; app "notifier"`},
+		{"neither", "", "", "no link: this history names neither its app id nor its run id"},
+		{"not plain", "notifier", "a/b\x1b[2J", `no link: an id is not a plain id; app "notifier", run "a/b\x1b[2J"`},
 	}
-	if !strings.Contains(out, `no link (app id or run id unknown or not a plain id); app "-", run "welcome-u-20931"`) {
-		t.Errorf("the plain ids are missing:\n%s", out)
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			a := sampleAnalysis()
+			a.History.Run.AppID, a.History.Run.ID = tt.app, tt.run
+			out := render(t, func(b *bytes.Buffer) error { return WriteText(b, a, textOptions(TimeISO, false)) })
+			if strings.Contains(out, "catalyst.diagrid.io") {
+				t.Errorf("got a link:\n%s", out)
+			}
+			if !strings.Contains(out, "Console       "+tt.want+"\n") {
+				t.Errorf("want %q in:\n%s", tt.want, out)
+			}
+			if tt.run == "" && !strings.HasPrefix(out, "Run (id not in this history)\n") {
+				t.Errorf("an unknown run id is not said so:\n%s", out)
+			}
+			if strings.Contains(tt.want, `\`) {
+				return // Markdown escapes the backslashes again
+			}
+			mdOut := render(t, func(b *bytes.Buffer) error { return WriteMarkdown(b, []Analysis{a}, Options{Now: testNow}) })
+			if !strings.Contains(mdOut, "| Console | "+tt.want+" |\n") {
+				t.Errorf("Markdown: want %q in:\n%s", tt.want, mdOut)
+			}
+		})
 	}
 }
 

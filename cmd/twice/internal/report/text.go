@@ -103,10 +103,31 @@ func (t *textWriter) run(a Analysis) {
 	}
 }
 
+// noLinkText says why a run has no console link, naming what is missing
+// and printing the ids that are known, to search the console by hand. The
+// ids are escaped once by line: quoting them again would double the
+// backslashes of their escapes.
+func noLinkText(r *catalyst.Run) string {
+	switch {
+	case r.ID == "" && r.AppID == "":
+		return "no link: this history names neither its app id nor its run id"
+	case r.ID == "":
+		return "no link: this history does not name its run id; app \"" + line(r.AppID) + "\""
+	case r.AppID == "":
+		return "no link: this history does not name its app id; run \"" + line(r.ID) + "\""
+	}
+	return "no link: an id is not a plain id; app \"" + line(r.AppID) + "\", run \"" + line(r.ID) + "\""
+}
+
 func (t *textWriter) header(a Analysis) {
 	h := a.History
 	r := &h.Run
-	t.println(t.opts.Styles.Heading("Run " + line(r.ID)))
+	if r.ID == "" {
+		// The Dapr CLI's JSON, for one, does not print the instance id.
+		t.println(t.opts.Styles.Heading("Run (id not in this history)"))
+	} else {
+		t.println(t.opts.Styles.Heading("Run " + line(r.ID)))
+	}
 	t.field("Workflow", line(r.Workflow))
 	t.field("App", line(r.AppID))
 	if r.Project.Name != "" || r.Project.UID != "" {
@@ -146,10 +167,7 @@ func (t *textWriter) header(a Analysis) {
 	if link, ok := a.Link(t.opts.Console); ok {
 		t.field("Console", link)
 	} else {
-		// The ids are already escaped: quoting them again would double the
-		// backslashes of their escapes.
-		t.field("Console", "no link (app id or run id unknown or not a plain id); app \""+
-			line(r.AppID)+"\", run \""+line(r.ID)+"\"")
+		t.field("Console", noLinkText(r))
 	}
 	t.field("Input", payloadLine(r.Input, ds))
 	t.field("Output", payloadLine(r.Output, ds))
