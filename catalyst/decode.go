@@ -563,8 +563,11 @@ func (d *decoder) finish(filtered bool) *History {
 		run.Status = StatusRunning
 	}
 	run.Provenance = d.opts.Provenance
-	if filtered || d.run.levelSet {
+	switch {
+	case d.run.levelSet && d.run.level != LevelUnknown:
 		h.ApplyDataSharing(DataSharing{Filtered: true, Level: d.run.level})
+	case filtered || d.run.levelSet:
+		h.ApplyInferredDataSharing()
 	}
 	d.event = -1
 	return h

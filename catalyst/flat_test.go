@@ -24,14 +24,15 @@ func TestFlatBareList(t *testing.T) {
 	if h.Format != FormatCatalyst || h.Lossy {
 		t.Errorf("format %s lossy %v", h.Format, h.Lossy)
 	}
-	// No level reported: filtered, level unknown, and the words say so.
-	if ds := h.Run.DataSharing; !ds.Filtered || ds.Level != LevelUnknown {
+	// No level reported, and no payload anywhere: metadata, inferred, and
+	// the words say so.
+	if ds := h.Run.DataSharing; !ds.Filtered || ds.Level != LevelMetadata || !ds.Inferred {
 		t.Errorf("data sharing %+v", ds)
 	}
 	if n := len(h.Withheld()); n != 4 {
 		t.Errorf("%d withheld payloads, want 4 (ES input, two task inputs, one output)", n)
 	}
-	if !strings.Contains(h.Run.DataSharing.PayloadText(h.At(1).Payload), "level not reported") {
+	if !strings.Contains(h.Run.DataSharing.PayloadText(h.At(1).Payload), "(metadata, inferred)") {
 		t.Errorf("withheld text %q", h.Run.DataSharing.PayloadText(h.At(1).Payload))
 	}
 	if h.Run.Input.State != PayloadWithheld {
@@ -143,7 +144,8 @@ func TestFlatPayloadForms(t *testing.T) {
 
 func TestFlatPayloadFollowsTheType(t *testing.T) {
 	// An input on a completion and an output on a schedule are not its
-	// payload; the event's own field is withheld.
+	// payload; the event's own field is absent. A payload is present, so
+	// the level is full (inferred) and the absent one is none, not withheld.
 	h, err := Decode(strings.NewReader(`[
 		{"type":"TaskCompleted","input":"\"in\"","result":"\"out\""},
 		{"type":"TaskScheduled","output":"\"out\""},
@@ -154,8 +156,11 @@ func TestFlatPayloadFollowsTheType(t *testing.T) {
 	if p := h.At(0).Payload; p.Text() != `"out"` {
 		t.Errorf("completion payload %q", p.Text())
 	}
-	if p := h.At(1).Payload; p.State != PayloadWithheld {
-		t.Errorf("schedule payload %v, want withheld", p.State)
+	if p := h.At(1).Payload; p.State != PayloadNone {
+		t.Errorf("schedule payload %v, want none", p.State)
+	}
+	if ds := h.Run.DataSharing; ds.Level != LevelFull || !ds.Inferred {
+		t.Errorf("data sharing %+v, want full (inferred)", ds)
 	}
 	if p := h.At(2).Payload; p.State != PayloadNone {
 		t.Errorf("timer payload %v, want none (timers carry none)", p.State)

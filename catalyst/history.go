@@ -124,6 +124,44 @@ func (h *History) ApplyDataSharing(d DataSharing) {
 	}
 }
 
+// InferLevel infers the data-sharing level a filtering source (Catalyst)
+// applied from what it returned, for when the level was not reported.
+// There are two levels: metadata withholds every payload, full none. So
+// any payload present (or present but empty) means full; events that carry
+// payloads with not one present means metadata; a history with no payload
+// to judge by gives LevelUnknown.
+func (h *History) InferLevel() Level {
+	for _, p := range []Payload{h.Run.Input, h.Run.Output, h.Run.CustomStatus} {
+		if p.State == PayloadPresent || p.State == PayloadEmpty {
+			return LevelFull
+		}
+	}
+	carriers := 0
+	for _, e := range h.All() {
+		if e.Type.PayloadField() == "" {
+			continue
+		}
+		switch e.Payload.State {
+		case PayloadPresent, PayloadEmpty:
+			return LevelFull
+		case PayloadNone, PayloadWithheld:
+			carriers++
+		}
+	}
+	if carriers > 0 {
+		return LevelMetadata
+	}
+	return LevelUnknown
+}
+
+// ApplyInferredDataSharing applies a filtering source's data sharing when
+// the source did not report its level: the level InferLevel finds, marked
+// inferred, or unknown when there is nothing to infer it from.
+func (h *History) ApplyInferredDataSharing() {
+	level := h.InferLevel()
+	h.ApplyDataSharing(DataSharing{Filtered: true, Level: level, Inferred: level != LevelUnknown})
+}
+
 // Withheld lists, in history order, every payload that is withheld.
 func (h *History) Withheld() []*Event {
 	var out []*Event

@@ -208,7 +208,11 @@ func (d *decoder) inner(allow wrappers) (*History, error) {
 // protojson.
 func catalystInside(h *History) *History {
 	if h.Format != FormatProtoJSON && !h.Run.DataSharing.Filtered {
-		h.ApplyDataSharing(DataSharing{Filtered: true, Level: h.Run.DataSharing.Level})
+		if h.Run.DataSharing.Level != LevelUnknown {
+			h.ApplyDataSharing(DataSharing{Filtered: true, Level: h.Run.DataSharing.Level})
+		} else {
+			h.ApplyInferredDataSharing()
+		}
 	}
 	return h
 }

@@ -96,7 +96,11 @@ func firstUnsafe(s string, multiline bool) int {
 // invisible rather than printed: C1 controls, format characters (bidi,
 // zero-width, BOM, tags), and line and paragraph separators.
 func needsEscape(r rune) bool {
-	return unicode.IsControl(r) || unicode.In(r, unicode.Cf, unicode.Zl, unicode.Zp)
+	return unicode.IsControl(r) || unicode.In(r, unicode.Cf, unicode.Zl, unicode.Zp,
+		// Invisible yet not format characters: variation selectors, the
+		// combining grapheme joiner and the Hangul fillers make two names
+		// that look the same differ, and shift columns.
+		unicode.Variation_Selector, unicode.Other_Default_Ignorable_Code_Point)
 }
 
 // appendEscape appends the visible escape of r. In multi-line mode newline

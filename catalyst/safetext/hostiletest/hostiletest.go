@@ -39,6 +39,9 @@ func Corpus(long bool) []Sample {
 		{"c1 csi", "a\u009b2Jb"},
 		{"right-to-left override", "ChargeCard\u202eDRACegrahc"},
 		{"zero width space", "Charge\u200bCard"},
+		{"variation selector", "Charge\ufe0fCard"},
+		{"combining grapheme joiner", "Charge\u034fCard"},
+		{"hangul filler", "Charge\u3164Card"},
 		{"invalid utf-8", "bad\xff\xfebytes"},
 		{"tview markup", "[red]ALERT[-]"},
 	}
@@ -69,7 +72,8 @@ type Violation struct {
 // FindUnsafe returns the first character in out that must never reach a
 // terminal raw: ESC and every other C0 control (except '\n', and '\t' when
 // tabs is true), DEL, C1 controls, bidi and other format characters, line
-// and paragraph separators, and invalid UTF-8. ok is false when out is clean.
+// and paragraph separators, variation selectors and other invisible
+// default-ignorable characters, and invalid UTF-8. ok is false when out is clean.
 func FindUnsafe(out string, tabs bool) (v Violation, ok bool) {
 	for i := 0; i < len(out); {
 		if c := out[i]; c >= 0x20 && c < 0x7f || c == '\n' {
@@ -81,7 +85,8 @@ func FindUnsafe(out string, tabs bool) (v Violation, ok bool) {
 		case r == utf8.RuneError && size == 1:
 			return Violation{i, r}, true
 		case r == '\n', r == '\t' && tabs:
-		case unicode.IsControl(r), unicode.In(r, unicode.Cf, unicode.Zl, unicode.Zp):
+		case unicode.IsControl(r), unicode.In(r, unicode.Cf, unicode.Zl, unicode.Zp,
+			unicode.Variation_Selector, unicode.Other_Default_Ignorable_Code_Point):
 			return Violation{i, r}, true
 		}
 		i += size
