@@ -7,6 +7,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"strings"
 
 	"github.com/twice-cli/twice/catalyst"
 	"github.com/twice-cli/twice/fixtures/gen"
@@ -36,9 +37,19 @@ func generateCommand(args []string, stdout, stderr io.Writer) error {
 	if *events == 0 {
 		return &usageError{"-n is required"}
 	}
+	for _, f := range []struct{ flag, value string }{{"-format", *format}, {"-inner", *inner}} {
+		switch f.value {
+		case "protojson", "catalyst", "dapr-cli", "fixture":
+		default:
+			return &usageError{fmt.Sprintf("%s %q: use protojson, catalyst, dapr-cli or fixture", f.flag, f.value)}
+		}
+	}
 	opts := gen.Options{
 		Events: *events, Seed: *seed, Format: formatOf(*format), Inner: formatOf(*inner),
 		Level: catalyst.Level(*level), LegacyKeys: *legacy, Router: *router,
+	}
+	if err := opts.Validate(); err != nil {
+		return &usageError{strings.TrimPrefix(err.Error(), "generate: ")}
 	}
 	if *out == "-" {
 		w := bufio.NewWriterSize(stdout, 1<<20)

@@ -86,17 +86,30 @@ func TestUsageErrors(t *testing.T) {
 	}
 }
 
-// TestFailedGenerateLeavesNoFile: bad options are an error (exit 1) that
-// names the file, and neither a partial file nor a temporary one remains; an
-// existing file is left as it was.
+// TestFailedGenerateLeavesNoFile: bad options are a usage error and a file
+// that cannot be written an error naming it; neither a partial file nor a
+// temporary one remains, and an existing file is left as it was.
 func TestFailedGenerateLeavesNoFile(t *testing.T) {
 	dir := t.TempDir()
 	path := filepath.Join(dir, "h.json")
 	if err := os.WriteFile(path, []byte("keep"), 0o600); err != nil {
 		t.Fatal(err)
 	}
+	for _, args := range [][]string{
+		{"-n", "10", "-format", "yaml", "-o", path},
+		{"-n", "2", "-o", path},
+		{"-n", "10", "-format", "fixture", "-inner", "xml", "-o", path},
+		{"-n", "10", "-format", "catalyst", "-legacy", "-o", path},
+	} {
+		// A command line twice-gen cannot run is a usage error (exit 2)
+		// naming the flag's own words, and writes nothing.
+		code, _, stderr := runArgs(args...)
+		if code != exitUsage || strings.Contains(stderr, "twice-fixture") {
+			t.Fatalf("%q: exit %d, stderr %q", args, code, stderr)
+		}
+	}
 	code, _, stderr := runArgs("-n", "10", "-format", "yaml", "-o", path)
-	if code != exitError || !strings.Contains(stderr, path) || !strings.Contains(stderr, `unknown format "yaml"`) {
+	if !strings.Contains(stderr, `-format "yaml"`) {
 		t.Fatalf("exit %d, stderr %q", code, stderr)
 	}
 	entries, _ := os.ReadDir(dir)
