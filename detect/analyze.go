@@ -26,7 +26,11 @@ type Options struct {
 	// Now is the instant a running run's pending attempts are judged
 	// against. Zero means the latest instant the history vouches for (its
 	// last event, Run.UpdatedAt, or when a saved history was captured),
-	// which keeps the result a function of the history alone.
+	// which keeps the result a function of the history alone. A history
+	// that says neither when it was read (a plain file or stdin, with no
+	// capture time) nor is a live read reports a pending attempt that is not
+	// yet overdue as unknown-outcome at low severity: whether it is still
+	// running cannot be told. Live readers should pass the clock.
 	Now time.Time
 	// OverdueAfter is how long a pending attempt of a running run may wait
 	// before its outcome is reported unknown (default 15 min).

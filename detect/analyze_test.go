@@ -249,6 +249,65 @@ func TestDistinctOutputsMakeADuplicateObserved(t *testing.T) {
 	}
 }
 
+// TestSecondOutcomeEvidenceClaimsNoMoreThanTheConfidence: a second outcome
+// for one scheduled task says "executed twice" only when the finding is
+// observed (two completions); after a recorded failure it says what the
+// history shows.
+func TestSecondOutcomeEvidenceClaimsNoMoreThanTheConfidence(t *testing.T) {
+	completedThenFailed := func() *catalyst.History {
+		b := newHB("OrderWorkflow")
+		b.turn().start("e1")
+		s := b.sched("ChargeCard", execA, `{"orderId":"A-1"}`)
+		b.wait(time.Second).turn().done(s, execA, `{"charge_id":"ch_1"}`)
+		b.wait(30*time.Second).turn().fail(s, execA, "*url.Error", msgDeadline).complete(catalyst.StatusCompleted)
+		return b.history()
+	}
+	tests := []struct {
+		name     string
+		build    func() *catalyst.History
+		conf     Confidence
+		want     string
+		twice    bool
+		explains string
+	}{
+		{"redelivered-failed-then-completed", scenarioByName(t, "redelivered-failed-then-completed").build,
+			ConfidenceProbable, "attempt 1 also completed (event 6) after its failure was recorded, a second outcome " +
+				"for the same scheduled task", false, "if the run that failed had committed the charge before it failed"},
+		{"duplicate-completion", scenarioByName(t, "duplicate-completion").build,
+			ConfidenceObserved, "attempt 1 completed again (event 6), a second outcome for the same scheduled task — " +
+				"it executed twice", true, "it records 2 completions"},
+		{"late-completion-after-retry", scenarioByName(t, "late-completion-after-retry").build,
+			ConfidenceObserved, "attempt 1 also completed (event 12) after its failure was recorded, a second " +
+				"outcome for the same scheduled task", false, "it records 2 completions"},
+		{"completed-then-failed", completedThenFailed,
+			ConfidenceProbable, "attempt 1 also failed (event 6) after its completion was recorded, a second outcome " +
+				"for the same scheduled task: " + msgDeadline[:60],
+			false, "recorded two outcomes for one scheduled task, one a failure"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			r := Analyze(tt.build(), Options{})
+			f := findingOf(r, FindingDuplicateSideEffect)
+			if f == nil || f.Confidence != tt.conf {
+				t.Fatalf("no %s duplicate:\n%s", tt.conf, describe(r))
+			}
+			facts := strings.Join(factsOf(*f), "\n")
+			if !strings.Contains(facts, tt.want) {
+				t.Errorf("evidence lacks %q:\n%s", tt.want, facts)
+			}
+			if got := strings.Contains(facts, "executed twice"); got != tt.twice {
+				t.Errorf("evidence says \"executed twice\": %v, want %v:\n%s", got, tt.twice, facts)
+			}
+			if !strings.Contains(f.Explanation, tt.explains) {
+				t.Errorf("explanation lacks %q: %s", tt.explains, f.Explanation)
+			}
+			if !tt.twice && strings.Contains(f.Explanation, "executed twice") {
+				t.Errorf("explanation claims more than %s: %s", tt.conf, f.Explanation)
+			}
+		})
+	}
+}
+
 func TestWithheldPayloadsAreSkippedChecksNamingTheLevel(t *testing.T) {
 	h := pythonRetry503("charge_card", msg503)()
 	stripPayloads(h)
@@ -312,7 +371,7 @@ func TestOverdueUsesNowWhenGiven(t *testing.T) {
 	b.sched("SendEmail", execA, `{}`)
 	b.run.Status = catalyst.StatusRunning
 	h := b.history()
-	if r := Analyze(h, Options{}); findingOf(r, FindingUnknownOutcome) != nil {
+	if r := Analyze(h, Options{Now: b.t0.Add(time.Minute)}); findingOf(r, FindingUnknownOutcome) != nil {
 		t.Fatal("a fresh pending attempt was reported")
 	}
 	later := b.t0.Add(3 * time.Hour)
@@ -334,6 +393,57 @@ func TestOverdueUsesNowWhenGiven(t *testing.T) {
 	h.Run.UpdatedAt = b.t0.Add(time.Hour)
 	if f := findingOf(Analyze(h, Options{}), FindingUnknownOutcome); f == nil || !strings.Contains(f.Evidence[0].Fact, "1.0 h") {
 		t.Errorf("last update ignored: %+v", f)
+	}
+}
+
+// TestPendingWithNoCaptureTimeIsUnknown: a pending attempt in a history
+// that does not say when it was read (a plain file, stdin, with no
+// Options.Now) is reported unknown at low severity, never left silent; a
+// clock, a capture time or a live read decide as before.
+func TestPendingWithNoCaptureTimeIsUnknown(t *testing.T) {
+	b := newHB("WelcomeWorkflow")
+	b.turn().start("e1")
+	b.sched("SendEmail", execA, `{"to":"x@example.com"}`)
+	b.run.Status = catalyst.StatusRunning
+	soon := b.t0.Add(time.Minute)
+	tests := []struct {
+		name    string
+		surface catalyst.Surface
+		rec     *catalyst.Recording
+		now     time.Time
+		want    bool // an unknown-outcome finding, low and possible
+	}{
+		{"file", catalyst.SurfaceFile, nil, time.Time{}, true},
+		{"stdin", catalyst.SurfaceStdin, nil, time.Time{}, true},
+		{"no provenance", "", nil, time.Time{}, true},
+		{"fixture with no capture time", catalyst.SurfaceFile, &catalyst.Recording{}, time.Time{}, true},
+		{"fixture captured soon after", catalyst.SurfaceFile, &catalyst.Recording{CapturedAt: soon}, time.Time{}, false},
+		{"live read", catalyst.SurfaceCatalystMCP, nil, time.Time{}, false},
+		{"file with a clock", catalyst.SurfaceFile, nil, soon, false},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			h := b.history()
+			h.Run.Provenance = catalyst.Provenance{Surface: tt.surface, Recorded: tt.rec}
+			r := Analyze(h, Options{Now: tt.now})
+			f := findingOf(r, FindingUnknownOutcome)
+			if !tt.want {
+				if f != nil {
+					t.Fatalf("unexpected finding:\n%s", describe(r))
+				}
+				return
+			}
+			if f == nil || f.Severity != SeverityLow || f.Confidence != ConfidencePossible {
+				t.Fatalf("no low, possible unknown-outcome:\n%s", describe(r))
+			}
+			if want := "attempt 1 (event 2) has no outcome by the end of this history; it does not say when it " +
+				"was captured, so whether the attempt is still running cannot be told"; f.Evidence[0].Fact != want {
+				t.Errorf("fact = %q, want %q", f.Evidence[0].Fact, want)
+			}
+			if !strings.Contains(f.Advice, "do not resolve an unknown outcome by guessing") {
+				t.Errorf("advice = %q", f.Advice)
+			}
+		})
 	}
 }
 
@@ -565,5 +675,112 @@ func TestPayloadSizeSkipAgreesInNumber(t *testing.T) {
 	r := Analyze(h, Options{})
 	if len(r.Skipped) != 1 || !strings.HasPrefix(r.Skipped[0].Reason, "1 activity or child-workflow payload is redacted") {
 		t.Errorf("skipped checks %+v", r.Skipped)
+	}
+}
+
+// TestTimeoutRaceWordingFollowsClassAndIDs: a read that raced a timer is not
+// said to repeat a side effect, and a history with no task_execution_id is
+// not said to have one.
+func TestTimeoutRaceWordingFollowsClassAndIDs(t *testing.T) {
+	tests := []struct {
+		name       string
+		activity   string
+		ids        bool
+		sev        Severity
+		explains   []string
+		notExplain []string
+		advice     string
+	}{
+		{"read with ids", "fetch_quote", true, SeverityLow,
+			[]string{"under a new task_execution_id", "repeats work, not a side effect"},
+			[]string{"both calls can perform"}, "Not an idempotency concern"},
+		{"read without ids", "fetch_quote", false, SeverityLow,
+			[]string{"again as a new call.", "repeats work, not a side effect"},
+			[]string{"both calls can perform", "task_execution_id"}, "Not an idempotency concern"},
+		{"charge with ids", "ChargeCard", true, SeverityHigh,
+			[]string{"under a new task_execution_id", "both calls can perform the charge"},
+			nil, "the two calls have different task_execution_ids"},
+		{"charge without ids", "ChargeCard", false, SeverityHigh,
+			[]string{"again as a new call.", "both calls can perform the charge"},
+			[]string{"task_execution_id"}, "the two calls are separate scheduled tasks"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			h := raceScenario(tt.activity, true, true)()
+			if !tt.ids {
+				for _, e := range h.All() {
+					e.ExecutionID = ""
+				}
+			}
+			r := Analyze(h, Options{})
+			f := findingOf(r, FindingTimeoutRace)
+			if f == nil || f.Severity != tt.sev {
+				t.Fatalf("no %s timeout race:\n%s", tt.sev, describe(r))
+			}
+			for _, want := range tt.explains {
+				if !strings.Contains(f.Explanation, want) {
+					t.Errorf("explanation lacks %q: %s", want, f.Explanation)
+				}
+			}
+			for _, not := range tt.notExplain {
+				if strings.Contains(f.Explanation, not) || strings.Contains(f.Advice, not) {
+					t.Errorf("explanation or advice says %q:\n%s\n%s", not, f.Explanation, f.Advice)
+				}
+			}
+			if !strings.Contains(f.Advice, tt.advice) {
+				t.Errorf("advice lacks %q: %s", tt.advice, f.Advice)
+			}
+		})
+	}
+}
+
+// TestOrderLinksNeedTheSameInput: attempts linked by order alone (no ids, no
+// origins) are one call only when their visible inputs agree; inputs that
+// differ are different calls, and hidden inputs leave the order to decide.
+func TestOrderLinksNeedTheSameInput(t *testing.T) {
+	const a, b = `{"to":"dana@example.com"}`, `{"to":"dana.backup@example.com"}`
+	tests := []struct {
+		name       string
+		build      func() *catalyst.History
+		withhold   bool
+		invs       int
+		duplicates int
+	}{
+		{"different inputs", sleepThenSend(a, b), false, 2, 0},
+		{"same input", sleepThenSend(a, a), false, 1, 1},
+		{"inputs withheld", sleepThenSend(a, b), true, 1, 1},
+		{"old Python reused eventId, different inputs", func() *catalyst.History {
+			hb := newHB("notify_workflow")
+			hb.turn().start("")
+			id := hb.sched("send_sms", "", `{"to":"+15550100"}`)
+			hb.wait(time.Second).turn().done(id, "", `{"sid":"SM_1"}`)
+			hb.schedAs(id, "send_sms", "", `{"to":"+15550199"}`)
+			hb.wait(time.Second).turn().done(id, "", `{"sid":"SM_2"}`).complete(catalyst.StatusCompleted)
+			return hb.history()
+		}, false, 2, 0},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			h := tt.build()
+			if tt.withhold {
+				stripPayloads(h)
+				h.ApplyDataSharing(catalyst.DataSharing{Filtered: true, Level: catalyst.LevelMetadata})
+			}
+			r := Analyze(h, Options{})
+			checkInvariants(t, h, r)
+			dups := 0
+			for _, f := range r.Findings {
+				if f.ID == FindingDuplicateSideEffect {
+					dups++
+				}
+			}
+			if len(r.Invocations) != tt.invs || dups != tt.duplicates {
+				t.Fatalf("%d invocations, %d duplicates; want %d, %d:\n%s", len(r.Invocations), dups,
+					tt.invs, tt.duplicates, describe(r))
+			}
+			if tt.invs == 1 && r.Invocations[0].LinkRule != LinkInferred {
+				t.Errorf("link rule %s, want inferred", r.Invocations[0].LinkRule)
+			}
+		})
 	}
 }

@@ -80,14 +80,17 @@ type verbClass uint8
 const (
 	verbNone verbClass = iota
 	// verbSideEffect: a verb that changes the outside world wherever it
-	// appears in the name (charge, send, insert, ...).
+	// appears in the name (charge, send, insert, save, ...).
 	verbSideEffect
-	// verbSoftSideEffect: a word that is a side-effect verb when it leads
-	// the name (OrderPizza, EmailUser) and usually a noun elsewhere
-	// (GetOrder, ValidateEmail).
+	// verbSoftSideEffect: a word that is a side-effect verb where a verb
+	// goes (it leads the name, or follows "and", "then", "or": OrderPizza,
+	// FetchAndStore) and usually a noun elsewhere (GetOrder, GetStoreHours).
 	verbSoftSideEffect
 	verbReadOnly
 	verbIdempotent
+	// verbConjunction joins two verbs of one name (ValidateAndSave,
+	// GetOrCreate): the word after it is where a verb goes.
+	verbConjunction
 )
 
 // classOfWord returns what a lower-case word suggests an activity does.
@@ -103,11 +106,20 @@ func classOfWord(w string) verbClass {
 		"deliver", "upload", "record", "bill", "topup", "payout", "settle",
 		"authorize", "authorise", "commit", "alert", "broadcast", "produce",
 		"schedule", "start", "launch", "spawn", "tweet", "redeem", "donate",
-		"enroll", "invite", "activate":
+		"enroll", "invite", "activate",
+		// Writes and calls that act whatever follows them.
+		"save", "persist", "confirm", "apply", "execute", "invoke", "assign",
+		"checkout", "renew", "remind", "escalate", "resend", "accrue", "award":
 		return verbSideEffect
 	case "order", "email", "mail", "sms", "book", "credit", "invoice",
 		"payment", "message", "notification", "letter", "signup", "post",
-		"page", "webhook":
+		"page", "webhook",
+		// Verbs that write where a verb goes, and are nouns or adjectives
+		// elsewhere (GetStoreHours, ListOpenOrders, GetReleaseNotes).
+		"store", "sync", "log", "track", "import", "export", "open", "release",
+		"lock", "reverse", "void", "reset", "reject", "decline", "accept",
+		"claim", "deploy", "install", "migrate", "print", "reply", "forward",
+		"rotate", "upgrade", "downgrade", "collect", "attach", "sign":
 		return verbSoftSideEffect
 	case "get", "fetch", "read", "list", "lookup", "query", "validate", "check",
 		"compute", "render", "calculate", "calc", "search", "find", "load",
@@ -119,24 +131,34 @@ func classOfWord(w string) verbClass {
 		"exists", "lint", "diff", "compare", "match", "detect", "measure",
 		"preview", "simulate", "dry", "encode", "decode", "hash",
 		"encrypt", "decrypt", "serialize", "deserialize", "wait", "sleep",
-		"status", "health", "view", "show", "watch", "audit", "test":
+		"status", "health", "view", "show", "watch", "test", "geocode":
 		return verbReadOnly
 	case "delete", "remove", "put", "set", "upsert", "replace", "clear",
 		"unset", "purge", "erase", "drop", "unlock", "ensure",
 		"disable", "enable", "overwrite", "deactivate", "unsubscribe",
 		"archive", "expire", "revoke", "close":
 		return verbIdempotent
+	case "and", "then", "or", "plus", "also":
+		return verbConjunction
 	}
+	// "audit" is not a read: AuditOrder may inspect the order or write an
+	// audit trail, so alone it says nothing (LogAudit writes).
 	return verbNone
 }
 
 // ClassifyActivity says what an activity's name suggests it does: a side
-// effect (charge, send, insert, ...), a read (get, fetch, validate, ...), an
-// already idempotent write (delete, put or set of a whole document), or
-// unknown. The leading word decides when it is a verb, unless a later word is
-// a side-effect verb (ValidateAndCharge is a side effect); nouns that double
-// as verbs (order, email, book, credit) count as side effects only when they
-// lead the name or no read verb follows.
+// effect (charge, send, insert, save, ...), a read (get, fetch, validate,
+// ...), an already idempotent write (delete, put or set of a whole
+// document), or unknown.
+//
+// A side-effect verb anywhere wins (ValidateAndSave, GetOrCreateUser). Words
+// that are verbs only where a verb goes (store, log, order, email) count
+// when they lead the name or follow "and", "then" or "or" (FetchAndStore,
+// LogAudit), and are nouns elsewhere (GetStoreHours, ValidateEmail). Read
+// and idempotent must be earned: a name is read-only only when every word
+// where a verb goes is a read, so ValidateAndReconcile, whose second verb
+// twice does not know, is unknown. A name that does not lead with a verb
+// (PaymentProcessor, customer_lookup) is classified by the verbs it holds.
 func ClassifyActivity(name string) ActivityClass {
 	words := SplitWords(name)
 	if len(words) == 0 {
@@ -144,44 +166,58 @@ func ClassifyActivity(name string) ActivityClass {
 	}
 	first := classOfWord(words[0])
 	laterHard, laterRead, laterIdem, laterSoft := false, false, false, false
+	// Words after a conjunction, where a verb goes.
+	verbSoft, verbIdem, verbUnknown, joined := false, false, false, false
+	prev := first
 	for _, w := range words[1:] {
-		switch classOfWord(w) {
+		c := classOfWord(w)
+		atVerb := prev == verbConjunction
+		prev = c
+		switch c {
 		case verbSideEffect:
 			laterHard = true
 		case verbReadOnly:
 			laterRead = true
 		case verbIdempotent:
 			laterIdem = true
+			verbIdem = verbIdem || atVerb
 		case verbSoftSideEffect:
 			laterSoft = true
+			verbSoft = verbSoft || atVerb
+		case verbNone:
+			verbUnknown = verbUnknown || atVerb
 		}
+		joined = joined || atVerb
+	}
+	if laterHard || verbSoft {
+		return ClassSideEffect
 	}
 	switch first {
 	case verbSideEffect:
 		return ClassSideEffect
 	case verbSoftSideEffect:
-		// OrderLookup and CreditCheck read; OrderPizza and EmailUser act.
-		if laterRead && !laterHard {
+		// OrderLookup and CreditCheck read; OrderPizza, EmailUser and
+		// OrderAndCheck act.
+		if laterRead && !joined {
 			return ClassReadOnly
 		}
 		return ClassSideEffect
-	case verbReadOnly:
-		if laterHard {
-			return ClassSideEffect
+	case verbReadOnly, verbIdempotent:
+		switch {
+		case verbUnknown:
+			return ClassUnknown
+		case first == verbIdempotent || verbIdem:
+			return ClassIdempotent
 		}
 		return ClassReadOnly
-	case verbIdempotent:
-		if laterHard {
-			return ClassSideEffect
-		}
-		return ClassIdempotent
 	}
 	// The name does not lead with a verb (PaymentProcessor, card_charge,
-	// process_payment): any side-effect word decides, then a read, then an
-	// idempotent write.
+	// process_payment): a read, then a noun-verb, then an idempotent write
+	// decides. When it joins verbs (ReconcileAndValidate) its first word is
+	// a verb twice does not know.
 	switch {
-	case laterHard:
-		return ClassSideEffect
+	case joined || verbUnknown:
+		return ClassUnknown
 	case laterRead:
 		return ClassReadOnly
 	case laterSoft:

@@ -63,6 +63,7 @@ func corpusCases() []corpusCase {
 		// Dapr ≤1.17 protojson keys: no timer origins.
 		{scenario: "go-dapr116-named-timers", format: fmtProtoJSONOld},
 		{scenario: "go-dapr115-no-ids", format: fmtProtoJSONOld},
+		{scenario: "dapr115-sleep-new-address", format: fmtProtoJSONOld},
 		{scenario: "python-legacy-reused-eventid", format: fmtProtoJSONOld},
 		{scenario: "child-dotnet-order", format: fmtProtoJSONOld},
 		{scenario: "user-timer-after-failure-pre118", format: fmtProtoJSONOld},

@@ -15,7 +15,9 @@ import (
 //
 // When a message holds signals of several classes, the order is: the
 // non-retriable flag; a specific error type (ReadTimeout, ValueError,
-// TaskCanceledException); an HTTP status or gRPC code; words that show the
+// TaskCanceledException; a Go TaskActivityPanic is ambiguous, as a panic may
+// follow the write); a mail server's reply code (SMTP 5xx is a permanent
+// rejection, 4xx a refusal); an HTTP status or gRPC code; words that show the
 // request never reached the provider (connection refused, no such host);
 // words of an ambiguous transport failure (timeout, reset, EOF); words of a
 // permanent rejection (invalid, declined, not found). Ambiguous wins over
@@ -42,7 +44,93 @@ func classifyOne(f *catalyst.Failure) FailureClass {
 	if c := classifyTypeName(leadingTypeName(msg)); c != FailureUnclassified {
 		return c
 	}
+	if c := classifySMTP(f.Type, msg); c != FailureUnclassified {
+		return c
+	}
 	return classifyMessage(msg)
+}
+
+// smtpContext are words that show a failure came from a mail server
+// (Go's net/smtp and textproto, Python's smtplib, .NET's SmtpClient,
+// Jakarta Mail, nodemailer).
+const smtpContext = "smtp|textproto|mailbox|server response was|recipient address"
+
+// smtpPermanentPhrases are mail-server rejections with no reply code.
+const smtpPermanentPhrases = "mailbox unavailable|mailbox not found|user unknown|no such user|" +
+	"recipient address rejected|relay access denied|relaying denied"
+
+// classifySMTP classifies a mail server's reply: a 5xx reply code (or a 5.x.x
+// enhanced status code) is a permanent rejection, and the message was not
+// accepted; a 4xx is a transient refusal, before the server accepted
+// anything. Failures with no reply code (a dial timeout, a dropped
+// connection) are left to the other rules, as are messages that do not come
+// from a mail server.
+func classifySMTP(typ, msg string) FailureClass {
+	lower := strings.ToLower(msg)
+	if !containsAnyOf(strings.ToLower(typ), smtpContext) && !containsAnyOf(lower, smtpContext) {
+		return FailureUnclassified
+	}
+	switch smtpReplyClass(lower) {
+	case '5':
+		return FailurePermanent
+	case '4':
+		return FailureSafe
+	}
+	if containsAnyOf(lower, smtpPermanentPhrases) {
+		return FailurePermanent
+	}
+	return FailureUnclassified
+}
+
+// smtpReplyClass returns the first digit ('4' or '5') of the first SMTP
+// reply code ("550 ", "(550, ", "421-") or enhanced status code ("5.1.1") in
+// a lower-cased message, or 0. A number after ':' or '.' or followed by ':'
+// is a port or part of an address, never a reply code.
+func smtpReplyClass(msg string) byte {
+	for i := 0; i < len(msg); i++ {
+		c := msg[i]
+		if c != '4' && c != '5' {
+			continue
+		}
+		if i > 0 {
+			switch msg[i-1] {
+			case ' ', '(', '[', '\'', '"':
+			default:
+				continue
+			}
+		}
+		j := i + 1
+		for j < len(msg) && isDigit(msg[j]) {
+			j++
+		}
+		switch {
+		case j-i == 3 && (j == len(msg) || msg[j] == ' ' || msg[j] == '-' || msg[j] == ','):
+			return c
+		case j-i == 1 && enhancedStatusTail(msg[j:]):
+			return c
+		}
+	}
+	return 0
+}
+
+// enhancedStatusTail reports whether s is ".d.d" (one to three digits each)
+// ending the message or followed by neither a digit nor a dot: the rest of
+// an enhanced status code ("5.1.1"), not of an address or a version.
+func enhancedStatusTail(s string) bool {
+	for part := 0; part < 2; part++ {
+		if len(s) < 2 || s[0] != '.' || !isDigit(s[1]) {
+			return false
+		}
+		n := 1
+		for n < len(s) && isDigit(s[n]) {
+			n++
+		}
+		if n > 4 {
+			return false
+		}
+		s = s[n:]
+	}
+	return len(s) == 0 || !isDigit(s[0]) && s[0] != '.'
 }
 
 // leadingTypeName returns the exception type a message starts with, as
@@ -87,7 +175,9 @@ func classifyTypeName(typ string) FailureClass {
 		"servertimeouterror", "gatewaytimeout", "requesttimeoutexception",
 		"sockettimeout", "timeoutcancellationexception", "interruptedioexception",
 		"closedchannelexception", "eofexception", "servicetimeoutexception",
-		"aborterror", "protocolerror":
+		"aborterror", "protocolerror", "smtpserverdisconnected",
+		// A Go activity that panicked may have panicked after its write.
+		"taskactivitypanic":
 		return FailureAmbiguous
 	case "connecttimeout", "connecttimeouterror", "connectionrefusederror",
 		"connectexception", "httpconnecttimeoutexception", "unknownhostexception",

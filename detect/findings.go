@@ -47,7 +47,9 @@ type explanationKey struct {
 	conf                         Confidence
 	name, fact                   string
 	trigger, number, completions int
-	differ                       bool
+	// differ: the attempts' inputs differ; ids: the calls carry task
+	// execution ids.
+	differ, ids bool
 }
 
 // rankedFinding is a finding with the history position it is anchored at
@@ -108,8 +110,10 @@ func allNumbers(inv *Invocation) []int {
 }
 
 // attemptEvidence lists each attempt's scheduling (for retries) and outcome,
-// the first and last few when there are many.
-func (d *detector) attemptEvidence(inv *Invocation, subject string) []Evidence {
+// the first and last few when there are many. observed says the finding's
+// confidence is observed: only then does a second outcome read as a second
+// execution.
+func (d *detector) attemptEvidence(inv *Invocation, subject string, observed bool) []Evidence {
 	n := len(inv.Attempts)
 	ev := make([]Evidence, 0, 2*min(n, maxAttemptEvidence)+2)
 	for i := range inv.Attempts {
@@ -127,7 +131,7 @@ func (d *detector) attemptEvidence(inv *Invocation, subject string) []Evidence {
 		pos, fact := outcomeFact(&d.ln, a, subject)
 		ev = append(ev, d.evidence(pos, fact))
 		for _, x := range a.ExtraOutcomes {
-			ev = append(ev, d.evidence(x, d.extraFact(a, x)))
+			ev = append(ev, d.evidence(x, d.extraFact(a, x, observed)))
 		}
 	}
 	// A late outcome reads best where it happened.
@@ -154,15 +158,34 @@ func (d *detector) retryFact(a *Attempt, kind Kind) string {
 	return l.done()
 }
 
-func (d *detector) extraFact(a *Attempt, pos int) string {
+// extraFact says what a further outcome of one attempt (at pos) shows, by
+// what the history holds: a completion after a recorded failure is a second
+// outcome, not proof of a second execution; only a second completion, in a
+// finding that is observed, says the task executed twice.
+func (d *detector) extraFact(a *Attempt, pos int, observed bool) string {
 	e := d.h.At(pos)
+	failed := e.Type == catalyst.EventTaskFailed || e.Type == catalyst.EventChildWorkflowFailed
 	l := d.ln.str("attempt ").num(a.Number)
-	if e.Type == catalyst.EventTaskFailed || e.Type == catalyst.EventChildWorkflowFailed {
-		l.str(" failed again (").str(failureText(e.Failure)).str(")")
-	} else {
-		l.str(" completed again")
+	switch {
+	case failed && a.Outcome == OutcomeFailed:
+		l.str(" failed again (event ").num(pos).str(")")
+	case failed:
+		l.str(" also failed (event ").num(pos).str(") after its completion was recorded")
+	case a.Outcome == OutcomeFailed:
+		l.str(" also completed (event ").num(pos).str(") after its failure was recorded")
+	default:
+		l.str(" completed again (event ").num(pos).str(")")
 	}
-	return l.str(" (event ").num(pos).str("): a second outcome for the same scheduled task — it executed twice").done()
+	l.str(", a second outcome for the same scheduled task")
+	if observed && !failed && a.Outcome == OutcomeCompleted {
+		// Two completions of one task: two executions ran to the end. A
+		// completion after a failure may be the failed run finishing late.
+		l.str(" — it executed twice")
+	}
+	if failed {
+		l.str(": ").str(failureText(e.Failure))
+	}
+	return l.done()
 }
 
 // invocationFindings runs the per-invocation checks.
@@ -254,13 +277,13 @@ func (d *detector) duplicate(k int) {
 		return
 	}
 	nt := d.textOf(inv.Name)
-	ev := d.attemptEvidence(inv, nt.subject)
 	inputFacts, inputsDiffer := d.compareInputs(k)
-	ev = append(ev, inputFacts...)
 	differ := inputsDiffer && inv.LinkRule == LinkInferred
 	if differ {
 		conf = ConfidencePossible
 	}
+	ev := d.attemptEvidence(inv, nt.subject, conf == ConfidenceObserved)
+	ev = append(ev, inputFacts...)
 	ev = append(ev, d.compareOutputs(k, completions)...)
 
 	key := explanationKey{id: FindingDuplicateSideEffect, conf: conf, name: inv.Name, fact: trigFact,
@@ -274,7 +297,11 @@ func (d *detector) duplicate(k int) {
 				str(nt.subject).str(" is keyed on a value stable across retries and the write is conditional on " +
 				"that key, it happened twice.")
 		} else {
-			l.str("The engine ran ").str(nt.quoted).str(" again after attempt ").num(trigNum)
+			if trigger == trigExtraFailure {
+				l.str("Attempt ").num(trigNum).str(" of ").str(nt.quoted)
+			} else {
+				l.str("The engine ran ").str(nt.quoted).str(" again after attempt ").num(trigNum)
+			}
 			switch trigger {
 			case trigAmbiguous:
 				l.str(" failed ambiguously (").str(trigFact).str("), so ").str(nt.subject).
@@ -286,7 +313,8 @@ func (d *detector) duplicate(k int) {
 					str(nt.subject).str(" committed, it ran twice.")
 			case trigExtraFailure:
 				l.str(" recorded two outcomes for one scheduled task, one a failure (").str(trigFact).
-					str("): it executed twice, and ").str(nt.subject).str(" may have committed both times.")
+					str("): if the run that failed had committed ").str(nt.subject).
+					str(" before it failed, it happened twice.")
 			}
 			l.str(" Nothing inside the activity can tell: its inputs are identical by design, so only the " +
 				"outside world can refuse the duplicate.")
@@ -435,7 +463,7 @@ func (d *detector) childRetried(k int) {
 			"unlike an activity retry, which keeps one task_execution_id: a key derived from the child's instance id " +
 			"changes per attempt and deduplicates nothing."
 	}
-	ev := d.attemptEvidence(inv, "the child's side effects")
+	ev := d.attemptEvidence(inv, "the child's side effects", false)
 	ev = append(ev, d.evidence(inv.Attempts[1].Scheduled, detail))
 	d.add(Finding{
 		ID:              FindingChildWorkflowRetried,
@@ -520,26 +548,45 @@ func laterText(a *Attempt) string {
 
 // unknownOutcome flags an invocation whose last attempt has no outcome in a
 // run that ended or stalled, or that is still running long after the
-// attempt was scheduled.
+// attempt was scheduled, or whose history does not say when it was read.
+//
+// The confidence is about the outcome being unknown, not about a side
+// effect: when the run ended or stalled, the history itself shows that the
+// attempt never recorded an outcome (observed); while the run is running,
+// the attempt may simply still be in flight (possible).
 func (d *detector) unknownOutcome(k int) {
 	inv := &d.b.invs[k]
 	a := &inv.Attempts[len(inv.Attempts)-1]
 	conf := ConfidenceObserved
+	sev := SeverityMedium
 	var fact string
+	advice := "Reconcile with the outside world (the provider's records, an intent record keyed on the idempotency " +
+		"key) before running it again; do not resolve an unknown outcome by guessing."
 	switch a.Outcome {
 	case OutcomeUnknown:
 		fact = attemptLabel(a) + " has no recorded outcome and the run " + d.stateText()
 	case OutcomePending:
-		wait := d.now().Sub(a.Start)
-		if wait <= d.opts.OverdueAfter {
+		now, known := d.now()
+		wait := now.Sub(a.Start)
+		conf = ConfidencePossible
+		switch {
+		case wait > d.opts.OverdueAfter:
+			fact = attemptLabel(a) + " has had no outcome for " + fmtDuration(wait) + " while the run is still running"
+		case !known:
+			// A plain file (no capture time) read with no clock: silence
+			// would pass for "fine", and the seed says unknown is unknown.
+			sev = SeverityLow
+			fact = attemptLabel(a) + " has no outcome by the end of this history; it does not say when it was " +
+				"captured, so whether the attempt is still running cannot be told"
+			advice = "Read the run live, or save it with twice record (which keeps the capture time), to see whether " +
+				"it is still running; if it never finishes, reconcile with the outside world before running it " +
+				"again, and do not resolve an unknown outcome by guessing."
+		default:
 			return
 		}
-		conf = ConfidencePossible
-		fact = attemptLabel(a) + " has had no outcome for " + fmtDuration(wait) + " while the run is still running"
 	default:
 		return
 	}
-	sev := SeverityMedium
 	if inv.Class == ClassReadOnly || inv.Class == ClassIdempotent {
 		sev = SeverityLow
 	}
@@ -559,23 +606,26 @@ func (d *detector) unknownOutcome(k int) {
 		Explanation: "The outcome of " + quoteName(inv.Name) + " is unknown: it may have run, partly run, or not run " +
 			"at all, and " + subject + " may or may not have happened. The history does not say it failed, and it " +
 			"does not say it is fine.",
-		Advice: "Reconcile with the outside world (the provider's records, an intent record keyed on the idempotency " +
-			"key) before running it again; do not resolve an unknown outcome by guessing.",
+		Advice: advice,
 	}, a.Scheduled, k, -1)
 }
 
 // now is the instant a running run's pending attempts are judged against:
 // Options.Now, else the latest instant the history itself vouches for (its
 // last event, the run's last update, or when a saved history was captured).
-func (d *detector) now() catalyst.Stamp {
+// known is false when that instant may be long before the history was read:
+// no Options.Now, no capture time, and not a live read (a plain file or
+// stdin: a Dapr CLI dump, raw protojson).
+func (d *detector) now() (now catalyst.Stamp, known bool) {
 	if !d.opts.Now.IsZero() {
-		return catalyst.StampOf(d.opts.Now)
+		return catalyst.StampOf(d.opts.Now), true
 	}
 	ref := max(d.s.latest, catalyst.StampOf(d.h.Run.UpdatedAt))
-	if rec := d.h.Run.Provenance.Recorded; rec != nil {
-		ref = max(ref, catalyst.StampOf(rec.CapturedAt))
+	prov := &d.h.Run.Provenance
+	if rec := prov.Recorded; rec != nil && !rec.CapturedAt.IsZero() {
+		return max(ref, catalyst.StampOf(rec.CapturedAt)), true
 	}
-	return ref
+	return ref, prov.Recorded == nil && prov.Surface == catalyst.SurfaceCatalystMCP
 }
 
 func (d *detector) stateText() string {

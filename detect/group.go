@@ -130,6 +130,16 @@ func retryTimerPrefix(name string) (prefix string, named bool) {
 
 func (s *scan) nameOf(a int32) string { return s.h.At(int(s.attempts[a].pos)).Name }
 
+// inputsDiffer reports whether the inputs of attempts a and b are both
+// visible and differ: then they are different calls, whatever their order
+// suggests. Only links inferred from order ask it; ids and origins are the
+// engine's own word.
+func (s *scan) inputsDiffer(a, b int32) bool {
+	pa := s.h.At(int(s.attempts[a].pos)).Payload
+	pb := s.h.At(int(s.attempts[b].pos)).Payload
+	return visible(pa) && visible(pb) && !sameText(pa, pb)
+}
+
 // failureWindow walks the failures turn by turn, as timers are visited in
 // creation order (turns never decrease along the history).
 type failureWindow struct {
@@ -200,9 +210,12 @@ func (n *nextAttemptIndex) find(tr *timerRec) (int32, bool) {
 		if r.claimed || r.child != tr.child || r.gen != tr.gen || s.nameOf(i) != name {
 			continue
 		}
-		if root := s.find(i); r.pos < tr.fired || root != targetRoot && root != i {
-			// Scheduled before this timer fired, or already a later attempt
-			// of another invocation: another timer may still claim it.
+		if root := s.find(i); r.pos < tr.fired || root != targetRoot && root != i ||
+			tr.link == rankInferred && s.inputsDiffer(tr.target, i) {
+			// Scheduled before this timer fired, already a later attempt of
+			// another invocation, or (linked by order alone) called with
+			// another input, so a different call: another timer may still
+			// claim it.
 			if open < 0 {
 				open = i
 			}

@@ -245,6 +245,9 @@ func TestTheSameHistoryInOtherFormatsGivesTheSameReport(t *testing.T) {
 			}
 		})
 		t.Run(sc.name+"/catalyst-metadata", func(t *testing.T) {
+			if sc.inputsGroup {
+				t.Skip("the grouping rests on inputs this view withholds (TestOrderLinksNeedTheSameInput)")
+			}
 			v := metadataView(h)
 			r := Analyze(v, Options{})
 			checkInvariants(t, v, r)

@@ -127,22 +127,40 @@ func (d *detector) addRace(t, a, b int32) {
 		ev = append(ev, d.evidence(attA.Scheduled, "the first call has no recorded outcome"))
 	}
 
+	// What the first call shares with the second decides the words: a read
+	// repeats no side effect, and a history with no task_execution_id says
+	// nothing of one.
+	ids := attA.ExecutionID != "" && attB.ExecutionID != ""
 	sev := severityFor(invA.Class)
 	var advice string
-	if sev == SeverityNone {
+	switch {
+	case sev == SeverityNone:
 		sev = SeverityLow
 		advice = "Not an idempotency concern for a read-only or idempotent call, but the abandoned call still " +
 			"runs: give the activity its own deadline rather than racing a timer if the wasted work matters."
-	} else {
+	case ids:
 		advice = l.str(nt.hazard).str("; key ").str(nt.subject).str(" on a natural key from the workflow's input: " +
 			"the two calls have different task_execution_ids, so that id cannot deduplicate them.").done()
+	default:
+		advice = l.str(nt.hazard).str("; key ").str(nt.subject).str(" on a natural key from the workflow's input: " +
+			"the two calls are separate scheduled tasks, so nothing the engine gives each call can deduplicate them.").done()
 	}
-	key := explanationKey{id: FindingTimeoutRace, name: invA.Name}
+	key := explanationKey{id: FindingTimeoutRace, name: invA.Name, ids: ids}
 	expl, ok := d.explanations[key]
 	if !ok {
-		expl = l.str(nt.quoted).str(" raced a workflow timer and the timer won; the workflow then called ").
-			str(nt.quoted).str(" again as a new call, under a new task_execution_id. Nothing cancels the first " +
-			"call: it may still be running, so both calls can perform ").str(nt.subject).str(".").done()
+		l.str(nt.quoted).str(" raced a workflow timer and the timer won; the workflow then called ").
+			str(nt.quoted).str(" again as a new call")
+		if ids {
+			l.str(", under a new task_execution_id")
+		}
+		l.str(". Nothing cancels the first call: it may still be running")
+		if severityFor(invA.Class) == SeverityNone {
+			l.str(", so the two calls may overlap; for a read-only or already idempotent call that repeats work, " +
+				"not a side effect.")
+		} else {
+			l.str(", so both calls can perform ").str(nt.subject).str(".")
+		}
+		expl = l.done()
 		if d.explanations == nil {
 			d.explanations = make(map[explanationKey]string)
 		}

@@ -353,8 +353,9 @@ func (s *scan) addAttempt(pos, gen, turn int32, e *catalyst.Event, child bool) {
 	s.attempts = append(s.attempts, attemptRec{pos: pos, id: e.ID, gen: gen, turn: turn,
 		outcome: -1, parent: a, prevExec: -1, timer: -1, child: child, large: s.checkPayload(e.Payload)})
 	if ref := s.ids.get(e.ID); ref > 0 && !child {
-		if prev := ref - 1; !s.attempts[prev].child && s.nameOf(prev) == e.Name {
-			// Old Python SDKs reuse the eventId for every attempt of one call.
+		if prev := ref - 1; !s.attempts[prev].child && s.nameOf(prev) == e.Name && !s.inputsDiffer(a, prev) {
+			// Old Python SDKs reuse the eventId for every attempt of one
+			// call (with one input: another input is another call).
 			s.union(a, prev, rankInferred)
 		}
 	}

@@ -35,6 +35,10 @@ type scenario struct {
 	invs     []wantInv
 	count    int
 	findings []wantFinding
+	// inputsGroup: the grouping rests on visible inputs (attempts linked by
+	// order alone whose inputs differ), so a view without payloads groups
+	// otherwise.
+	inputsGroup bool
 }
 
 const (
@@ -130,7 +134,7 @@ func scenarios() []scenario {
 		},
 		{
 			name:  "race-charge-running",
-			about: "ChargeCard raced a timer; the first call has no outcome and the run is still running",
+			about: "ChargeCard raced a timer; the first call has no outcome in a running run read with no clock",
 			build: raceScenario("ChargeCard", false, false),
 			invs: []wantInv{
 				{"ChargeCard", 1, LinkFirst, OutcomePending},
@@ -139,6 +143,7 @@ func scenarios() []scenario {
 			count: 2,
 			findings: []wantFinding{
 				{FindingTimeoutRace, SeverityHigh, ConfidenceProbable, "ChargeCard"},
+				{FindingUnknownOutcome, SeverityLow, ConfidencePossible, "ChargeCard"},
 			},
 		},
 		{
@@ -246,6 +251,17 @@ func scenarios() []scenario {
 			},
 		},
 		{
+			name:  "dapr115-sleep-new-address",
+			about: "Dapr ≤1.15, no ids: SendEmail times out, the workflow sleeps, then sends to another address",
+			build: sleepThenSend(`{"to":"dana@example.com"}`, `{"to":"dana.backup@example.com"}`),
+			invs: []wantInv{
+				{"SendEmail", 1, LinkFirst, OutcomeFailed},
+				{"SendEmail", 1, LinkFirst, OutcomeCompleted},
+			},
+			count:       2,
+			inputsGroup: true,
+		},
+		{
 			name:  "declined-retried",
 			about: "a business rejection (card declined) retried by the policy: not a duplicate, a wasted retry",
 			build: goRetry("ChargeCard", execA, catalyst.OriginActivityRetry, "ChargeCard-retry", "CardError", msgDeclined),
@@ -328,7 +344,7 @@ func scenarios() []scenario {
 		},
 		{
 			name:  "running-recent",
-			about: "a running run whose activity was scheduled a moment ago: pending, no finding",
+			about: "a running run's activity scheduled just before the history ends, read with no clock: unknown, low",
 			build: func() *catalyst.History {
 				b := newHB("WelcomeWorkflow")
 				b.turn().start("e1")
@@ -338,6 +354,9 @@ func scenarios() []scenario {
 			},
 			invs:  []wantInv{{"SendEmail", 1, LinkFirst, OutcomePending}},
 			count: 1,
+			findings: []wantFinding{
+				{FindingUnknownOutcome, SeverityLow, ConfidencePossible, "SendEmail"},
+			},
 		},
 		{
 			name:  "stalled-payload",
@@ -612,6 +631,23 @@ func pythonRetry503(name, msg string) func() *catalyst.History {
 		b.turn().fire(t)
 		s = b.sched(name, execA, in)
 		b.wait(400*time.Millisecond).turn().done(s, execA, `{"charge_id":"ch_3PqZ"}`).complete(catalyst.StatusCompleted)
+		return b.history()
+	}
+}
+
+// sleepThenSend: Dapr ≤1.15 (no ids, no origins): SendEmail with input
+// first times out; the workflow sleeps on an unnamed timer created in the
+// turn of the failure, then calls SendEmail with input second.
+func sleepThenSend(first, second string) func() *catalyst.History {
+	return func() *catalyst.History {
+		b := newHB("WelcomeWorkflow")
+		b.turn().start("")
+		s := b.sched("SendEmail", "", first)
+		b.wait(10*time.Second).turn().fail(s, "", "*url.Error", msgDeadline)
+		t := b.timer(time.Minute, "", catalyst.OriginNone, "")
+		b.turn().fire(t)
+		s = b.sched("SendEmail", "", second)
+		b.wait(time.Second).turn().done(s, "", `"msg_2"`).complete(catalyst.StatusCompleted)
 		return b.history()
 	}
 }
