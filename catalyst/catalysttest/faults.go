@@ -77,7 +77,7 @@ func StatusFault(on string, times, status int, headerPairs ...string) Fault {
 		h.Set(headerPairs[i], headerPairs[i+1])
 	}
 	return Fault{On: on, Times: times, Kind: FaultStatus, Status: status, Header: h,
-		Body: fmt.Sprintf(`{"errors":[{"title":"%s"}]}`, http.StatusText(status))}
+		Body: errorsBody(http.StatusText(status))}
 }
 
 // Refusal answers a tool call with Catalyst's refusal shape:
@@ -232,7 +232,11 @@ func (s *Server) answer(w http.ResponseWriter, r *http.Request, f *Fault, peek r
 		w.Header().Set("Content-Type", "application/json")
 		w.WriteHeader(http.StatusOK)
 		chunk := bytes.Repeat([]byte(" "), 32<<10)
-		_, _ = io.WriteString(w, `{"jsonrpc":"2.0","id":`+string(peek.ID)+`,"result":{"pad":"`)
+		id := "null"
+		if len(bytes.TrimSpace(peek.ID)) > 0 {
+			id = string(peek.ID)
+		}
+		_, _ = io.WriteString(w, `{"jsonrpc":"2.0","id":`+id+`,"result":{"pad":"`)
 		for sent := int64(0); f.Size == 0 || sent < f.Size; sent += int64(len(chunk)) {
 			if r.Context().Err() != nil {
 				return
@@ -277,3 +281,9 @@ func (s *Server) reply(w http.ResponseWriter, id json.RawMessage, msg map[string
 
 // RetryAfterDate formats t as an HTTP date for a Retry-After header.
 func RetryAfterDate(t time.Time) string { return t.UTC().Format(http.TimeFormat) }
+
+// errorsBody is Catalyst's REST error body, {"errors":[{"title":…}]}.
+func errorsBody(title string) string {
+	b, _ := json.Marshal(map[string]any{"errors": []map[string]string{{"title": title}}})
+	return string(b)
+}

@@ -79,6 +79,23 @@ func toolError(text string) *mcp.CallToolResult {
 	return &mcp.CallToolResult{IsError: true, Content: []mcp.Content{&mcp.TextContent{Text: text}}}
 }
 
+// refusal is a tool result marked isError carrying Catalyst's refusal
+// object, {"error":{"kind","message","retryable":false}}, encoded as JSON
+// whatever the message holds.
+func refusal(kind, message string) *mcp.CallToolResult {
+	type body struct {
+		Kind      string `json:"kind"`
+		Message   string `json:"message"`
+		Retryable bool   `json:"retryable"`
+	}
+	b, err := json.Marshal(map[string]body{"error": {Kind: kind, Message: message}})
+	if err != nil {
+		// Strings always encode; keep the answer a refusal regardless.
+		return toolError(kind + ": " + message)
+	}
+	return toolError(string(b))
+}
+
 // result is a tool result carrying doc as text, and as structured content
 // when Options.Structured is set.
 func (s *Server) result(doc []byte) *mcp.CallToolResult {
@@ -96,7 +113,7 @@ func (s *Server) listRuns(_ context.Context, req *mcp.CallToolRequest) (*mcp.Cal
 	}
 	project := argString(args, "projectId")
 	if project == "" {
-		return toolError(`{"error":{"kind":"INVALID_ARGUMENT","message":"projectId is required","retryable":false}}`), nil
+		return refusal("INVALID_ARGUMENT", "projectId is required"), nil
 	}
 	var from, to time.Time
 	for name, t := range map[string]*time.Time{"startTimeFrom": &from, "startTimeTo": &to} {
@@ -139,7 +156,7 @@ func (s *Server) listRuns(_ context.Context, req *mcp.CallToolRequest) (*mcp.Cal
 		if token != "" {
 			n, err := strconv.Atoi(strings.TrimPrefix(token, "p"))
 			if err != nil || !strings.HasPrefix(token, "p") || n < 0 {
-				return toolError(fmt.Sprintf(`{"error":{"kind":"INVALID_ARGUMENT","message":"unknown page token %q","retryable":false}}`, token)), nil
+				return refusal("INVALID_ARGUMENT", "unknown page token "+strconv.Quote(token)), nil
 			}
 			offset = n
 		}
@@ -205,7 +222,7 @@ func (s *Server) getRun(_ context.Context, req *mcp.CallToolRequest) (*mcp.CallT
 	level := s.level
 	s.mu.Unlock()
 	if found == nil {
-		return toolError(fmt.Sprintf(`{"error":{"kind":"NOT_FOUND","message":"workflow run %q not found in app %q","retryable":false}}`, id, app)), nil
+		return refusal("NOT_FOUND", fmt.Sprintf("workflow run %q not found in app %q", id, app)), nil
 	}
 	doc, err := ApplyLevel(found.Doc, level)
 	if err != nil {

@@ -85,9 +85,16 @@ type Config struct {
 	// MaxEvents caps the events decoded from one history (0: no cap).
 	MaxEvents int
 
-	// HTTPTransport carries the requests (default: a fresh http.Transport).
-	// The bearer token is added on top of it, for the endpoint's host only.
+	// HTTPTransport carries the requests (default: a fresh http.Transport
+	// tuned for Catalyst: verifying TLS, proxy from the environment, up to 16
+	// idle connections per host, response headers awaited at most
+	// RequestTimeout). The bearer token is added on top of it, for the
+	// endpoint's host only.
 	HTTPTransport http.RoundTripper
+	// OnStatus, when set, is called with the HTTP status of every answer
+	// the server sends (the fleet scan lowers its concurrency on 429). It
+	// must return quickly and be safe for concurrent use.
+	OnStatus func(status int)
 	// Debug, when set, receives a redacted request log: methods, hosts,
 	// statuses, sizes and timings, never header values or the token.
 	Debug io.Writer
@@ -113,6 +120,9 @@ type Client struct {
 	auth     *authTransport
 	debug    *debugLog
 	nextID   atomic.Int64
+	// answered is set once any HTTP answer came back (twice doctor: the
+	// server was reached even when it refused).
+	answered atomic.Bool
 
 	// sessionLock is a one-slot semaphore guarding session and token; a
 	// channel rather than a mutex so that waiting for it honours a context.
@@ -131,7 +141,7 @@ func New(cfg Config) (*Client, error) {
 	}
 	base := cfg.HTTPTransport
 	if base == nil {
-		base = newTransport()
+		base = newTransport(cfg.RequestTimeout)
 	}
 	c := &Client{
 		cfg:         cfg,
@@ -268,10 +278,11 @@ func isLoopbackHost(host string) bool {
 }
 
 // newTransport returns the default transport: Go's defaults (verifying TLS,
-// proxy from the environment) with a bound on waiting for response headers.
-func newTransport() *http.Transport {
+// proxy from the environment) with a bound on waiting for response headers
+// (the per-request timeout).
+func newTransport(headerTimeout time.Duration) *http.Transport {
 	t := http.DefaultTransport.(*http.Transport).Clone()
-	t.ResponseHeaderTimeout = DefaultRequestTimeout
+	t.ResponseHeaderTimeout = headerTimeout
 	t.MaxIdleConnsPerHost = 16 // a fleet scan reads runs concurrently
 	return t
 }

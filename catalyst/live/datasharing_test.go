@@ -29,9 +29,9 @@ func TestDataSharing(t *testing.T) {
 			serverLevel: catalyst.LevelMetadata, configured: catalyst.LevelMetadata,
 			want:         catalyst.DataSharing{Filtered: true, Level: catalyst.LevelMetadata},
 			wantWithheld: true, wantText: "level (metadata)"},
-		{name: "full, not configured: payloads present, level unknown",
+		{name: "full, not configured: payloads present, full inferred",
 			serverLevel: catalyst.LevelFull,
-			want:        catalyst.DataSharing{Filtered: true}},
+			want:        catalyst.DataSharing{Filtered: true, Level: catalyst.LevelFull, Inferred: true}},
 		{name: "full, configured",
 			serverLevel: catalyst.LevelFull, configured: catalyst.LevelFull,
 			want: catalyst.DataSharing{Filtered: true, Level: catalyst.LevelFull}},
@@ -69,6 +69,11 @@ func TestDataSharing(t *testing.T) {
 			if len(hist.Withheld()) != 0 {
 				t.Errorf("%d payloads withheld at full", len(hist.Withheld()))
 			}
+			// The run carries input and output but no customStatus: at full
+			// an absent one is absent, not withheld.
+			if r := hist.Run; r.CustomStatus.State != catalyst.PayloadNone || !r.Input.Has() {
+				t.Errorf("run at full: custom status %v, input %v; want none and present", r.CustomStatus.State, r.Input.State)
+			}
 			if !scheduled.Payload.Has() || !strings.Contains(scheduled.Payload.Text(), "A-7731") {
 				t.Errorf("scheduled payload = %v %q", scheduled.Payload.State, scheduled.Payload.Text())
 			}
@@ -95,5 +100,27 @@ func TestRunIdentity(t *testing.T) {
 	h.srv.Inject(catalysttest.Fault{On: catalysttest.ToolGetRun, Kind: catalysttest.FaultToolText, Body: string(doc)})
 	if _, err := h.client.Fetch(context.Background(), chargeRef); err == nil || !strings.Contains(err.Error(), "another run (order-1001)") {
 		t.Errorf("Fetch of a mismatched history: %v", err)
+	}
+}
+
+// TestDataSharingUnknownWithoutPayloadCarriers: a history with no event
+// that carries a payload, and no run payload, gives no ground to infer a
+// level from: it stays unknown, not inferred.
+func TestDataSharingUnknownWithoutPayloadCarriers(t *testing.T) {
+	doc := []byte(`{"instanceID":"timers-1","appId":"clock","projectId":"default","workflowName":"Wait","runtimeStatus":"RUNNING",
+"createdAt":"2026-11-30T08:00:00Z","history":[
+{"event_id":-1,"event_type":"WorkflowStarted","timestamp":"2026-11-30T08:00:00Z"},
+{"event_id":0,"event_type":"TimerCreated","timestamp":"2026-11-30T08:00:00.100Z","fire_at":"2026-11-30T09:00:00Z"}]}`)
+	run, err := catalysttest.RunFromDoc(doc)
+	if err != nil {
+		t.Fatal(err)
+	}
+	h := newHarness(t, catalysttest.Options{Level: catalyst.LevelFull, Runs: []catalysttest.Run{run}}, nil)
+	f, err := h.client.Fetch(context.Background(), catalyst.RunRef{ID: "timers-1", AppID: "clock", Project: "default"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := (catalyst.DataSharing{Filtered: true}); f.DataSharing != want || f.History.Run.DataSharing != want {
+		t.Errorf("data sharing = %+v, want %+v (unknown, not inferred)", f.DataSharing, want)
 	}
 }

@@ -66,8 +66,9 @@
 // # Data-sharing level
 //
 // Config.Level, when the user knows it, is applied as given. Otherwise the
-// level is inferred as metadata (and marked Inferred) when the history has
-// events that carry payloads and not one payload is present; else it is
+// level is inferred from the history (catalyst.History.InferLevel, as files
+// and recordings do) and marked Inferred: full when any payload is present,
+// metadata when events carry payloads and not one is present; else it is
 // unknown, and absent payloads are marked withheld with "level not
 // reported". No response is known to name the level.
 //
@@ -93,7 +94,8 @@
 // group or others may read or write it) and a token command (argv without a
 // shell unless configured, killed after a timeout, its trimmed standard
 // output the token). There is no way to pass the token itself. With no
-// token, every call fails with ErrNotAuthenticated before any request. The
+// token, every call fails with ErrNotAuthenticated before any request, as
+// does CheckCredential, which resolves the token and sends nothing. The
 // bearer token and x-diagrid-orgid are added by the transport, per request,
 // only for the endpoint's exact host over https (plain http only to a
 // loopback address); a redirect to another host or from https to http is
@@ -103,8 +105,11 @@
 // # Resilience
 //
 // Every request has a deadline (Config.RequestTimeout, default 30 s) and the
-// caller's context bounds the whole operation; cancelling it aborts a
-// request or a backoff at once. Connection errors, timeouts, truncated
+// caller's context bounds the whole operation (the command line's
+// --timeout); cancelling it aborts a request or a backoff at once. The
+// default transport waits at most RequestTimeout for response headers and
+// keeps up to 16 idle connections per host; Config.OnStatus sees every
+// answer's status (the fleet scan lowers its concurrency on 429). Connection errors, timeouts, truncated
 // bodies and HTTP 429, 502, 503 and 504 are retried (Config.MaxAttempts,
 // default 4) after a capped exponential backoff with jitter, or after
 // Retry-After (seconds or an HTTP date) when longer; a Retry-After beyond

@@ -2,6 +2,7 @@ package live
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"strings"
 
@@ -25,8 +26,16 @@ type DoctorReport struct {
 	TokenSource string
 	// Authenticated is true when a token was found and the server accepted it.
 	Authenticated bool
-	// Reachable is true when the server answered initialize.
+	// NotAuthenticated is true when no token was found, or the server
+	// refused the one sent (errors.Is(err, ErrNotAuthenticated)); the
+	// command line exits 4 then.
+	NotAuthenticated bool
+	// Reachable is true when any HTTP answer came back from the endpoint,
+	// a refusal included.
 	Reachable bool
+	// Status is the HTTP status of a refusal that stopped the check (401,
+	// 403, …), else 0.
+	Status int
 	// Server is the server's name and version; Protocol the negotiated MCP
 	// version; Session whether the server keeps sessions.
 	Server   string
@@ -64,12 +73,18 @@ func (r DoctorReport) Lines() []string {
 		"credential: " + r.TokenSource,
 	}
 	switch {
-	case r.Reachable:
+	case r.Reachable && r.Protocol != "":
 		line := "server: " + orNone(r.Server, "unnamed") + ", MCP protocol " + r.Protocol
 		if r.Session {
 			line += ", with a session"
 		}
 		out = append(out, line)
+	case r.Reachable && r.NotAuthenticated:
+		out = append(out, "server: reached, but it did not accept the credential"+statusText(r.Status))
+	case r.Reachable:
+		out = append(out, "server: reached, but no MCP session could be opened"+statusText(r.Status)+" (see the problem below)")
+	case r.NotAuthenticated:
+		out = append(out, "server: not contacted (no usable credential)")
 	default:
 		out = append(out, "server: not reached")
 	}
@@ -93,6 +108,14 @@ func (r DoctorReport) Lines() []string {
 		out = append(out, "the live source is ready")
 	}
 	return out
+}
+
+// statusText is " (HTTP 401)" for a status, "" for none.
+func statusText(status int) string {
+	if status == 0 {
+		return ""
+	}
+	return fmt.Sprintf(" (HTTP %d)", status)
 }
 
 func orNone(s, none string) string {
@@ -125,12 +148,21 @@ func (c *Client) Doctor(ctx context.Context) DoctorReport {
 	if from := c.auth.tokenFrom(); from != "" {
 		r.TokenSource = "token from " + from
 	}
+	r.Reachable = c.answered.Load()
 	if err != nil {
+		r.NotAuthenticated = errors.Is(err, ErrNotAuthenticated)
+		var re *RefusalError
+		var se *StatusError
+		switch {
+		case errors.As(err, &re):
+			r.Status = re.Status
+		case errors.As(err, &se):
+			r.Status = se.Status
+		}
 		r.Problems = append(r.Problems, c.clean(err.Error(), 2048))
 		return r
 	}
 	r.Authenticated = true
-	r.Reachable = true
 	r.Server = s.server
 	r.Protocol = safetext.Line(s.protocol)
 	r.Session = s.id != ""

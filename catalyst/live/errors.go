@@ -60,6 +60,9 @@ type RefusalError struct {
 	Status int
 	// Op says what was asked for ("reading run charge-7731 of app payments in project default").
 	Op string
+	// Tool is the tool called (as the server names it), or "" for the
+	// session's own requests (initialize, tools/list). Hints are worded by it.
+	Tool string
 	// Host is the endpoint's host.
 	Host string
 	// SuppliedOrg and CredentialOrg are the two organizations of an
@@ -147,7 +150,15 @@ func (e *RefusalError) Hint() string {
 	case KindNoPolicy:
 		return "This operation has no reviewed data-sharing policy on the server (a gap on Catalyst's side, not your setup); report it to Diagrid"
 	case KindUnfilterable:
-		return "The server could not filter the response at " + level + ", usually because it was cut at its size limit: ask for fewer runs per page (--limit)"
+		cause := "The server could not filter the response at " + level + ", usually because it was cut at its size limit"
+		switch {
+		case isTool(e.Tool, ToolListRuns):
+			return cause + ": ask for fewer runs per page (--limit, or a narrower --since)"
+		case isTool(e.Tool, ToolGetRun):
+			return cause + ": one run's history cannot be asked for in smaller parts, so " +
+				"read it with the Dapr CLI (dapr workflow history RUN_ID -o json | twice show -), or ask an organization administrator to raise the level to full"
+		}
+		return cause + "; report it to Diagrid if it persists"
 	case KindDataSharingRestricted:
 		return "Restricted at " + level + "; an organization administrator can raise the level to full"
 	case KindNoWorkflowStore:

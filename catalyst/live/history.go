@@ -27,6 +27,10 @@ type Fetched struct {
 	Endpoint string
 	// Tool is the name of the tool that returned it.
 	Tool string
+	// Credential is the token the read used. Printing it shows only where
+	// it came from; its Secret is for a saved file to refuse (record passes
+	// it in fixtures.Recording.Secrets), whatever the token's source.
+	Credential Token
 }
 
 // History returns one run's history (catalyst.Source).
@@ -40,8 +44,7 @@ func (c *Client) History(ctx context.Context, ref catalyst.RunRef) (*catalyst.Hi
 
 // Fetch reads one run's history with catalyst_get_workflow_run, decodes it
 // with catalyst.Decode and applies the data-sharing level: Config.Level when
-// set, else metadata (marked inferred) when every payload is missing, else
-// unknown.
+// set, else the level its payloads show (marked inferred), else unknown.
 func (c *Client) Fetch(ctx context.Context, ref catalyst.RunRef) (*Fetched, error) {
 	if strings.TrimSpace(ref.ID) == "" {
 		return nil, errors.New("no run id given: name the run to read (twice show RUN_ID --app APP)")
@@ -72,13 +75,10 @@ func (c *Client) Fetch(ctx context.Context, ref catalyst.RunRef) (*Fetched, erro
 	fillRun(&h.Run, ref)
 	h.Run.Provenance = prov
 	ds := c.dataSharing(h)
-	if !ds.Withholds() {
-		// The decoder may already have marked absent payloads withheld
-		// (a Catalyst history, level not yet known); at full they are none.
-		unwithhold(h)
-	}
+	// ApplyDataSharing also turns payloads the decoder marked withheld (a
+	// Catalyst history, level not yet known) back into absent ones at full.
 	h.ApplyDataSharing(ds)
-	return &Fetched{History: h, Raw: doc, DataSharing: ds, Endpoint: c.host, Tool: info.name}, nil
+	return &Fetched{History: h, Raw: doc, DataSharing: ds, Endpoint: c.host, Tool: info.name, Credential: c.auth.current()}, nil
 }
 
 // describeRun says which run was asked for, for errors.
@@ -107,49 +107,15 @@ func fillRun(run *catalyst.Run, ref catalyst.RunRef) {
 	}
 }
 
-// dataSharing decides the level that applied to h.
+// dataSharing decides the level that applied to h: the configured level,
+// else the one its payloads show (catalyst.History.InferLevel: any payload
+// present means full, payload carriers with none present mean metadata),
+// marked inferred, else unknown. Files and recordings infer it the same
+// way, so a run reads alike from every source.
 func (c *Client) dataSharing(h *catalyst.History) catalyst.DataSharing {
 	if c.cfg.Level != catalyst.LevelUnknown {
 		return catalyst.DataSharing{Filtered: true, Level: c.cfg.Level}
 	}
-	if payloadsWithheld(h) {
-		return catalyst.DataSharing{Filtered: true, Level: catalyst.LevelMetadata, Inferred: true}
-	}
-	return catalyst.DataSharing{Filtered: true}
-}
-
-// payloadsWithheld reports whether h looks filtered at metadata: it has
-// events that carry a payload, and not one of them, nor the run, has one.
-func payloadsWithheld(h *catalyst.History) bool {
-	for _, p := range []catalyst.Payload{h.Run.Input, h.Run.Output, h.Run.CustomStatus} {
-		if p.State == catalyst.PayloadPresent || p.State == catalyst.PayloadEmpty {
-			return false
-		}
-	}
-	carriers := 0
-	for _, e := range h.All() {
-		if e.Type.PayloadField() == "" {
-			continue
-		}
-		carriers++
-		if s := e.Payload.State; s != catalyst.PayloadNone && s != catalyst.PayloadWithheld {
-			return false
-		}
-	}
-	return carriers > 0
-}
-
-// unwithhold turns withheld payloads back into absent ones, for a level
-// that withholds nothing.
-func unwithhold(h *catalyst.History) {
-	for _, e := range h.All() {
-		if e.Payload.State == catalyst.PayloadWithheld {
-			e.Payload = catalyst.AbsentPayload(catalyst.PayloadNone)
-		}
-	}
-	for _, p := range []*catalyst.Payload{&h.Run.Input, &h.Run.Output, &h.Run.CustomStatus} {
-		if p.State == catalyst.PayloadWithheld {
-			*p = catalyst.AbsentPayload(catalyst.PayloadNone)
-		}
-	}
+	level := h.InferLevel()
+	return catalyst.DataSharing{Filtered: true, Level: level, Inferred: level != catalyst.LevelUnknown}
 }

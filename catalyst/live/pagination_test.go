@@ -19,17 +19,29 @@ func TestPaginationFaults(t *testing.T) {
 		paging     catalysttest.Paging
 		wantCalls  int
 		wantRuns   int
+		maxPages   int
 		wantReason string
+		// notReason must not be in the reason.
+		notReason string
 	}{
 		{name: "normal pages end", paging: catalysttest.PagingNormal, wantCalls: 4, wantRuns: 4},
 		{name: "a repeated token", paging: catalysttest.PagingRepeat, wantCalls: 2, wantRuns: 2, wantReason: "repeated a page token after 2 pages"},
 		{name: "a cycle A→B→A", paging: catalysttest.PagingCycle, wantCalls: 3, wantRuns: 3, wantReason: "repeated a page token after 3 pages"},
-		{name: "empty pages with a token forever", paging: catalysttest.PagingEmptyForever, wantCalls: 5, wantRuns: 0, wantReason: "stopped after 5 pages"},
+		{name: "empty pages with a token forever", paging: catalysttest.PagingEmptyForever, wantCalls: 5, wantRuns: 0,
+			wantReason: "page cap (5 pages) with no runs on the pages read", notReason: "more runs exist"},
+		{name: "the page cap with runs read", paging: catalysttest.PagingNormal, maxPages: 2, wantCalls: 2, wantRuns: 2,
+			wantReason: "page cap (2 pages); the server offers more pages"},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()
-			h := newHarness(t, catalysttest.Options{Paging: tc.paging}, func(c *Config) { c.PageSize = 1; c.MaxPages = 5 })
+			h := newHarness(t, catalysttest.Options{Paging: tc.paging}, func(c *Config) {
+				c.PageSize = 1
+				c.MaxPages = 5
+				if tc.maxPages > 0 {
+					c.MaxPages = tc.maxPages
+				}
+			})
 			list, err := h.client.ListRuns(context.Background(), catalyst.RunQuery{Project: "default"})
 			if err != nil {
 				t.Fatal(err)
@@ -42,6 +54,9 @@ func TestPaginationFaults(t *testing.T) {
 			}
 			if list.Partial != (tc.wantReason != "") || !strings.Contains(list.Reason, tc.wantReason) {
 				t.Errorf("partial %v reason %q, want %q", list.Partial, list.Reason, tc.wantReason)
+			}
+			if tc.notReason != "" && strings.Contains(list.Reason, tc.notReason) {
+				t.Errorf("reason %q claims %q", list.Reason, tc.notReason)
 			}
 		})
 	}

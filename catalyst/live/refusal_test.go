@@ -66,9 +66,14 @@ func TestRefusalsAreTyped(t *testing.T) {
 			}},
 		{name: "no-policy", fault: catalysttest.Refusal(tool, 0, "no-policy", "operation has no reviewed policy", false),
 			wantKind: KindNoPolicy, wantCalls: 1, wantText: []string{"report it to Diagrid"}},
-		{name: "unfilterable suggests a smaller page",
+		{name: "unfilterable on one run points past the level, not to a smaller page",
 			fault:    catalysttest.Refusal(tool, 0, "unfilterable", "body truncated at the size limit", false),
-			wantKind: KindUnfilterable, wantCalls: 1, wantText: []string{"fewer runs per page"}},
+			wantKind: KindUnfilterable, wantCalls: 1, wantText: []string{"Dapr CLI", "raise the level to full"},
+			check: func(t *testing.T, r *RefusalError) {
+				if strings.Contains(r.Error(), "--limit") || strings.Contains(r.Error(), "per page") {
+					t.Errorf("a single run's refusal suggests a page size: %v", r)
+				}
+			}},
 		{name: "DATA_SHARING_RESTRICTED", fault: catalysttest.Refusal(tool, 0, "DATA_SHARING_RESTRICTED", "restricted", false),
 			wantKind: KindDataSharingRestricted, wantCalls: 1},
 		{name: "a missing workflow store (FAILED_PRECONDITION in text) is not an empty result",

@@ -169,14 +169,20 @@ func (c *Client) attempt(ctx context.Context, sess *session, call rpcCall, body 
 	start := time.Now()
 	resp, err := r.Post(c.endpoint.String())
 	elapsed := time.Since(start)
+	if resp != nil && resp.RawResponse != nil {
+		c.answered.Store(true)
+		if c.cfg.OnStatus != nil {
+			c.cfg.OnStatus(resp.StatusCode())
+		}
+	}
 	if err != nil {
 		c.debug.printf("← %s failed after %v: %v", what, elapsed.Round(time.Millisecond), err)
 		switch {
 		case ctx.Err() != nil:
 			return attemptResult{err: cancelled(ctx, call.op)}
 		case errors.Is(err, resty.ErrResponseBodyTooLarge):
-			return attemptResult{err: fmt.Errorf("%w: %s: the answer from %s is larger than %d bytes; raise the limit (max_body_bytes) or ask for fewer runs per page",
-				ErrResponseTooLarge, call.op, c.host, c.cfg.MaxBodyBytes)}
+			return attemptResult{err: fmt.Errorf("%w: %s: the answer from %s is larger than %d bytes; %s",
+				ErrResponseTooLarge, call.op, c.host, c.cfg.MaxBodyBytes, tooLargeHint(call.tool))}
 		case errors.Is(err, errRedirect):
 			return attemptResult{err: fmt.Errorf("%s: %w", call.op, unwrapURLError(err))}
 		case actx.Err() == context.DeadlineExceeded:
@@ -208,6 +214,26 @@ func (c *Client) attempt(ctx context.Context, sess *session, call rpcCall, body 
 	return c.statusFailure(call, sess, resp, raw)
 }
 
+// tooLargeHint says what to do about an answer over the body limit, by the
+// operation: a run list can ask for fewer runs per page; one run's history
+// cannot be cut, so only the limit helps.
+func tooLargeHint(tool string) string {
+	const limit = "max_body_bytes in the config (twice.yaml)"
+	switch {
+	case isTool(tool, ToolListRuns):
+		return "ask for fewer runs per page (--limit, or a narrower --since) or raise " + limit
+	case isTool(tool, ToolGetRun):
+		return "the run's history is that large: raise " + limit
+	}
+	return "raise " + limit
+}
+
+// isTool reports whether name is the tool want, with or without a client
+// prefix.
+func isTool(name, want string) bool {
+	return name == want || strings.HasSuffix(name, "_"+want)
+}
+
 // statusFailure classifies a non-2xx answer.
 func (c *Client) statusFailure(call rpcCall, sess *session, resp *resty.Response, raw []byte) attemptResult {
 	status := resp.StatusCode()
@@ -224,24 +250,24 @@ func (c *Client) statusFailure(call rpcCall, sess *session, resp *resty.Response
 		if !isRefusal || refusal.Kind != KindNotAuthenticated {
 			refusal = RefusalError{Kind: KindNotAuthenticated, Message: bodyText(raw)}
 		}
-		return attemptResult{err: c.refusal(refusal, call.op, status)}
+		return attemptResult{err: c.refusal(refusal, call.op, call.tool, status)}
 	case status == http.StatusNotFound && sess != nil && sess.id != "" && !isRefusal:
 		return attemptResult{err: errSessionGone}
 	case retryableStatus(status):
 		err := error(&StatusError{Status: status, Op: call.op, Host: c.host, Body: c.excerpt(raw), RequestID: requestID(resp.Header())})
 		if isRefusal {
-			err = c.refusal(refusal, call.op, status)
+			err = c.refusal(refusal, call.op, call.tool, status)
 		}
 		return attemptResult{err: err, retry: true, retryAfter: resp.Header().Get("Retry-After")}
 	case isRefusal:
-		res := attemptResult{err: c.refusal(refusal, call.op, status)}
+		res := attemptResult{err: c.refusal(refusal, call.op, call.tool, status)}
 		res.retry, res.once = c.retryOnce(refusal)
 		return res
 	case status == http.StatusForbidden:
-		return attemptResult{err: c.refusal(RefusalError{Kind: KindForbidden, Message: bodyText(raw)}, call.op, status)}
+		return attemptResult{err: c.refusal(RefusalError{Kind: KindForbidden, Message: bodyText(raw)}, call.op, call.tool, status)}
 	case status == http.StatusNotFound:
 		return attemptResult{err: c.refusal(RefusalError{Kind: KindNotFound,
-			Message: "the endpoint " + c.endpoint.Redacted() + " has no MCP server; check the endpoint URL"}, call.op, status)}
+			Message: "the endpoint " + c.endpoint.Redacted() + " has no MCP server; check the endpoint URL"}, call.op, call.tool, status)}
 	}
 	return attemptResult{err: &StatusError{Status: status, Op: call.op, Host: c.host, Body: c.excerpt(raw), RequestID: requestID(resp.Header())}}
 }
@@ -249,7 +275,7 @@ func (c *Client) statusFailure(call rpcCall, sess *session, resp *resty.Response
 // rpcFailure turns a JSON-RPC error into a refusal, or a plain error.
 func (c *Client) rpcFailure(call rpcCall, e *rpcError) attemptResult {
 	if r, ok := refusalFromRPC(e); ok {
-		res := attemptResult{err: c.refusal(r, call.op, 0)}
+		res := attemptResult{err: c.refusal(r, call.op, call.tool, 0)}
 		res.retry, res.once = c.retryOnce(r)
 		return res
 	}
@@ -301,8 +327,9 @@ func refusalFromRPC(e *rpcError) (RefusalError, bool) {
 
 // refusal completes a refusal with what was asked for, and sanitizes the
 // server's message.
-func (c *Client) refusal(r RefusalError, op string, status int) *RefusalError {
+func (c *Client) refusal(r RefusalError, op, tool string, status int) *RefusalError {
 	r.Op = op
+	r.Tool = tool
 	r.Host = c.host
 	r.Status = status
 	r.Message = c.clean(r.Message, 1024)

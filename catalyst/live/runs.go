@@ -117,7 +117,7 @@ func paginate(ctx context.Context, fetch func(ctx context.Context, token string,
 			}
 			list.Partial = true
 			if ctx.Err() != nil {
-				list.Reason = fmt.Sprintf("cancelled after %d pages", pageNo-1)
+				list.Reason = fmt.Sprintf("%s after %s", stopped(ctx), pluralPages(pageNo-1))
 			} else {
 				list.Reason = fmt.Sprintf("page %d failed: %v", pageNo, err)
 			}
@@ -139,7 +139,12 @@ func paginate(ctx context.Context, fetch func(ctx context.Context, token string,
 		}
 		if pageNo >= maxPages {
 			list.Partial = true
-			list.Reason = fmt.Sprintf("stopped after %d pages; more runs exist: narrow the query (--since, --status, --app)", pageNo)
+			if len(list.Runs) == 0 {
+				list.Reason = fmt.Sprintf("stopped at the page cap (%d pages) with no runs on the pages read, though the server kept offering another page; "+
+					"whether any run matches is not known: narrow the query (--since, --status, --app)", pageNo)
+			} else {
+				list.Reason = fmt.Sprintf("stopped at the page cap (%d pages); the server offers more pages: narrow the query (--since, --status, --app)", pageNo)
+			}
 			break
 		}
 		seen[p.next] = true
@@ -154,6 +159,28 @@ func paginate(ctx context.Context, fetch func(ctx context.Context, token string,
 		list.Reason = note
 	}
 	return list, nil
+}
+
+// pluralPages is "1 page" or "n pages".
+func pluralPages(n int) string {
+	if n == 1 {
+		return "1 page"
+	}
+	return fmt.Sprintf("%d pages", n)
+}
+
+// stopped says why a done context stopped a list: "cancelled", or the
+// deadline with its cause ("the time allowed ran out (the command's
+// --timeout of 10m0s …)").
+func stopped(ctx context.Context) string {
+	cause := context.Cause(ctx)
+	if !errors.Is(cause, context.DeadlineExceeded) {
+		return "cancelled"
+	}
+	if cause == context.DeadlineExceeded {
+		return "the time allowed ran out"
+	}
+	return "the time allowed ran out (" + cause.Error() + ")"
 }
 
 // wirePage is a page as found in a tool result: the rows and the next token.

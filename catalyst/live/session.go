@@ -56,25 +56,8 @@ func (c *Client) ensureSession(ctx context.Context) (*session, error) {
 	if c.session != nil {
 		return c.session, nil
 	}
-	if c.token.IsZero() {
-		if c.cfg.Token == nil {
-			return nil, fmt.Errorf("%w: no Catalyst token source is configured; set %s, or token_file (mode 0600) or token_command in the config",
-				ErrNotAuthenticated, EnvToken)
-		}
-		t, err := c.cfg.Token.Token(ctx)
-		if err != nil {
-			if ctx.Err() != nil {
-				return nil, cancelled(ctx, "reading the Catalyst token")
-			}
-			return nil, err
-		}
-		if t.IsZero() {
-			return nil, fmt.Errorf("%w: the token source (%s) gave an empty token", ErrNotAuthenticated, c.cfg.Token.Describe())
-		}
-		c.token = t
-		c.auth.setToken(t)
-		c.debug.setSecret(t.value)
-		c.debug.printf("using the %s", t)
+	if err := c.resolveToken(ctx); err != nil {
+		return nil, err
 	}
 	s, err := c.openSession(ctx)
 	if err != nil {
@@ -82,6 +65,46 @@ func (c *Client) ensureSession(ctx context.Context) (*session, error) {
 	}
 	c.session = s
 	return s, nil
+}
+
+// CheckCredential resolves the token, as the first request would, without
+// sending anything: an error wrapping ErrNotAuthenticated says no usable
+// credential was found and how to provide one. The command line calls it
+// before opening the interactive view on a live source. A token found is
+// kept for the requests that follow (a token_command runs once).
+func (c *Client) CheckCredential(ctx context.Context) error {
+	if err := c.lockSession(ctx); err != nil {
+		return err
+	}
+	defer c.unlockSession()
+	return c.resolveToken(ctx)
+}
+
+// resolveToken reads the token from the configured source once. The caller
+// holds the session lock.
+func (c *Client) resolveToken(ctx context.Context) error {
+	if !c.token.IsZero() {
+		return nil
+	}
+	if c.cfg.Token == nil {
+		return fmt.Errorf("%w: no Catalyst token source is configured; set %s, or token_file (mode 0600) or token_command in the config",
+			ErrNotAuthenticated, EnvToken)
+	}
+	t, err := c.cfg.Token.Token(ctx)
+	if err != nil {
+		if ctx.Err() != nil {
+			return cancelled(ctx, "reading the Catalyst token")
+		}
+		return err
+	}
+	if t.IsZero() {
+		return fmt.Errorf("%w: the token source (%s) gave an empty token", ErrNotAuthenticated, c.cfg.Token.Describe())
+	}
+	c.token = t
+	c.auth.setToken(t)
+	c.debug.setSecret(t.value)
+	c.debug.printf("using the %s", t)
+	return nil
 }
 
 // dropSession forgets s (when the server said it expired), unless another

@@ -56,6 +56,10 @@ func (t Token) GoString() string { return "live.Token{From: " + fmt.Sprintf("%q"
 // IsZero reports whether there is no token.
 func (t Token) IsZero() bool { return t.value == "" }
 
+// Secret returns the token's value, for checks that must refuse to store
+// or show it (fixtures.Recording.Secrets). Never print or log it.
+func (t Token) Secret() string { return t.value }
+
 // TokenSource yields a Catalyst bearer token.
 type TokenSource interface {
 	// Token returns the token. An error wrapping ErrNotAuthenticated means
@@ -78,7 +82,8 @@ type TokenOptions struct {
 	Command []string
 	// Shell runs Command[0] with /bin/sh -c (config: token_command_shell).
 	Shell bool
-	// CommandTimeout bounds the command (default 10 s).
+	// CommandTimeout bounds the command (default 10 s; config:
+	// token_command_timeout).
 	CommandTimeout time.Duration
 }
 
@@ -225,7 +230,7 @@ func (s commandSource) Token(ctx context.Context) (Token, error) {
 	cmd.WaitDelay = time.Second // a grandchild holding the pipes must not hang us
 	err := cmd.Run()
 	if ctx.Err() == context.DeadlineExceeded {
-		return Token{}, fmt.Errorf("%w: token_command %s did not finish within %v; check the command or raise its timeout",
+		return Token{}, fmt.Errorf("%w: token_command %s did not finish within %v; check the command, or raise token_command_timeout in the config (twice.yaml)",
 			ErrNotAuthenticated, s.Describe(), s.timeout)
 	}
 	if err != nil {

@@ -69,7 +69,7 @@ func TestTokenSourcesPrecedenceAndRefusals(t *testing.T) {
 			wantErr: []string{"printed nothing"}, notAuth: true},
 		{name: "command over its timeout",
 			opts:    TokenOptions{Command: []string{"sleep", "5"}, CommandTimeout: 50 * time.Millisecond},
-			wantErr: []string{"did not finish within 50ms"}, notAuth: true},
+			wantErr: []string{"did not finish within 50ms", "token_command_timeout"}, notAuth: true},
 		{name: "nothing configured",
 			opts:    TokenOptions{LookupEnv: env("")},
 			wantErr: []string{"no Catalyst token found", "CATALYST_TOKEN", "token_file", "token_command"}, notAuth: true},

@@ -326,20 +326,20 @@ func (c *Client) toolResult(op, tool string, raw jsontext.Value) (*toolResult, e
 	if w.IsError {
 		text := strings.Join(res.texts, "\n")
 		if r, ok := parseRefusal([]byte(text), true); ok {
-			return nil, c.refusal(r, op, 0)
+			return nil, c.refusal(r, op, tool, 0)
 		}
 		if r, ok := parseRefusal(res.structured, true); ok {
-			return nil, c.refusal(r, op, 0)
+			return nil, c.refusal(r, op, tool, 0)
 		}
 		if text == "" {
 			text = "no message"
 		}
-		return nil, c.refusal(RefusalError{Kind: KindToolError, Message: text}, op, 0)
+		return nil, c.refusal(RefusalError{Kind: KindToolError, Message: text}, op, tool, 0)
 	}
 	doc, err := res.document()
 	if err == nil && isErrorObject(doc) {
 		if r, ok := parseRefusal(doc, false); ok {
-			return nil, c.refusal(r, op, 0)
+			return nil, c.refusal(r, op, tool, 0)
 		}
 	}
 	return res, nil

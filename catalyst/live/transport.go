@@ -31,6 +31,13 @@ func (t *authTransport) setToken(tok Token) {
 	t.mu.Unlock()
 }
 
+// current returns the token in use (zero before one is resolved).
+func (t *authTransport) current() Token {
+	t.mu.RLock()
+	defer t.mu.RUnlock()
+	return Token{value: t.token, From: t.from}
+}
+
 // tokenFrom says where the token in use came from ("" before one is resolved).
 func (t *authTransport) tokenFrom() string {
 	t.mu.RLock()

@@ -455,7 +455,7 @@ func TestHome(t *testing.T) {
 	h.env = testEnv(t, map[string]string{"CATALYST_TOKEN": "cat_TESTTOKEN_123"})
 	cfg := writeFile(t, "twice.yaml", "project: default\napp: payments\n")
 	h.run("--config", cfg)
-	if len(h.tuiCalls) != 1 || h.tuiCalls[0].Banner != "" || h.tuiCalls[0].Query.Project != "default" || h.tuiCalls[0].Source != LiveClient(h.live) {
+	if len(h.tuiCalls) != 1 || h.tuiCalls[0].Banner != "" || h.tuiCalls[0].Query.Project != "default" || innerClient(h.tuiCalls[0].Source) != catalyst.Source(h.live) {
 		t.Fatalf("with credentials: %+v", h.tuiCalls)
 	}
 }

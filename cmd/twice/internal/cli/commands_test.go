@@ -228,23 +228,26 @@ func TestLimiter(t *testing.T) {
 	}
 }
 
-type statusTransport int
-
-func (s statusTransport) RoundTrip(*http.Request) (*http.Response, error) {
-	return &http.Response{StatusCode: int(s), Body: http.NoBody, Header: http.Header{}}, nil
-}
-
 func TestRateLimitSignal(t *testing.T) {
 	n := 0
+	f, _, _ := newHarness(t).factory()
+	cfg, err := f.liveConfig(func() { n++ })
+	if err != nil {
+		t.Fatal(err)
+	}
+	// The live client keeps its own tuned transport; only the status hook
+	// is set.
+	if cfg.HTTPTransport != nil || cfg.OnStatus == nil {
+		t.Fatalf("transport %T, hook set %v", cfg.HTTPTransport, cfg.OnStatus != nil)
+	}
 	for _, status := range []int{200, 429, 503, 429} {
-		tr := &rateLimitSignal{base: statusTransport(status), signal: func() { n++ }}
-		req, _ := http.NewRequest(http.MethodPost, "https://mcp.test/mcp", nil)
-		if _, err := tr.RoundTrip(req); err != nil {
-			t.Fatal(err)
-		}
+		cfg.OnStatus(status)
 	}
 	if n != 2 {
 		t.Errorf("signalled %d times for two 429s", n)
+	}
+	if cfg, _ := f.liveConfig(nil); cfg.OnStatus != nil {
+		t.Error("a status hook without a rate-limit signal")
 	}
 }
 
@@ -254,7 +257,7 @@ func TestFleetScanLowersConcurrencyOn429(t *testing.T) {
 	f, out, _ := h.factory()
 	hook := &signalOnFirst{}
 	f.NewLive = func(cfg live.Config) (LiveClient, error) {
-		hook.signal = cfg.HTTPTransport.(*rateLimitSignal).signal
+		hook.signal = func() { cfg.OnStatus(http.StatusTooManyRequests) }
 		hook.LiveClient = h.live
 		return hook, nil
 	}
@@ -408,7 +411,7 @@ func TestDoctor(t *testing.T) {
 			t.Errorf("doctor lacks %q:\n%s", want, r.out)
 		}
 	}
-	h.live.doctor = live.DoctorReport{TokenSource: "looked at environment variable CATALYST_TOKEN", Problems: []string{"not authenticated with Catalyst: no token"}}
+	h.live.doctor = live.DoctorReport{TokenSource: "looked at environment variable CATALYST_TOKEN", NotAuthenticated: true, Problems: []string{"not authenticated with Catalyst: no token"}}
 	if r := h.run("doctor"); r.code != ExitAuth {
 		t.Errorf("no token: exit %d", r.code)
 	}

@@ -9,6 +9,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"time"
 
 	"go.yaml.in/yaml/v3"
 
@@ -27,7 +28,20 @@ const maxConfigBytes = 1 << 20
 const maxConcurrency = 64
 
 // Config is twice.yaml. Unknown keys are errors, so a typo is reported
-// rather than silently ignored.
+// rather than silently ignored. Durations are Go durations ("90s", "10m",
+// "1h30m"). The keys:
+//
+//	endpoint, project, app, org     where and what to read
+//	token_file, token_command       the credential (CATALYST_TOKEN wins)
+//	token_command_timeout           how long token_command may run (default 10s)
+//	data_sharing_level              metadata or full, when known
+//	timeout                         the limit on a command's network work
+//	                                (default 10m; 0: none; --timeout wins)
+//	request_timeout                 the limit on one HTTP request, body
+//	                                included (default 30s)
+//	max_body_bytes                  the largest answer read, in bytes
+//	                                (default 67108864, 64 MiB)
+//	console, concurrency, large_payload_bytes, activities
 type Config struct {
 	// Endpoint is the Catalyst MCP server URL.
 	Endpoint string `yaml:"endpoint"`
@@ -41,9 +55,18 @@ type Config struct {
 	// TokenCommand prints a bearer token: a list is run as argv, a string
 	// through /bin/sh -c.
 	TokenCommand TokenCommand `yaml:"token_command"`
+	// TokenCommandTimeout bounds token_command (default 10 s).
+	TokenCommandTimeout Duration `yaml:"token_command_timeout"`
 	// DataSharingLevel is the organization's level when known (metadata or
 	// full); unset, twice infers it from each history.
 	DataSharingLevel string `yaml:"data_sharing_level"`
+	// Timeout bounds a command's network work (default DefaultTimeout;
+	// 0: no limit). --timeout wins.
+	Timeout Duration `yaml:"timeout"`
+	// RequestTimeout bounds one HTTP request, body included (default 30 s).
+	RequestTimeout Duration `yaml:"request_timeout"`
+	// MaxBodyBytes bounds one answer from Catalyst (default 64 MiB).
+	MaxBodyBytes int64 `yaml:"max_body_bytes"`
 	// Console is the Catalyst console's base URL for run links.
 	Console string `yaml:"console"`
 	// Concurrency is how many histories a fleet scan reads at once.
@@ -64,6 +87,37 @@ type ActivityLists struct {
 	ReadOnly   []string `yaml:"read_only"`
 	Idempotent []string `yaml:"idempotent"`
 }
+
+// Duration is a Go duration in the config ("90s", "10m"); Set says the key
+// was given, so an explicit 0 differs from none.
+type Duration struct {
+	time.Duration
+	Set bool
+}
+
+// UnmarshalYAML reads a Go duration, or the number 0.
+func (d *Duration) UnmarshalYAML(n *yaml.Node) error {
+	if n.Kind != yaml.ScalarNode {
+		return fmt.Errorf("line %d: a duration is one value such as 30s, 10m or 1h", n.Line)
+	}
+	v := strings.TrimSpace(n.Value)
+	if v == "0" {
+		*d = Duration{Set: true}
+		return nil
+	}
+	parsed, err := time.ParseDuration(v)
+	if err != nil {
+		return fmt.Errorf("line %d: %q is not a duration: write it with a unit, such as 30s, 10m or 1h", n.Line, v)
+	}
+	*d = Duration{Duration: parsed, Set: true}
+	return nil
+}
+
+// maxBodyBytes bounds max_body_bytes: at least 64 KiB, at most 4 GiB.
+const (
+	minMaxBodyBytes = 64 << 10
+	maxMaxBodyBytes = 4 << 30
+)
 
 // TokenCommand is a command that prints a token: Argv run directly, or a
 // Shell command line.
@@ -161,8 +215,8 @@ func readConfigFile(path string) ([]byte, error) {
 }
 
 // configKeys lists the keys twice.yaml may hold, for error messages.
-const configKeys = "endpoint, project, app, org, token_file, token_command, data_sharing_level, " +
-	"console, concurrency, large_payload_bytes, activities (side_effect, read_only, idempotent)"
+const configKeys = "endpoint, project, app, org, token_file, token_command, token_command_timeout, data_sharing_level, " +
+	"timeout, request_timeout, max_body_bytes, console, concurrency, large_payload_bytes, activities (side_effect, read_only, idempotent)"
 
 // parseConfig decodes and checks a config document.
 func parseConfig(data []byte) (*Config, error) {
@@ -198,6 +252,21 @@ func (c *Config) validate() error {
 	}
 	if c.LargePayloadBytes < 0 {
 		return fmt.Errorf("large_payload_bytes %d is negative", c.LargePayloadBytes)
+	}
+	if c.Timeout.Duration < 0 {
+		return fmt.Errorf("timeout %s is negative: give a duration such as 10m, or 0 for no limit", c.Timeout.Duration)
+	}
+	for _, d := range []struct {
+		key string
+		d   Duration
+	}{{"request_timeout", c.RequestTimeout}, {"token_command_timeout", c.TokenCommandTimeout}} {
+		if d.d.Set && d.d.Duration <= 0 {
+			return fmt.Errorf("%s %s must be more than 0: give a duration such as 30s, or leave it out for the default", d.key, d.d.Duration)
+		}
+	}
+	if c.MaxBodyBytes != 0 && (c.MaxBodyBytes < minMaxBodyBytes || c.MaxBodyBytes > maxMaxBodyBytes) {
+		return fmt.Errorf("max_body_bytes %d is out of range: use %d (64 KiB) to %d (4 GiB) bytes, or leave it out for the default, 64 MiB",
+			c.MaxBodyBytes, minMaxBodyBytes, int64(maxMaxBodyBytes))
 	}
 	seen := map[string]string{}
 	for _, l := range []struct {

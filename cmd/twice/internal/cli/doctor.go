@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"io"
 	"runtime"
-	"strings"
 
 	"github.com/spf13/cobra"
 
@@ -57,6 +56,7 @@ func runDoctor(ctx context.Context, opts *DoctorOptions) error {
 	}
 	fmt.Fprintf(w, "project: %s; app: %s\n", orUnset(cfg.Project), orUnset(cfg.App))
 	fmt.Fprintf(w, "bundled demos: %d (twice demo list)\n", len(fixtures.Demos()))
+	writeLimits(w, f, cfg)
 	lc, err := f.live(nil)
 	if err != nil {
 		fmt.Fprintf(w, "live client: %s\n", safetext.Line(err.Error()))
@@ -68,29 +68,33 @@ func runDoctor(ctx context.Context, opts *DoctorOptions) error {
 	switch {
 	case ctx.Err() != nil:
 		return errInterrupted
-	case notAuthenticated(rep):
-		return fmt.Errorf("%w: set CATALYST_TOKEN, or token_file or token_command in twice.yaml", live.ErrNotAuthenticated)
+	case rep.NotAuthenticated && rep.Reachable:
+		return fmt.Errorf("%w: Catalyst did not accept the credential (%s): provide a current token through CATALYST_TOKEN, token_file or token_command in twice.yaml",
+			live.ErrNotAuthenticated, rep.TokenSource)
+	case rep.NotAuthenticated:
+		return fmt.Errorf("%w: no usable credential: set CATALYST_TOKEN, or token_file or token_command in twice.yaml", live.ErrNotAuthenticated)
 	case !rep.OK():
 		return fmt.Errorf("%d problem(s) found (listed above)", len(rep.Problems))
 	}
 	return nil
 }
 
-// notAuthenticated reports whether the doctor's report shows no usable
-// credential: no token was found, or the server refused the one sent.
-func notAuthenticated(rep live.DoctorReport) bool {
-	if rep.Authenticated {
-		return false
+// writeLimits prints the limits live reads run under.
+func writeLimits(w io.Writer, f *Factory, cfg *Config) {
+	timeout := "none"
+	if d, err := f.timeout(); err == nil && d > 0 {
+		timeout = d.String()
 	}
-	if !strings.HasPrefix(rep.TokenSource, "token from") {
-		return true
+	request := live.DefaultRequestTimeout
+	if cfg.RequestTimeout.Duration > 0 {
+		request = cfg.RequestTimeout.Duration
 	}
-	for _, p := range rep.Problems {
-		if strings.Contains(strings.ToLower(p), live.ErrNotAuthenticated.Error()) {
-			return true
-		}
+	body := int64(live.DefaultMaxBodyBytes)
+	if cfg.MaxBodyBytes > 0 {
+		body = cfg.MaxBodyBytes
 	}
-	return false
+	fmt.Fprintf(w, "limits: %s per command (--timeout, timeout), %s per request (request_timeout), answers up to %d bytes (max_body_bytes)\n",
+		timeout, request, body)
 }
 
 // writeDoctor prints the live client's report, one fact per line.

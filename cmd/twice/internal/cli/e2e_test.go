@@ -119,10 +119,9 @@ func TestEndToEndOverLoopback(t *testing.T) {
 	if sr.Source.Surface != "file" || sr.Run.ID != lr.Run.ID || sr.Run.AppID != lr.Run.AppID || sr.Link != lr.Link {
 		t.Errorf("recording's run: %+v, live %+v", sr, lr)
 	}
-	// The level's wording may differ: live, twice inferred metadata from
-	// the missing payloads; the recording stores no level it was not told
-	// ("not reported"). Which payloads are withheld, and which checks
-	// could not run, are the same.
+	// Which payloads are withheld, and which checks could not run, are the
+	// same (cmd/twice/e2e_test.go, on the built binary, also compares the
+	// level and its wording).
 	for name, pair := range map[string][2]any{
 		"events":         {lr.Events, sr.Events},
 		"withheld":       {keys(t, lr.Withheld, "event_index", "event_id", "field"), keys(t, sr.Withheld, "event_index", "event_id", "field")},

@@ -2,10 +2,13 @@ package cli
 
 import (
 	"context"
+	"errors"
+	"fmt"
 	"net/http"
 	"path/filepath"
 	"strings"
 	"sync"
+	"time"
 
 	"github.com/twice-cli/twice/catalyst"
 	"github.com/twice-cli/twice/catalyst/live"
@@ -36,14 +39,25 @@ type GlobalOptions struct {
 	// the config and the name classifier.
 	SideEffect []string
 	ReadOnly   []string
+	// Timeout bounds what a command does over the network (0: no limit);
+	// TimeoutSet is true when --timeout was given, which wins over the
+	// config's timeout.
+	Timeout    time.Duration
+	TimeoutSet bool
 }
 
+// DefaultTimeout bounds a command's network work when neither --timeout
+// nor the config's timeout says otherwise.
+const DefaultTimeout = 10 * time.Minute
+
 // LiveClient is what the commands use of the Catalyst client: a Source, and
-// the raw history for record, and the doctor's checks.
+// the raw history for record, the doctor's checks, and the credential check
+// made before the interactive view opens.
 type LiveClient interface {
 	catalyst.Source
 	Fetch(ctx context.Context, ref catalyst.RunRef) (*live.Fetched, error)
 	Doctor(ctx context.Context) live.DoctorReport
+	CheckCredential(ctx context.Context) error
 	Close()
 }
 
@@ -175,42 +189,176 @@ func first(values ...string) string {
 // liveConfig builds the live client's config: flags win over the
 // environment, which wins over the config file. The token comes from
 // CATALYST_TOKEN, then the token file, then the token command.
+// onRateLimit, when set, is called on every HTTP 429; the client keeps its
+// own tuned transport (Env.Transport replaces it only in tests).
 func (f *Factory) liveConfig(onRateLimit func()) (live.Config, error) {
 	cfg, err := f.Config()
 	if err != nil {
 		return live.Config{}, err
 	}
 	tokens := live.TokenSources(live.TokenOptions{
-		LookupEnv: f.Env.LookupEnv,
-		File:      f.expandHome(first(f.Globals.TokenFile, cfg.TokenFile)),
-		Command:   cfg.TokenCommand.Argv,
-		Shell:     cfg.TokenCommand.Shell,
+		LookupEnv:      f.Env.LookupEnv,
+		File:           f.expandHome(first(f.Globals.TokenFile, cfg.TokenFile)),
+		Command:        cfg.TokenCommand.Argv,
+		Shell:          cfg.TokenCommand.Shell,
+		CommandTimeout: cfg.TokenCommandTimeout.Duration,
 	})
-	transport := f.Env.Transport
+	var onStatus func(int)
 	if onRateLimit != nil {
-		if transport == nil {
-			transport = http.DefaultTransport.(*http.Transport).Clone()
+		onStatus = func(status int) {
+			if status == http.StatusTooManyRequests {
+				onRateLimit()
+			}
 		}
-		transport = &rateLimitSignal{base: transport, signal: onRateLimit}
 	}
 	return live.Config{
-		Endpoint:      first(f.Globals.Endpoint, f.Env.getenv(live.EnvEndpoint), cfg.Endpoint),
-		Token:         tokens,
-		Org:           first(f.Globals.Org, cfg.Org),
-		Level:         catalyst.Level(first(strings.ToLower(f.Globals.DataSharingLevel), cfg.DataSharingLevel)),
-		Version:       f.Env.Version,
-		HTTPTransport: transport,
+		Endpoint:       first(f.Globals.Endpoint, f.Env.getenv(live.EnvEndpoint), cfg.Endpoint),
+		Token:          tokens,
+		Org:            first(f.Globals.Org, cfg.Org),
+		Level:          catalyst.Level(first(strings.ToLower(f.Globals.DataSharingLevel), cfg.DataSharingLevel)),
+		Version:        f.Env.Version,
+		RequestTimeout: cfg.RequestTimeout.Duration,
+		MaxBodyBytes:   cfg.MaxBodyBytes,
+		HTTPTransport:  f.Env.Transport,
+		OnStatus:       onStatus,
 	}, nil
 }
 
-// live returns a live client; onRateLimit, when set, is called on every
-// HTTP 429 the server sends (the fleet scan lowers its concurrency).
+// live returns a live client whose every call ends by the command's
+// deadline (--timeout, the config's timeout, else DefaultTimeout, from now);
+// onRateLimit, when set, is called on every HTTP 429 the server sends (the
+// fleet scan lowers its concurrency).
 func (f *Factory) live(onRateLimit func()) (LiveClient, error) {
+	timeout, err := f.timeout()
+	if err != nil {
+		return nil, err
+	}
 	lc, err := f.liveConfig(onRateLimit)
 	if err != nil {
 		return nil, err
 	}
-	return f.NewLive(lc)
+	c, err := f.NewLive(lc)
+	if err != nil {
+		return nil, err
+	}
+	if timeout <= 0 {
+		return c, nil
+	}
+	return &boundedClient{LiveClient: c, limit: timeout, deadline: time.Now().Add(timeout)}, nil
+}
+
+// timeout is the command's limit on its network work: --timeout, else the
+// config's timeout, else DefaultTimeout; 0 means none.
+func (f *Factory) timeout() (time.Duration, error) {
+	if f.Globals.TimeoutSet {
+		return f.Globals.Timeout, nil
+	}
+	cfg, err := f.Config()
+	if err != nil {
+		return 0, err
+	}
+	if cfg.Timeout.Set {
+		return cfg.Timeout.Duration, nil
+	}
+	return DefaultTimeout, nil
+}
+
+// interactiveSource is the source the interactive view reads through: a
+// view stays open as long as the user likes, so instead of one deadline
+// for the command each read it starts gets the limit of its own.
+func interactiveSource(lc LiveClient) catalyst.Source {
+	if b, ok := lc.(*boundedClient); ok {
+		return &boundedClient{LiveClient: b.LiveClient, limit: b.limit}
+	}
+	return lc
+}
+
+// boundedClient ends every call of a live client by a deadline: the
+// command's (deadline set), or limit from the call's start (deadline zero,
+// for the interactive view). A call cut short says which limit ran out and
+// how to raise it.
+type boundedClient struct {
+	LiveClient
+	limit    time.Duration
+	deadline time.Time
+}
+
+// timeoutError is the cause of a context a boundedClient ended: what ran
+// out, and how to raise it. It wraps context.DeadlineExceeded.
+type timeoutError struct {
+	limit   time.Duration
+	perCall bool
+}
+
+func (e *timeoutError) Error() string {
+	what := "the command's time limit"
+	if e.perCall {
+		what = "the time limit of one read"
+	}
+	return fmt.Sprintf("%s of %s ran out (raise it with --timeout, or timeout: in twice.yaml; 0 means no limit)", what, e.limit)
+}
+
+func (e *timeoutError) Unwrap() error { return context.DeadlineExceeded }
+
+// bound derives the call's context and the error a deadline gives.
+func (b *boundedClient) bound(ctx context.Context) (context.Context, context.CancelFunc, *timeoutError) {
+	cause := &timeoutError{limit: b.limit, perCall: b.deadline.IsZero()}
+	deadline := b.deadline
+	if deadline.IsZero() {
+		deadline = time.Now().Add(b.limit)
+	}
+	dctx, cancel := context.WithDeadlineCause(ctx, deadline, cause)
+	return dctx, cancel, cause
+}
+
+// explain makes sure an error caused by the deadline says so (the live
+// client names the cause; another client may not).
+func explain(ctx, dctx context.Context, cause *timeoutError, err error) error {
+	if err == nil || ctx.Err() != nil || dctx.Err() == nil {
+		return err
+	}
+	var te *timeoutError
+	if errors.As(err, &te) || strings.Contains(err.Error(), cause.Error()) {
+		return err
+	}
+	return fmt.Errorf("%w: %v", cause, err)
+}
+
+func (b *boundedClient) ListRuns(ctx context.Context, q catalyst.RunQuery) (catalyst.RunList, error) {
+	dctx, cancel, cause := b.bound(ctx)
+	defer cancel()
+	list, err := b.LiveClient.ListRuns(dctx, q)
+	return list, explain(ctx, dctx, cause, err)
+}
+
+func (b *boundedClient) History(ctx context.Context, ref catalyst.RunRef) (*catalyst.History, error) {
+	dctx, cancel, cause := b.bound(ctx)
+	defer cancel()
+	h, err := b.LiveClient.History(dctx, ref)
+	return h, explain(ctx, dctx, cause, err)
+}
+
+func (b *boundedClient) Fetch(ctx context.Context, ref catalyst.RunRef) (*live.Fetched, error) {
+	dctx, cancel, cause := b.bound(ctx)
+	defer cancel()
+	got, err := b.LiveClient.Fetch(dctx, ref)
+	return got, explain(ctx, dctx, cause, err)
+}
+
+func (b *boundedClient) CheckCredential(ctx context.Context) error {
+	dctx, cancel, cause := b.bound(ctx)
+	defer cancel()
+	return explain(ctx, dctx, cause, b.LiveClient.CheckCredential(dctx))
+}
+
+func (b *boundedClient) Doctor(ctx context.Context) live.DoctorReport {
+	dctx, cancel, cause := b.bound(ctx)
+	defer cancel()
+	rep := b.LiveClient.Doctor(dctx)
+	if dctx.Err() != nil && ctx.Err() == nil && !strings.Contains(strings.Join(rep.Problems, "\n"), cause.Error()) {
+		rep.Problems = append(rep.Problems, cause.Error())
+	}
+	return rep
 }
 
 // hasCredentials reports whether a token source is configured: the
@@ -254,26 +402,4 @@ func (f *Factory) expandHome(path string) string {
 		}
 	}
 	return path
-}
-
-// rateLimitSignal reports HTTP 429 responses as they pass.
-type rateLimitSignal struct {
-	base   http.RoundTripper
-	signal func()
-}
-
-func (t *rateLimitSignal) RoundTrip(req *http.Request) (*http.Response, error) {
-	resp, err := t.base.RoundTrip(req)
-	if err == nil && resp.StatusCode == http.StatusTooManyRequests {
-		t.signal()
-	}
-	return resp, err
-}
-
-// CloseIdleConnections passes the call on, so closing the client frees the
-// transport's connections.
-func (t *rateLimitSignal) CloseIdleConnections() {
-	if c, ok := t.base.(interface{ CloseIdleConnections() }); ok {
-		c.CloseIdleConnections()
-	}
 }

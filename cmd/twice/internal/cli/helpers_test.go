@@ -126,6 +126,9 @@ type fakeLive struct {
 	queries     []catalyst.RunQuery
 	doctor      live.DoctorReport
 	closed      bool
+	// credErr is what CheckCredential returns; credChecks counts its calls.
+	credErr    error
+	credChecks int
 }
 
 func newFakeLive() *fakeLive {
@@ -183,6 +186,13 @@ func (l *fakeLive) Fetch(ctx context.Context, ref catalyst.RunRef) (*live.Fetche
 }
 
 func (l *fakeLive) Doctor(ctx context.Context) live.DoctorReport { return l.doctor }
+
+func (l *fakeLive) CheckCredential(ctx context.Context) error {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	l.credChecks++
+	return l.credErr
+}
 
 func (l *fakeLive) Close() {
 	l.mu.Lock()

@@ -9,14 +9,29 @@ import (
 )
 
 // demoBanner is the one line shown above the demos when twice has no
-// credentials. It fits 80 columns: what matters comes first.
-const demoBanner = "Demo histories: no Catalyst credentials (set CATALYST_TOKEN; see twice doctor)"
+// credentials; noProjectBanner when it has credentials but no project.
+// Each fits 80 columns: what matters comes first.
+const (
+	demoBanner      = "Demo histories: no Catalyst credentials (set CATALYST_TOKEN; see twice doctor)"
+	noProjectBanner = "Demos: credentials found, no project set (--project P or project: in twice.yaml)"
+)
+
+// HomeOptions are the flags of twice with no command.
+type HomeOptions struct {
+	// Project and App choose the runs the view opens on (default: the
+	// config's).
+	Project string
+	App     string
+}
 
 // runHome is twice with no command: on a terminal, the interactive view on
-// the configured project's runs when credentials exist, else on the bundled
-// demos; piped, the list of demos.
-func runHome(ctx context.Context, f *Factory) error {
+// the project's runs when credentials exist, else on the bundled demos
+// (the banner says why); piped, the list of demos.
+func runHome(ctx context.Context, f *Factory, opts *HomeOptions) error {
 	if !f.interactive() {
+		if opts.Project != "" {
+			return usagef("--project opens the interactive view, which needs a terminal: list the runs with twice runs --project %s", quote(opts.Project))
+		}
 		return writeDemoList(f.IO.Out)
 	}
 	cfg, err := f.Config()
@@ -32,15 +47,24 @@ func runHome(ctx context.Context, f *Factory) error {
 		return err
 	}
 	req := f.tuiRequest(det, cfg.Console, ropts.TimeFormat)
-	if f.hasCredentials() && cfg.Project != "" {
+	project, app := first(opts.Project, cfg.Project), first(opts.App, cfg.App)
+	switch creds := f.hasCredentials(); {
+	case project != "" && (creds || opts.Project != ""):
 		lc, err := f.live(nil)
 		if err != nil {
 			return err
 		}
 		defer lc.Close()
-		req.Source = lc
-		req.Query = catalyst.RunQuery{Project: cfg.Project, AppID: cfg.App}
-	} else {
+		// No usable credential is an error before the view opens (exit 4).
+		if err := lc.CheckCredential(ctx); err != nil {
+			return err
+		}
+		req.Source = interactiveSource(lc)
+		req.Query = catalyst.RunQuery{Project: project, AppID: app}
+	case creds:
+		req.Source = fixtures.NewSource()
+		req.Banner = noProjectBanner
+	default:
 		req.Source = fixtures.NewSource()
 		req.Banner = demoBanner
 	}

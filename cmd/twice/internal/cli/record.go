@@ -113,7 +113,9 @@ func runRecord(ctx context.Context, opts *RecordOptions) error {
 		CapturedAt:     f.Env.now(),
 		Producer:       "twice " + f.Env.Version,
 		RedactPayloads: opts.RedactPayloads,
-		Secrets:        f.knownSecrets(),
+		// The token the read used, whatever its source (a token_command
+		// too), besides those twice can see.
+		Secrets: append(f.knownSecrets(), got.Credential.Secret()),
 	}
 	if err := fixtures.Save(opts.Path, rec); err != nil {
 		return err

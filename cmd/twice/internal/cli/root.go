@@ -60,6 +60,7 @@ func Execute(ctx context.Context, f *Factory, args []string) int {
 
 // NewCmdRoot builds the command tree.
 func NewCmdRoot(f *Factory) *cobra.Command {
+	home := &HomeOptions{}
 	root := &cobra.Command{
 		Use:   "twice",
 		Short: "Find the activities of a Dapr workflow run that may have run twice",
@@ -68,8 +69,12 @@ Dapr CLI), groups every attempt of an activity into its invocation, and flags th
 duplicate side effects with their evidence. Payloads withheld at the organization's
 data-sharing level are marked as withheld, never shown as empty.
 
-With no command: the interactive view on a terminal (the configured project's runs when
-credentials exist, else the bundled demo histories); piped, the list of demos.`,
+With no command: the interactive view on a terminal (the runs of --project, or of the
+configured project, when credentials exist; else the bundled demo histories); piped, the
+list of demos.
+
+Commands that reach Catalyst stop after --timeout (default 10m, or timeout: in
+twice.yaml; 0 means no limit); in the interactive view the limit applies to each read.`,
 		Example: `  twice show demo:payment-timeout
   twice show history.json
   twice show charge-7731 --app payments --project default
@@ -79,7 +84,7 @@ credentials exist, else the bundled demo histories); piped, the list of demos.`,
 		SilenceErrors: true,
 		SilenceUsage:  true,
 		RunE: func(cmd *cobra.Command, args []string) error {
-			return runHome(cmd.Context(), f)
+			return runHome(cmd.Context(), f, home)
 		},
 	}
 	root.CompletionOptions.DisableDefaultCmd = true
@@ -87,6 +92,10 @@ credentials exist, else the bundled demo histories); piped, the list of demos.`,
 	root.PersistentPreRunE = func(cmd *cobra.Command, args []string) error {
 		if _, err := f.colorEnabled(); err != nil {
 			return err
+		}
+		f.Globals.TimeoutSet = cmd.Flags().Changed("timeout")
+		if f.Globals.Timeout < 0 {
+			return usagef("--timeout %s is negative: give a duration such as 30m, or 0 for no limit", f.Globals.Timeout)
 		}
 		if _, err := f.timeFormat(); err != nil {
 			return err
@@ -109,6 +118,9 @@ credentials exist, else the bundled demo histories); piped, the list of demos.`,
 	pf.StringVar(&g.DataSharingLevel, "data-sharing-level", "", "your organization's data-sharing level, when you know it: metadata or full (default: inferred)")
 	pf.StringArrayVar(&g.SideEffect, "side-effect", nil, "treat activity `NAME` as having a side effect (repeatable)")
 	pf.StringArrayVar(&g.ReadOnly, "read-only", nil, "treat activity `NAME` as read-only (repeatable)")
+	pf.DurationVar(&g.Timeout, "timeout", DefaultTimeout, "stop a command's work with Catalyst after this long (0: no limit; config: timeout)")
+	root.Flags().StringVarP(&home.Project, "project", "p", "", "open the interactive view on this Catalyst project's runs (default: the config's project)")
+	root.Flags().StringVarP(&home.App, "app", "a", "", "with --project: only runs of this app id (default: the config's app)")
 
 	root.AddCommand(
 		NewCmdShow(f, nil),

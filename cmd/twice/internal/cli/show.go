@@ -90,13 +90,21 @@ func runShow(ctx context.Context, opts *ShowOptions) error {
 			return err
 		}
 		defer lc.Close()
+		// No usable credential is an error before any request, and before
+		// the interactive view opens (exit 4, saying how to provide one).
+		if err := lc.CheckCredential(ctx); err != nil {
+			return err
+		}
 	}
 
 	// A history on standard input is read first (below).
 	if format == "" && f.interactive() && t.kind != targetStdin {
 		req := f.tuiRequest(det, cfg.Console, ropts.TimeFormat)
 		if t.kind == targetLive {
-			req.Source, req.Ref = lc, &t.ref
+			req.Source, req.Ref = interactiveSource(lc), &t.ref
+			// Back from the run (esc), the list shows the runs of its
+			// project and app.
+			req.Query = catalyst.RunQuery{Project: t.ref.Project, AppID: t.ref.AppID}
 		} else {
 			req.Source, req.Ref = fixtures.NewSource(t.arg), &catalyst.RunRef{Location: t.arg}
 		}
