@@ -113,6 +113,22 @@ func BenchmarkFirstFrame(b *testing.B) {
 	}
 }
 
+// BenchmarkFirstFrameOpened measures the time from a run's history decoded
+// (the source answered) to its first frame: the header, the events and the
+// tabs waiting for detect, which the same update starts off the UI
+// goroutine (the command is not run here).
+func BenchmarkFirstFrameOpened(b *testing.B) {
+	h := tuitest.Big(1_000_000)
+	ref := catalyst.RunRef{ID: h.Run.ID}
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		m := New(testOptions(Options{Source: tuitest.NewSource(), Open: &ref}))
+		next, _ := m.Update(tea.WindowSizeMsg{Width: 120, Height: 40})
+		next, _ = next.Update(historyLoadedMsg{seq: m.historySeq, history: h})
+		_ = next.(Model).View()
+	}
+}
+
 // BenchmarkAnalyzeIndex measures the background work after a load: detect
 // and the run view's index, at each size.
 func BenchmarkAnalyzeIndex(b *testing.B) {

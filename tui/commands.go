@@ -26,17 +26,20 @@ type runsListedMsg struct {
 }
 
 // runAnalyzedMsg: a listed run was fetched and analyzed in the background
-// for its findings column.
+// for its findings column, or err says why it could not be.
 type runAnalyzedMsg struct {
 	seq     int
 	key     string
 	summary runlist.Summary
+	err     error
 }
 
-// historyLoadedMsg: a history was fetched (or given) and analyzed. seq is
-// the request's sequence number: a response whose seq is not the latest is
-// stale and dropped. keep is set for refreshes and polls of the run on
-// screen; analysis for the analysis of a history already on screen.
+// historyLoadedMsg: a history was fetched (or given), and analyzed unless
+// index is nil. seq is the request's sequence number: a response whose seq
+// is not the latest is stale and dropped. keep is set for refreshes and
+// polls of the run on screen; analysis for the analysis of a history
+// already on screen. A run opened afresh arrives twice: first decoded only
+// (index nil, shown at once), then analyzed (analysis set, same seq).
 type historyLoadedMsg struct {
 	seq      int
 	history  *catalyst.History
@@ -65,20 +68,34 @@ func listRuns(ctx context.Context, src catalyst.Source, q catalyst.RunQuery, seq
 	}
 }
 
-// loadHistory fetches a run's history, runs detect on it and indexes it,
-// all off the UI goroutine.
+// loadHistory fetches a run's history off the UI goroutine. A run opened
+// afresh (keep unset) is answered as soon as it is decoded, so its header
+// and events show while detect runs (the root then starts analyzeHistory);
+// a refresh or poll of the run on screen (keep) is answered analyzed and
+// indexed, so the view keeps its place and never falls back to "analyzing".
 func loadHistory(ctx context.Context, src catalyst.Source, ref catalyst.RunRef, analyze analyzeFunc, seq int, keep, poll bool) tea.Cmd {
 	return func() tea.Msg {
-		h, err := safeCall(func() (*catalyst.History, error) { return src.History(ctx, ref) })
-		if err == nil && h == nil {
-			err = errors.New("the source returned no history")
-		}
+		h, err := fetchHistory(ctx, src, ref)
 		msg := historyLoadedMsg{seq: seq, err: err, keep: keep, poll: poll}
-		if err != nil {
+		switch {
+		case err != nil:
+			return msg
+		case !keep:
+			msg.history = h
 			return msg
 		}
 		return analyzed(h, analyze, msg)
 	}
+}
+
+// fetchHistory asks the source for a run's history; a panicking source or
+// a nil history is an error.
+func fetchHistory(ctx context.Context, src catalyst.Source, ref catalyst.RunRef) (*catalyst.History, error) {
+	h, err := safeCall(func() (*catalyst.History, error) { return src.History(ctx, ref) })
+	if err == nil && h == nil {
+		err = errors.New("the source returned no history")
+	}
+	return h, err
 }
 
 // analyzeHistory runs detect on a history that is already loaded.
@@ -109,9 +126,13 @@ func analyzeRun(ctx context.Context, src catalyst.Source, run catalyst.Run, anal
 	key := runlist.Key(run)
 	ref := runlist.RefOf(run)
 	return func() tea.Msg {
-		msg := loadHistory(ctx, src, ref, analyze, seq, false, false)().(historyLoadedMsg)
+		h, err := fetchHistory(ctx, src, ref)
+		if err != nil {
+			return runAnalyzedMsg{seq: seq, key: key, err: err}
+		}
+		msg := analyzed(h, analyze, historyLoadedMsg{seq: seq})
 		if msg.err != nil {
-			return runAnalyzedMsg{seq: seq, key: key, summary: runlist.Summary{Err: msg.err.Error()}}
+			return runAnalyzedMsg{seq: seq, key: key, err: msg.err}
 		}
 		return runAnalyzedMsg{seq: seq, key: key, summary: runlist.Summarize(msg.report)}
 	}

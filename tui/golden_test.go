@@ -68,6 +68,16 @@ func scenes() []scene {
 			src.ListErr = errors.New("401 Unauthorized")
 			return Options{Source: src, Hint: func(error) string { return "not authenticated: run twice doctor" }}
 		}},
+		{name: "runlist-error-long", opts: func() Options {
+			src := listSource()
+			src.ListErr = errors.New(refusalText)
+			return Options{Source: src}
+		}},
+		{name: "runlist-analysis-error", opts: func() Options {
+			src := listSource()
+			src.FailNext("charge-7800", errors.New("429 Too Many Requests"))
+			return Options{Source: src}
+		}, keys: []string{"j", "j", "j"}},
 		{name: "runlist-loading", opts: func() Options { return Options{Source: listSource()} }, noInit: true},
 		{name: "help-runlist", opts: func() Options { return Options{Source: listSource()} }, keys: []string{"?"}},
 
@@ -107,8 +117,20 @@ func scenes() []scene {
 			src.FailNext("charge-7731", errors.New("429 Too Many Requests"))
 			return Options{Source: src, Open: &catalyst.RunRef{ID: "charge-7731", AppID: "payments"}}
 		}},
+		{name: "run-error-long", opts: func() Options {
+			src := listSource()
+			src.FailNext("charge-7731", errors.New(refusalText))
+			return Options{Source: src, Open: &catalyst.RunRef{ID: "charge-7731", AppID: "payments"}}
+		}},
 	}
 }
+
+// refusalText is a refusal as the live client words it: long, with what to
+// do next at its end.
+const refusalText = "catalyst refused listing runs of project default at mcp.cloud.r1.diagrid.io: NOT_AUTHENTICATED (HTTP 401): " +
+	"the bearer token has expired. The credential is missing, expired or for another environment (the token came from " +
+	"environment variable CATALYST_TOKEN): provide a current token through CATALYST_TOKEN, token_file or token_command; " +
+	"twice doctor shows what is used"
 
 // layoutScenes are the screens whose layout depends most on the size: the
 // run list, and a run whose flagged invocation is not the first, in each

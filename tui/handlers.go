@@ -8,6 +8,7 @@ import (
 
 	"github.com/twice-cli/twice/catalyst"
 	"github.com/twice-cli/twice/catalyst/safetext"
+	"github.com/twice-cli/twice/tui/common"
 	"github.com/twice-cli/twice/tui/format"
 	"github.com/twice-cli/twice/tui/runlist"
 )
@@ -107,7 +108,7 @@ func (m *Model) openRun(run catalyst.Run) tea.Cmd {
 	m.stopFollow()
 	m.screen = screenRun
 	m.run = m.newRunView()
-	m.status = statusLine{}
+	m.setStatus("")
 	return m.startLoad(runlist.RefOf(run), false)
 }
 
@@ -120,7 +121,7 @@ func (m *Model) back() tea.Cmd {
 	m.stopFollow()
 	m.historySeq++ // drop any load in flight
 	m.screen = screenList
-	m.status = statusLine{}
+	m.setStatus("")
 	if !m.list.Listed() {
 		return m.startList()
 	}
@@ -161,7 +162,7 @@ func (m Model) onRunsListed(msg runsListedMsg) (tea.Model, tea.Cmd) {
 		return m, nil
 	}
 	if m.status.err || m.status.text == "refreshing the run list" {
-		m.status = statusLine{}
+		m.setStatus("")
 	}
 	m.list.SetRuns(msg.list)
 	m.pending = m.pending[:0]
@@ -191,6 +192,9 @@ func (m Model) onRunAnalyzed(msg runAnalyzedMsg) (tea.Model, tea.Cmd) {
 		return m, nil
 	}
 	m.active--
+	if msg.err != nil {
+		msg.summary = runlist.Summary{Err: "could not analyze this run: " + m.errorText(msg.err)}
+	}
 	m.list.SetSummary(msg.key, msg.summary)
 	return m, m.nextAnalyses()
 }
@@ -213,6 +217,12 @@ func (m Model) onHistoryLoaded(msg historyLoadedMsg) (tea.Model, tea.Cmd) {
 		before = h.Len()
 	}
 	cmd := m.run.SetHistory(msg.history, msg.index, msg.keep)
+	if msg.index == nil {
+		// Decoded only: the header and the events are on screen; detect
+		// runs now, and its answer is dropped if another request came
+		// meanwhile (same seq).
+		cmd = tea.Batch(cmd, analyzeHistory(msg.history, m.analyze, m.historySeq))
+	}
 	if !msg.poll {
 		switch {
 		case !msg.keep:
@@ -245,6 +255,12 @@ func (m Model) onHistoryLoaded(msg historyLoadedMsg) (tea.Model, tea.Cmd) {
 // onLoadError reports a failed fetch; a failed poll backs off and retries.
 func (m *Model) onLoadError(msg historyLoadedMsg) tea.Cmd {
 	text := m.errorText(msg.err)
+	if msg.analysis {
+		// The history is on screen; only detect failed.
+		m.run.SetAnalysisError(text)
+		m.setError(text)
+		return nil
+	}
 	if msg.poll && m.following {
 		m.followDelay = min(m.followDelay*2, maxFollowBackoff)
 		m.setError("poll failed: " + text + "; retrying in " + format.Duration(m.followDelay))
@@ -254,7 +270,12 @@ func (m *Model) onLoadError(msg historyLoadedMsg) tea.Cmd {
 	if m.ref != nil && m.ref.ID != "" {
 		what = "could not load run " + safetext.Line(m.ref.ID) + ": "
 	}
-	m.run.SetError(what + text)
+	if m.run.History() == nil {
+		// The pane says it in full, with the keys to retry or go back.
+		m.run.SetError(what + text)
+		m.setStatus("")
+		return nil
+	}
 	m.setError(what + text + " (R retries)")
 	return nil
 }
@@ -278,6 +299,12 @@ func (m *Model) toggleFollow() tea.Cmd {
 	case h == nil:
 		m.setStatus("the run is still loading")
 		return nil
+	case common.IsSaved(h.Run.Provenance):
+		// A saved history does not change: polling it would only look
+		// like following.
+		m.setStatus("follow is for live runs: this history was read from " + savedWhere(h.Run.Provenance) +
+			" and does not change")
+		return nil
 	case h.Run.Status.IsEnded():
 		mark, _ := format.StatusMark(h.Run.Status)
 		m.setStatus("the run has ended (" + mark + "): nothing to follow")
@@ -289,6 +316,19 @@ func (m *Model) toggleFollow() tea.Cmd {
 	m.run.SetFollowing(true)
 	m.setStatus("following: polling every " + format.Duration(m.followDelay))
 	return followTick(m.followDelay, m.followSeq)
+}
+
+// savedWhere names where a saved history was read from.
+func savedWhere(p catalyst.Provenance) string {
+	switch {
+	case p.Surface == catalyst.SurfaceStdin:
+		return "standard input"
+	case p.Surface == catalyst.SurfaceDemo:
+		return "a bundled demo (" + format.Line(p.Location) + ")"
+	case p.Location != "":
+		return format.Line(p.Location)
+	}
+	return "a file"
 }
 
 func (m *Model) stopFollow() {

@@ -103,6 +103,10 @@ type Model struct {
 
 	width, height int
 
+	// statusRows is the number of lines the status took at the last
+	// layout.
+	statusRows int
+
 	listSeq    int
 	historySeq int
 	// ref is the run on screen when it came from the source (nil for an
@@ -249,11 +253,32 @@ func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	return m, nil
 }
 
-// layout gives the panes the window minus the banner, status line and key bar.
+// layout gives the panes the window minus the banner, status lines and key
+// bar.
 func (m *Model) layout() {
-	h := max(m.height-2-m.bannerHeight(), 0)
+	m.statusRows = m.statusHeight()
+	h := m.paneHeight()
 	m.list.SetSize(m.width, h)
 	m.run.SetSize(m.width, h)
+}
+
+// paneHeight is the height left for the pane on screen.
+func (m *Model) paneHeight() int {
+	return max(m.height-1-m.statusRows-m.bannerHeight(), 0)
+}
+
+// maxStatusRows bounds the lines an error in the status line may take: it
+// is wrapped rather than cut, since what to do next is usually at its end.
+const maxStatusRows = 3
+
+// statusHeight is the number of lines the status takes: one, or an error
+// wrapped up to maxStatusRows (never more than leaves the pane a few lines).
+func (m *Model) statusHeight() int {
+	if !m.status.err || m.width <= 0 {
+		return 1
+	}
+	n := len(format.Wrap("✗ "+safetext.Line(m.status.text), max(m.width-m.followWidth(), 1)))
+	return max(min(n, maxStatusRows, (m.height-m.bannerHeight()-1)/4), 1)
 }
 
 func (m *Model) bannerHeight() int {
@@ -263,11 +288,19 @@ func (m *Model) bannerHeight() int {
 	return 1
 }
 
-// setStatus shows an information message.
-func (m *Model) setStatus(text string) { m.status = statusLine{text: text} }
+// setStatus shows an information message ("" clears the status line).
+func (m *Model) setStatus(text string) { m.showStatus(statusLine{text: text}) }
 
 // setError shows an error message.
-func (m *Model) setError(text string) { m.status = statusLine{text: text, err: true} }
+func (m *Model) setError(text string) { m.showStatus(statusLine{text: text, err: true}) }
+
+// showStatus shows s, laying the panes out again when its height changed.
+func (m *Model) showStatus(s statusLine) {
+	m.status = s
+	if m.statusHeight() != m.statusRows {
+		m.layout()
+	}
+}
 
 // errorText words err for the user: the caller's hint, or the error's text.
 func (m *Model) errorText(err error) string {

@@ -125,6 +125,10 @@ func TestFollowNeedsARunningRunFromASource(t *testing.T) {
 	}{
 		{"ended", Options{Source: tuitest.NewSource().Add(tuitest.Charge()), Open: chargeRef()}, "nothing to follow"},
 		{"in memory", Options{History: tuitest.ChargeRunning(0)}, "no source to follow it from"},
+		{"saved file", Options{Source: tuitest.NewSource().Add(savedRunning(catalyst.SurfaceFile, "incident.json")), Open: chargeRef()},
+			"follow is for live runs: this history was read from incident.json and does not change"},
+		{"demo", Options{Source: tuitest.NewSource().Add(savedRunning(catalyst.SurfaceDemo, "demo:ship")), Open: chargeRef()},
+			"follow is for live runs: this history was read from a bundled demo (demo:ship)"},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			m := keys(t, start(t, c.opts, 120, 40), "F")
@@ -132,6 +136,33 @@ func TestFollowNeedsARunningRunFromASource(t *testing.T) {
 				t.Fatalf("following=%v status=%q, want %q", m.following, m.status.text, c.want)
 			}
 		})
+	}
+}
+
+// savedRunning is the running charge history as read from a saved file or
+// demo.
+func savedRunning(s catalyst.Surface, location string) *catalyst.History {
+	h := tuitest.ChargeRunning(0)
+	h.Run.Provenance = catalyst.Provenance{Surface: s, Location: location}
+	return h
+}
+
+// TestFollowNeverPollsASavedHistory: F on a saved run that was running when
+// saved says follow is for live runs, and no poll is ever made.
+func TestFollowNeverPollsASavedHistory(t *testing.T) {
+	src := tuitest.NewSource().Add(savedRunning(catalyst.SurfaceFile, "incident.json"))
+	m := start(t, Options{Source: src, Open: chargeRef()}, 120, 40)
+	next, cmd := m.Update(keyMsg("F"))
+	m = next.(Model)
+	if cmd != nil || m.following {
+		t.Fatalf("F on a saved history started following (cmd %v)", cmd != nil)
+	}
+	m = send(t, m, followTickMsg{seq: m.followSeq})
+	if n := src.Calls("charge-7731"); n != 1 {
+		t.Errorf("the saved history was read %d times, want once", n)
+	}
+	if strings.Contains(plain(m), "following") {
+		t.Errorf("the view says it is following:\n%s", plain(m))
 	}
 }
 

@@ -16,7 +16,7 @@ import (
 // newRunView returns a fresh run view sized to the window.
 func (m *Model) newRunView() *runview.Model {
 	r := runview.New(m.c)
-	r.SetSize(m.width, max(m.height-2-m.bannerHeight(), 0))
+	r.SetSize(m.width, m.paneHeight())
 	return r
 }
 
@@ -43,7 +43,7 @@ func (m *Model) render() string {
 		b.WriteString(format.Pad(m.c.Styles.Banner.Render(format.Fit(safetext.Line(m.opts.Banner), m.width)), m.width))
 		b.WriteByte('\n')
 	}
-	paneHeight := max(m.height-2-m.bannerHeight(), 0)
+	paneHeight := m.paneHeight()
 	switch {
 	case m.showHelp:
 		b.WriteString(m.helpView(paneHeight))
@@ -61,29 +61,52 @@ func (m *Model) render() string {
 	return b.String()
 }
 
-// statusView is the status line: the last message (errors say what to do
-// next), and follow mode on the right.
+// statusView is the status line: the last message (an error, which says
+// what to do next, wrapped over up to maxStatusRows lines), and follow mode
+// on the right of its first line.
 func (m *Model) statusView() string {
 	s := m.c.Styles
 	right := m.followState()
 	text := safetext.Line(m.status.text)
+	if text == "" && m.screen == screenList && !m.showHelp {
+		// Why the selected run shows "? error", when the list has no
+		// room to say it (the note is sanitized).
+		text = m.list.Note()
+	}
+	room := max(m.width-m.followWidth(), 0)
+	lines := []string{format.Fit(text, room)}
 	if m.status.err {
-		text = "✗ " + text
+		lines = format.Wrap("✗ "+text, max(room, 1))
+		if len(lines) > m.statusRows {
+			lines = lines[:m.statusRows]
+			lines[len(lines)-1] = format.Fit(lines[len(lines)-1]+" …", room)
+		}
 	}
-	room := m.width
-	if right != "" {
-		room -= format.Width(right) + 1
+	for i, l := range lines {
+		if m.status.err {
+			l = s.Error.Render(l)
+		} else {
+			l = s.Info.Render(l)
+		}
+		if i == 0 && right != "" {
+			lines[i] = format.Pad(l, room) + " " + s.New.Render(format.Fit(right, m.width-room-1))
+			continue
+		}
+		lines[i] = format.Pad(l, m.width)
 	}
-	left := format.Fit(text, max(room, 0))
-	if m.status.err {
-		left = s.Error.Render(left)
-	} else {
-		left = s.Info.Render(left)
+	for len(lines) < m.statusRows {
+		lines = append(lines, format.Pad("", m.width))
 	}
-	if right == "" {
-		return format.Pad(left, m.width)
+	return strings.Join(lines, "\n")
+}
+
+// followWidth is the room follow mode's mark takes on the status line's
+// right (0 when not following).
+func (m *Model) followWidth() int {
+	if right := m.followState(); right != "" {
+		return format.Width(right) + 1
 	}
-	return format.Pad(left, max(room, 0)) + " " + s.New.Render(format.Fit(right, m.width-max(room, 0)-1))
+	return 0
 }
 
 // keyBar is the one-line help at the bottom: the pane's main keys (its

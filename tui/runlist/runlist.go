@@ -184,12 +184,41 @@ func (m *Model) Listed() bool { return m.listed }
 // Runs returns the runs listed, in the source's order.
 func (m *Model) Runs() []catalyst.Run { return m.runs }
 
-// SetSummary records the background analysis of the run with key k.
+// SetSummary records the background analysis of the run with key k. A run
+// that could not be analyzed gets the room below the list, where its
+// selected row says why.
 func (m *Model) SetSummary(k string, s Summary) {
 	m.sums[k] = s
+	if s.Err != "" && !m.hasAbout {
+		m.hasAbout = true
+		m.layout()
+	}
 	if m.retried || m.flagged {
 		m.apply()
 	}
+}
+
+// Note is what the selected row's description area would say when the
+// pane is too short to show it: why its run could not be analyzed (the
+// root shows it in the status line); "" otherwise.
+func (m *Model) Note() string {
+	if m.aboutHeight() > 0 {
+		return ""
+	}
+	return m.selectedError()
+}
+
+// selectedError says why the selected run could not be analyzed, "" when
+// it was (or is not yet).
+func (m *Model) selectedError() string {
+	run, ok := m.Selected()
+	if !ok {
+		return ""
+	}
+	if s, done := m.sums[Key(run)]; done && s.Err != "" {
+		return "? " + format.Line(run.ID) + ": " + safetext.Line(s.Err)
+	}
+	return ""
 }
 
 // Summary returns the analysis of the run with key k, if done.
@@ -390,7 +419,12 @@ func (m *Model) View() string {
 	case m.loading && !m.listed:
 		lines = append(lines, "", " "+m.spin.View()+" listing runs…")
 	case m.err != "" && !m.listed:
-		lines = append(lines, "", " "+s.Error.Render(format.Fit(m.err, m.width-1)), " press R to retry")
+		// The whole error, wrapped: what to do next is usually at its end.
+		lines = append(lines, "")
+		for _, l := range format.Wrap(safetext.Line(m.err), max(m.width-1, 1)) {
+			lines = append(lines, " "+s.Error.Render(l))
+		}
+		lines = append(lines, " press R to retry")
 	case len(m.runs) == 0:
 		lines = append(lines, "", " no runs match this query")
 	case len(m.shown) == 0:
@@ -424,17 +458,24 @@ func (m *Model) View() string {
 }
 
 // about renders the selected run's description below the list: a rule,
-// then the text wrapped to the width, cut to its lines (nothing when the
-// selected run has none; the room stays, so the list does not jump).
+// then why its run could not be analyzed (when it could not) or its
+// description, wrapped to the width, cut to its lines (nothing when the
+// selected run has neither; the room stays, so the list does not jump).
 func (m *Model) about() []string {
 	n := m.aboutHeight()
 	c := m.tbl.Cursor()
-	if n == 0 || c < 0 || c >= len(m.shown) || m.rows[m.shown[c]].about == "" {
+	if n == 0 || c < 0 || c >= len(m.shown) {
 		return nil
 	}
 	r := &m.rows[m.shown[c]]
+	desc := r.id + ": " + r.about
+	if e := m.selectedError(); e != "" {
+		desc = e
+	} else if r.about == "" {
+		return nil
+	}
 	out := []string{m.c.Styles.Faint.Render(strings.Repeat("─", m.width))}
-	text := format.Wrap(r.id+": "+r.about, m.width-1)
+	text := format.Wrap(desc, m.width-1)
 	if len(text) > n-1 {
 		text = text[:n-1]
 		text[n-2] = format.Fit(text[n-2]+" …", m.width-1)
@@ -518,19 +559,29 @@ func (m *Model) findings(k string) (string, detect.Severity) {
 	return format.SeverityMark(s.Worst) + " " + strconv.Itoa(s.Findings), s.Worst
 }
 
-// runDuration is how long the run took, or has been running.
+// runDuration is how long the run took, or has been running. A live run
+// that has not ended is measured to now; a saved one that was still running
+// when saved is measured to its last recorded time (else to when it was
+// saved), marked "≥": it ran at least that long.
 func runDuration(run *catalyst.Run, now time.Time) string {
 	if run.CreatedAt.IsZero() {
 		return "-"
 	}
-	end := run.UpdatedAt
-	if !run.Status.IsEnded() {
+	end, mark := run.UpdatedAt, ""
+	switch {
+	case run.Status.IsEnded():
+	case common.IsSaved(run.Provenance):
+		if rec := run.Provenance.Recorded; end.IsZero() && rec != nil {
+			end = rec.CapturedAt
+		}
+		mark = "≥"
+	default:
 		end = now
 	}
 	if end.IsZero() || end.Before(run.CreatedAt) {
 		return "-"
 	}
-	return format.Duration(end.Sub(run.CreatedAt))
+	return mark + format.Duration(end.Sub(run.CreatedAt))
 }
 
 // ShortHelp returns the keys for the key bar (the root adds help and quit).
@@ -559,6 +610,10 @@ func (m *Model) Legend() []common.Legend {
 			{format.SeverityMark(detect.SeverityHigh) + " 2", "worst severity, how many"},
 			{"· none", "nothing flagged"},
 			{"…", "being analyzed"},
+			{"? error", "not analyzed: the note says why"},
+		}},
+		{Title: "DURATION column", Marks: [][2]string{
+			{"≥2.5m", "at least: saved while running"},
 		}},
 	}
 }

@@ -272,3 +272,40 @@ func TestSummarizeKeyRef(t *testing.T) {
 		t.Error("runs read from different files share a key")
 	}
 }
+
+// TestDurationOfSavedRunsStopsWhenSaved: a run that was still running when
+// its history was saved is measured to its last recorded time (or, without
+// one, to when it was saved), marked ≥; a live running run to now; an
+// ended run to its end.
+func TestDurationOfSavedRunsStopsWhenSaved(t *testing.T) {
+	now := tuitest.Now()
+	start := tuitest.Start()
+	saved := func(s catalyst.Surface, updated time.Time, captured time.Time) catalyst.Run {
+		r := tuitest.ChargeRun("RUNNING")
+		r.UpdatedAt = updated
+		r.Provenance = catalyst.Provenance{Surface: s, Location: "x.json"}
+		if !captured.IsZero() {
+			r.Provenance.Recorded = &catalyst.Recording{CapturedAt: captured}
+		}
+		return r
+	}
+	live := tuitest.ChargeRun("RUNNING")
+	ended := tuitest.ChargeRun("COMPLETED")
+	for _, c := range []struct {
+		name string
+		run  catalyst.Run
+		want string
+	}{
+		{"file, last event", saved(catalyst.SurfaceFile, start.Add(33*time.Second), time.Time{}), "≥33.00s"},
+		{"demo, last event", saved(catalyst.SurfaceDemo, start.Add(90*time.Second), time.Time{}), "≥1.5m"},
+		{"stdin, last event", saved(catalyst.SurfaceStdin, start.Add(2*time.Second), time.Time{}), "≥2.00s"},
+		{"file, capture time", saved(catalyst.SurfaceFile, time.Time{}, start.Add(10*time.Minute)), "≥10.0m"},
+		{"file, no time", saved(catalyst.SurfaceFile, time.Time{}, time.Time{}), "-"},
+		{"live", live, format.Duration(now.Sub(start))},
+		{"ended", ended, "33.00s"},
+	} {
+		if got := runDuration(&c.run, now); got != c.want {
+			t.Errorf("%s: duration %q, want %q", c.name, got, c.want)
+		}
+	}
+}

@@ -212,7 +212,15 @@ func describeEvent(d *viewData, ev int) (string, []string) {
 			b.line("  " + l)
 		}
 	}
-	return title, b.finish()
+	b.finish()
+	// Last, for reference (the facts and the link come first): the wire
+	// bytes of known events are not kept, for speed and memory, so this is
+	// the model written back as JSON, and says so.
+	b.heading("JSON (as twice decoded it, not the bytes read)")
+	for _, l := range eventJSONLines(e) {
+		b.line("  " + l)
+	}
+	return title, b.out
 }
 
 // describeInvocation shows an invocation: its findings, then every attempt.

@@ -7,6 +7,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/twice-cli/twice/catalyst"
+	"github.com/twice-cli/twice/catalyst/safetext"
 	"github.com/twice-cli/twice/detect"
 	"github.com/twice-cli/twice/tui/format"
 	"github.com/twice-cli/twice/tui/table"
@@ -207,7 +208,7 @@ func (t *findingsTab) lines(width, height int) []string {
 	x := t.d.idx
 	switch {
 	case x == nil:
-		return []string{"", " " + t.d.spinner + " analyzing " + format.Plural(t.d.h.Len(), "event") + "…"}
+		return t.d.analyzing(width)
 	case len(x.Report.Findings) == 0:
 		out := []string{""}
 		for _, l := range t.noFindings() {
@@ -282,6 +283,8 @@ func (t *findingsTab) selection() string {
 func (t *findingsTab) describe() (string, []string) {
 	r, ok := t.selected()
 	switch {
+	case !ok && t.d.idx == nil && t.d.analysisErr != "":
+		return "Finding", []string{"not analyzed: " + safetext.Line(t.d.analysisErr)}
 	case !ok && t.d.idx == nil:
 		return "Finding", []string{"analyzing…"}
 	case !ok && len(t.d.idx.Report.Findings) == 0:

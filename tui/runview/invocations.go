@@ -6,6 +6,7 @@ import (
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
 
+	"github.com/twice-cli/twice/catalyst/safetext"
 	"github.com/twice-cli/twice/detect"
 	"github.com/twice-cli/twice/tui/format"
 	"github.com/twice-cli/twice/tui/style"
@@ -15,8 +16,11 @@ import (
 // invCells is one invocation's row text, built once per index.
 type invCells struct {
 	name, attempts, outcome, duration, flag string
-	outcomeTone                             style.Tone
-	severity                                detect.Severity
+	// shortFlag is the flag without the severity's word ("▲ duplicate? +1"),
+	// for a FLAG column too narrow for the whole.
+	shortFlag   string
+	outcomeTone style.Tone
+	severity    detect.Severity
 }
 
 // invRow is one row of the Invocations tab: an invocation, or one of its
@@ -63,10 +67,15 @@ func invocationColumns(x *Index) []table.Column {
 		{Title: "NAME", Width: 12, Flex: 2, Want: name},
 		{Title: "ATTEMPTS", Width: 8, Right: true},
 		{Title: "OUTCOME", Width: 11},
-		{Title: "DURATION", Width: 8, Right: true, Drop: 1},
+		// Total duration is one of the columns triage needs: a long name or
+		// flag is cut (the flag to its short form) before it is hidden.
+		{Title: "DURATION", Width: 8, Right: true, Drop: 1, Firm: true},
 		{Title: "FLAG", Width: 12, Flex: 1, Want: max(flag, 4)},
 	}
 }
+
+// invFlagColumn is the FLAG column's position in invocationColumns.
+const invFlagColumn = 4
 
 func (t *invocationsTab) title() string { return "Invocations" }
 
@@ -272,7 +281,7 @@ func (t *invocationsTab) lines(width, height int) []string {
 	s := t.d.c.Styles
 	switch {
 	case t.d.idx == nil:
-		return []string{"", " " + t.d.spinner + " analyzing " + format.Plural(t.d.h.Len(), "event") + "…"}
+		return t.d.analyzing(width)
 	case t.d.h.Len() == 0:
 		return []string{"", " this history has no events"}
 	case len(t.invocations()) == 0:
@@ -303,11 +312,12 @@ func (t *invocationsTab) lines(width, height int) []string {
 		if t.expanded[invs[r.inv].Key] {
 			fold = "▾"
 		}
+		flag := c.flagFor(l.Widths[invFlagColumn])
 		if selected {
-			return s.Selected.Render(cursor + fold + " " + l.Row(c.name, c.attempts, c.outcome, c.duration, c.flag))
+			return s.Selected.Render(cursor + fold + " " + l.Row(c.name, c.attempts, c.outcome, c.duration, flag))
 		}
 		return cursor + fold + " " + l.Row(c.name, c.attempts, s.Tone(c.outcomeTone).Render(c.outcome), c.duration,
-			s.Severity(c.severity).Render(c.flag))
+			s.Severity(c.severity).Render(flag))
 	})...)
 	return out
 }
@@ -327,11 +337,22 @@ func (t *invocationsTab) buildCells(i int) invCells {
 	if d := inv.Duration(); d != 0 {
 		c.duration = format.Duration(d)
 	}
+	c.shortFlag = c.flag
 	if len(inv.Findings) > 0 {
 		c.severity = rep.Findings[worstFinding(rep, inv)].Severity
 		c.flag = flagText(rep, inv)
+		c.shortFlag = shortFlagText(rep, inv)
 	}
 	return c
+}
+
+// flagFor returns the FLAG cell's text for a column w wide: the whole flag,
+// or its short form when the whole does not fit.
+func (c *invCells) flagFor(w int) string {
+	if format.Width(c.flag) > w {
+		return c.shortFlag
+	}
+	return c.flag
 }
 
 // worstFinding returns the first of an invocation's most severe findings;
@@ -351,6 +372,18 @@ func worstFinding(rep *detect.Report, inv *detect.Invocation) int {
 func flagText(rep *detect.Report, inv *detect.Invocation) string {
 	f := &rep.Findings[worstFinding(rep, inv)]
 	text := format.SeverityMark(f.Severity) + " " + format.FindingWord(f.ID, f.Confidence)
+	if n := len(inv.Findings) - 1; n > 0 {
+		text += " +" + strconv.Itoa(n)
+	}
+	return text
+}
+
+// shortFlagText is the FLAG cell in a narrow column: the severity's glyph
+// (not its word), the finding's word and the count ("▲ duplicate? +1").
+// Glyph and word still say it without colour.
+func shortFlagText(rep *detect.Report, inv *detect.Invocation) string {
+	f := &rep.Findings[worstFinding(rep, inv)]
+	text := format.SeverityGlyph(f.Severity) + " " + format.FindingWord(f.ID, f.Confidence)
 	if n := len(inv.Findings) - 1; n > 0 {
 		text += " +" + strconv.Itoa(n)
 	}
@@ -410,6 +443,8 @@ func (t *invocationsTab) describe() (string, []string) {
 	r, ok := t.selected()
 	if !ok {
 		switch {
+		case t.d.idx == nil && t.d.analysisErr != "":
+			return "Invocation", []string{"not analyzed: " + safetext.Line(t.d.analysisErr)}
 		case t.d.idx == nil:
 			return "Invocation", []string{"analyzing…"}
 		case len(t.invocations()) == 0:

@@ -61,6 +61,23 @@ type viewData struct {
 	newFrom int
 	// spinner is the current spinner frame, for "analyzing" states.
 	spinner string
+	// analysisErr says why detect failed on the history on screen ("" when
+	// it did not): the tabs that need its results say so instead of
+	// "analyzing".
+	analysisErr string
+}
+
+// analyzing returns the lines a tab shows while detect runs on the history,
+// or why it failed, wrapped to width.
+func (d *viewData) analyzing(width int) []string {
+	if d.analysisErr != "" {
+		out := []string{""}
+		for _, l := range format.Wrap(safetext.Line(d.analysisErr), max(width-1, 1)) {
+			out = append(out, " "+d.c.Styles.Error.Render(l))
+		}
+		return append(out, " the Events tab still shows every event")
+	}
+	return []string{"", " " + d.spinner + " analyzing " + format.Plural(d.h.Len(), "event") + "…"}
 }
 
 // isNew reports whether event ev arrived with the last poll.
@@ -202,6 +219,7 @@ func (m *Model) SetHistory(h *catalyst.History, idx *Index, keep bool) tea.Cmd {
 	}
 	m.d.h = h
 	m.d.idx = idx
+	m.d.analysisErr = ""
 	m.d.ds = h.Run.DataSharing
 	m.d.link, m.d.hasLink = catalyst.ConsoleLink(m.c.Console, h.Run)
 	created, _ := runTimes(h)
@@ -230,12 +248,24 @@ func (m *Model) SetIndex(idx *Index) tea.Cmd {
 		t.remember()
 	}
 	m.d.idx = idx
+	m.d.analysisErr = ""
 	var cmds []tea.Cmd
 	for _, t := range m.tabs {
 		cmds = append(cmds, t.load(true, m.filter))
 	}
 	m.syncDetail(true)
 	return tea.Batch(cmds...)
+}
+
+// SetAnalysisError shows why detect failed on the history on screen: the
+// Invocations and Findings tabs say so rather than "analyzing"; the events
+// stay.
+func (m *Model) SetAnalysisError(text string) {
+	if m.d.h == nil || m.d.idx != nil {
+		return
+	}
+	m.d.analysisErr = text
+	m.syncDetail(true)
 }
 
 // SetFollowing marks the view as following the run (shown in the header).
@@ -295,7 +325,7 @@ func (m *Model) SetSize(width, height int) {
 func (m *Model) Update(msg tea.Msg) tea.Cmd {
 	switch msg := msg.(type) {
 	case spinner.TickMsg:
-		if m.loading == "" && (m.d.h == nil || m.d.idx != nil) {
+		if m.loading == "" && (m.d.h == nil || m.d.idx != nil || m.d.analysisErr != "") {
 			return nil
 		}
 		var cmd tea.Cmd
@@ -554,8 +584,13 @@ func (m *Model) body(w, h int) []string {
 	var lines []string
 	switch {
 	case m.d.h == nil && m.loadErr != "":
-		lines = []string{"", " " + m.c.Styles.Error.Render(format.Fit(m.loadErr, w-1)),
-			" " + format.Fit("press R to retry, esc to go back", w-1)}
+		// The whole error, wrapped: it says what to do next, usually at
+		// its end.
+		lines = []string{""}
+		for _, l := range format.Wrap(safetext.Line(m.loadErr), max(w-1, 1)) {
+			lines = append(lines, " "+m.c.Styles.Error.Render(l))
+		}
+		lines = append(lines, " "+format.Fit("press R to retry, esc to go back", w-1))
 	case m.d.h == nil:
 		what := m.loading
 		if what == "" {

@@ -179,11 +179,11 @@ func TestWideSplit(t *testing.T) {
 		if a.lw+1+a.dw != c.width || a.lw < minListWidth || a.dw < c.minDetail || a.dw > c.max {
 			t.Errorf("width %d: list %d, detail %d; want the detail in [%d, %d]", c.width, a.lw, a.dw, c.minDetail, c.max)
 		}
-		// The invocations list keeps whole names and flags, and from 120
-		// columns every column.
+		// The invocations list keeps every column (total duration is one
+		// triage needs), and from 120 columns whole names and flags.
 		view := ansi.Strip(m.View())
 		for _, want := range []string{"DURATION", "ReserveInventory", "▲ HIGH duplicate?"} {
-			if want == "DURATION" && c.width < 120 {
+			if want != "DURATION" && c.width < 120 {
 				continue
 			}
 			if !strings.Contains(view, want) {
@@ -308,5 +308,49 @@ func TestKeyBarSaysWhatEnterDoes(t *testing.T) {
 	if view := ansi.Strip(empty.View()); !strings.Contains(view, "this history has no events") ||
 		strings.Contains(view, "see the Events tab") {
 		t.Errorf("an empty history's Invocations tab:\n%s", view)
+	}
+}
+
+// TestDurationStaysWhenTheFlagIsLong: at 120 columns an invocation with a
+// long flag keeps its DURATION column; the flag shows its short form (glyph
+// and finding word, without the severity's word) when the whole does not
+// fit, and is cut only when even that does not.
+func TestDurationStaysWhenTheFlagIsLong(t *testing.T) {
+	h := tuitest.Charge()
+	inv := func(name, key string, findings ...int) detect.Invocation {
+		return detect.Invocation{Kind: detect.KindActivity, Name: name, Key: key, Outcome: detect.OutcomeFailed,
+			Start: h.At(2).Timestamp, End: h.At(3).Timestamp,
+			Attempts: []detect.Attempt{{Number: 1, Scheduled: 2, OutcomeEvent: 3, Outcome: detect.OutcomeFailed}}, Findings: findings}
+	}
+	report := func(name string, first detect.FindingID, c detect.Confidence) *detect.Report {
+		return &detect.Report{
+			Invocations: []detect.Invocation{inv(name, "k1", 0, 1), inv("ChargeCard", "k2")},
+			Findings: []detect.Finding{
+				{ID: first, Severity: detect.SeverityHigh, Confidence: c, InvocationIndex: 0},
+				{ID: detect.FindingUnknownOutcome, Severity: detect.SeverityMedium, Confidence: detect.ConfidencePossible, InvocationIndex: 0},
+			},
+		}
+	}
+	for _, c := range []struct {
+		name  string
+		width int
+		rep   *detect.Report
+		want  []string
+	}{
+		{"short form", 120, report("ReserveInventory", detect.FindingDuplicateSideEffect, detect.ConfidenceProbable),
+			[]string{"ReserveInventory", "▲ duplicate? +1"}},
+		{"whole", 200, report("ReserveInventory", detect.FindingDuplicateSideEffect, detect.ConfidenceProbable),
+			[]string{"ReserveInventory", "▲ HIGH duplicate? +1"}},
+		{"cut", 120, report("ReconcileLedgerEntriesNightly", detect.FindingRetriedPermanentFailure, detect.ConfidenceObserved),
+			[]string{"ReconcileLedger", "▲ retried"}},
+	} {
+		m := newView(c.width, 30)
+		m.SetHistory(h, NewIndex(h, c.rep), false)
+		view := ansi.Strip(m.View())
+		for _, want := range append([]string{"DURATION", "30.00s"}, c.want...) {
+			if !strings.Contains(view, want) {
+				t.Errorf("%s at %d: the list does not show %q:\n%s", c.name, c.width, want, view)
+			}
+		}
 	}
 }

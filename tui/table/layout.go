@@ -23,6 +23,10 @@ type Column struct {
 	// Drop is the order in which columns are hidden when the list is too
 	// narrow: the highest Drop goes first; 0 is never hidden.
 	Drop int
+	// Firm keeps an optional column while the columns fit at their minimum
+	// widths: it is never hidden only to give a flexible column what it
+	// wants (that column is cut, or shows a shorter form, instead).
+	Firm bool
 }
 
 // Layout is the widths of a list's columns at one width; a hidden column has
@@ -55,9 +59,9 @@ func NewLayout(width int, cols []Column) Layout {
 	for i := range shown {
 		shown[i] = true
 	}
-	for need(cols, shown, false) > width && dropOne(cols, shown) {
+	for need(cols, shown, false) > width && dropOne(cols, shown, false) {
 	}
-	for need(cols, shown, true) > width && dropOne(cols, shown) {
+	for need(cols, shown, true) > width && dropOne(cols, shown, true) {
 	}
 	for i, c := range cols {
 		if shown[i] {
@@ -140,10 +144,14 @@ func (l *Layout) fill(shown []bool, spare int, wanting bool) int {
 	return 0
 }
 
-// dropOne hides the shown column with the highest Drop; false when none can go.
-func dropOne(cols []Column, shown []bool) bool {
+// dropOne hides the shown column with the highest Drop (only the ones that
+// are not Firm when it is for a wanted width); false when none can go.
+func dropOne(cols []Column, shown []bool, forWant bool) bool {
 	best := -1
 	for i, c := range cols {
+		if forWant && c.Firm {
+			continue
+		}
 		if shown[i] && c.Drop > 0 && (best < 0 || c.Drop > cols[best].Drop) {
 			best = i
 		}

@@ -157,6 +157,17 @@ func TestLayoutWants(t *testing.T) {
 			}
 		})
 	}
+	// A Firm column is not hidden for a name's wanted width (the name is
+	// cut instead: 6+10+8+5+5+4 = 38 > 34), only when the minimum widths
+	// do not fit (6+6+6+5+5+4 = 32 > 30).
+	firm := cols(10, 8)
+	firm[3].Firm, firm[4].Firm = true, true
+	if l := NewLayout(34, firm); !slices.Equal(l.Widths, []int{6, 7, 7, 5, 5}) {
+		t.Errorf("firm: widths %v, want [6 7 7 5 5]", l.Widths)
+	}
+	if l := NewLayout(30, firm); !slices.Equal(l.Widths, []int{6, 8, 8, 0, 5}) {
+		t.Errorf("firm, too narrow: widths %v, want [6 8 8 0 5]", l.Widths)
+	}
 	// A free-text column (no Want) takes all that is left.
 	free := []Column{{Title: "NAME", Width: 4, Flex: 1, Want: 6}, {Title: "DETAILS", Width: 4, Flex: 1}}
 	if l := NewLayout(40, free); !slices.Equal(l.Widths, []int{6, 33}) {

@@ -84,19 +84,28 @@ func (f *Factory) tuiRequest(det detect.Options, console string, tf report.TimeF
 		Color: mustColor(f), In: f.IO.In, Out: f.IO.Out, OpenURL: f.browser()}
 }
 
-// errorHint words a source's error for the view, with what to do next.
+// errorHint words a source's error for the view, with what to do next, when
+// the error does not say it already ("" lets the view show the error's own
+// text). A refusal's text ends with its hint, and most not-authenticated
+// errors name where to put a token: their advice is never repeated.
 func errorHint(err error) string {
+	text := err.Error()
 	var refusal *live.RefusalError
 	switch {
 	case errors.As(err, &refusal):
-		if h := refusal.Hint(); h != "" {
-			return refusal.Error() + ". " + h
+		if h := refusal.Hint(); h != "" && !strings.Contains(text, h) {
+			return text + ". " + h
 		}
 	case errors.Is(err, live.ErrNotAuthenticated):
-		return err.Error() + ": set CATALYST_TOKEN, or token_file or token_command in twice.yaml; twice doctor checks the setup"
+		if !strings.Contains(text, live.EnvToken) && !strings.Contains(text, "twice doctor") {
+			return text + ": " + notAuthenticatedAdvice
+		}
 	}
 	return ""
 }
+
+// notAuthenticatedAdvice is what to do when no credential was accepted.
+const notAuthenticatedAdvice = "set " + live.EnvToken + ", or token_file or token_command in twice.yaml; twice doctor checks the setup"
 
 // browser returns the link opener: $BROWSER when set, else the desktop's
 // opener when there is a display; nil over SSH without one (the view then
