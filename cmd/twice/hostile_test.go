@@ -119,9 +119,12 @@ func TestTerminalCtrlCAnywhere(t *testing.T) {
 
 // TestTerminalCtrlCWhileReadingInput: ctrl+c while twice reads a history
 // from standard input that never ends (the writer ignores the signal, as a
-// remote command's pipe does), or from a FIFO nobody writes to, exits at
-// once with 130. (A regression test: the read blocked in a system call and
-// twice ignored ctrl+c until its input ended.)
+// remote command's pipe does), from an ordinary pipe whose writer the same
+// ctrl+c kills (its EOF races the signal), or from a FIFO nobody writes
+// to, exits at once with 130. (Regression tests: the read blocked in a
+// system call and twice ignored ctrl+c until its input ended; and the
+// writer's EOF won, "standard input is empty", exit 1.) While it waits on
+// standard input, one line on the terminal says what twice is doing.
 func TestTerminalCtrlCWhileReadingInput(t *testing.T) {
 	bin := buildTwice(t)
 	home := t.TempDir()
@@ -134,10 +137,13 @@ func TestTerminalCtrlCWhileReadingInput(t *testing.T) {
 	// it ignores ctrl+c and ends when twice closes the pipe (SIGPIPE).
 	writer := `sh -c 'trap "" INT; printf "{\"events\":["; while printf " "; do sleep 0.2; done'`
 	for name, command := range map[string]string{
-		"stdin":       writer + " | " + bin + " show -",
-		"stdin scan":  writer + " | " + bin + " scan - -o json",
-		"fifo":        bin + " show " + fifo + " -o text",
-		"fifo opened": writer + " > " + fifo + " & " + bin + " scan " + fifo,
+		"stdin":      writer + " | " + bin + " show -",
+		"stdin scan": writer + " | " + bin + " scan - -o json",
+		// sleep does not trap INT: ctrl+c ends it, closing the pipe.
+		"stdin writer dies":       "sleep 100 | " + bin + " show -",
+		"stdin writer dies, scan": "sleep 100 | " + bin + " scan - -o json",
+		"fifo":                    bin + " show " + fifo + " -o text",
+		"fifo opened":             writer + " > " + fifo + " & " + bin + " scan " + fifo,
 	} {
 		t.Run(strings.ReplaceAll(name, " ", "_"), func(t *testing.T) {
 			// The pane's shell survives ctrl+c (trap), so that it can say
@@ -153,8 +159,15 @@ func TestTerminalCtrlCWhileReadingInput(t *testing.T) {
 			if st != "130" {
 				t.Errorf("exit status %s after ctrl+c, want 130", st)
 			}
-			if !strings.Contains(term.screen(), "twice: interrupted") {
-				t.Errorf("twice did not say it was interrupted:\n%s", term.screen())
+			screen := term.screen()
+			if !strings.Contains(screen, "twice: interrupted") {
+				t.Errorf("twice did not say it was interrupted:\n%s", screen)
+			}
+			if strings.Contains(screen, "standard input is empty") {
+				t.Errorf("ctrl+c was reported as an empty input:\n%s", screen)
+			}
+			if notice := "twice: reading the history from standard input…"; strings.HasPrefix(name, "stdin") != strings.Contains(screen, notice) {
+				t.Errorf("the notice %q (want it: %v):\n%s", notice, strings.HasPrefix(name, "stdin"), screen)
 			}
 		})
 	}

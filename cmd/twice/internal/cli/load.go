@@ -7,8 +7,11 @@ import (
 	"io"
 	"io/fs"
 	"os"
+	"path/filepath"
 	"strings"
 	"time"
+
+	"github.com/charmbracelet/x/term"
 
 	"github.com/twice-cli/twice/catalyst"
 	"github.com/twice-cli/twice/catalyst/safetext"
@@ -71,32 +74,151 @@ func looksLikePath(arg string) bool {
 // quote prints untrusted text (an argument, a path) inside a message.
 func quote(s string) string { return `"` + safetext.Line(s) + `"` }
 
-// loadHistory reads the history a target names. Live reads use lc.
+// loadHistory reads the history a target names. Live reads use lc. A
+// history read from a file, a demo or standard input must hold at least
+// one event, and gets the data-sharing level the user gave where a filter
+// applies to it (applyDataSharingLevel).
 func (f *Factory) loadHistory(ctx context.Context, t target, lc LiveClient) (*catalyst.History, error) {
+	var h *catalyst.History
+	var err error
 	switch t.kind {
+	case targetLive:
+		return lc.History(ctx, t.ref)
 	case targetStdin:
 		if f.IO.IsStdinTTY != nil && f.IO.IsStdinTTY() {
 			return nil, usagef("- reads a history from standard input, which is a terminal: pipe one in (dapr workflow history ID -o json | twice show -)")
 		}
-		return readCancellable(ctx, "standard input", func() (*catalyst.History, error) {
+		h, err = readCancellable(ctx, "standard input", f.readingNotice(), func() (*catalyst.History, error) {
 			return fixtures.Read(f.IO.In, "-", fixtures.OpenOptions{})
 		})
 	case targetDemo:
-		return fixtures.OpenDemo(t.arg)
-	case targetLive:
-		return lc.History(ctx, t.ref)
+		h, err = fixtures.OpenDemo(t.arg)
+	default:
+		if info, statErr := os.Stat(t.arg); statErr == nil && info.IsDir() {
+			return nil, fmt.Errorf("%s is a folder: give the history files in it, e.g. %s",
+				quote(t.arg), quote(filepath.Join(t.arg, "*.json")))
+		}
+		h, err = readCancellable(ctx, quote(t.arg), nil, func() (*catalyst.History, error) {
+			return fixtures.Open(t.arg, fixtures.OpenOptions{})
+		})
 	}
-	return readCancellable(ctx, quote(t.arg), func() (*catalyst.History, error) {
-		return fixtures.Open(t.arg, fixtures.OpenOptions{})
-	})
+	if err != nil {
+		return nil, err
+	}
+	if h.Len() == 0 {
+		return nil, emptyHistoryError(t, h)
+	}
+	if err := f.applyDataSharingLevel(t, h); err != nil {
+		return nil, err
+	}
+	return h, nil
 }
+
+// emptyHistoryError says that a document read as a history holds no
+// events, which format it read as, and what was expected: an empty list is
+// not a run, and printing it as one ("running", "Findings: none") would
+// present nothing as success.
+func emptyHistoryError(t target, h *catalyst.History) error {
+	what := "standard input"
+	if t.kind != targetStdin {
+		what = quote(t.arg)
+	}
+	as := ""
+	if h.Format != "" {
+		as = " (it reads as " + h.Format.Description() + ")"
+	}
+	return fmt.Errorf("%s holds no events%s: expected a workflow run's history, with at least its ExecutionStarted event "+
+		"(dapr workflow history ID -o json, Dapr's GetInstanceHistory {\"events\":[…]}, Catalyst's events, or a twice saved history)", what, as)
+}
+
+// userLevel returns the data-sharing level the user gave (the flag, else
+// the config's data_sharing_level), and whether it came from the flag.
+func (f *Factory) userLevel() (catalyst.Level, bool, error) {
+	if v := strings.ToLower(strings.TrimSpace(f.Globals.DataSharingLevel)); v != "" {
+		return catalyst.Level(v), true, nil
+	}
+	cfg, err := f.Config()
+	if err != nil {
+		return catalyst.LevelUnknown, false, err
+	}
+	return catalyst.Level(cfg.DataSharingLevel), false, nil
+}
+
+// applyDataSharingLevel applies the level the user gave to a history read
+// from a file, a demo or standard input, as the live client does for live
+// reads: where a data-sharing filter applies (Catalyst's events, or a saved
+// history recorded from Catalyst) and the history does not report its
+// level (unknown, or only inferred from its payloads). Where no filter
+// applies, or the history records another level, the flag changes nothing
+// and one line on standard error says so and why; a level set only in the
+// config is applied where it can be, silently.
+func (f *Factory) applyDataSharingLevel(t target, h *catalyst.History) error {
+	level, fromFlag, err := f.userLevel()
+	if err != nil || level == catalyst.LevelUnknown {
+		return err
+	}
+	what := "standard input"
+	if t.kind != targetStdin {
+		what = quote(t.arg)
+	}
+	ds := h.Run.DataSharing
+	switch {
+	case !ds.Filtered:
+		if fromFlag {
+			fmt.Fprintf(f.IO.ErrOut, "twice: --data-sharing-level does not apply to %s: it is %s, which no data-sharing filter touches (an absent payload there means none was given)\n",
+				what, h.Format.Description())
+		}
+	case ds.Level == catalyst.LevelUnknown || ds.Inferred:
+		h.ApplyDataSharing(catalyst.DataSharing{Filtered: true, Level: level})
+	case !strings.EqualFold(string(ds.Level), string(level)) && fromFlag:
+		fmt.Fprintf(f.IO.ErrOut, "twice: --data-sharing-level %s does not apply to %s: it records the level that applied when it was read, %s\n",
+			safetext.Line(string(level)), what, safetext.Line(string(ds.Level)))
+	}
+	return nil
+}
+
+// readingNotice returns what readCancellable calls when standard input is
+// slow to arrive: one line on standard error, when standard error is a
+// terminal, so a person waiting on a pipe knows what twice is doing. It
+// returns nil when standard error is not a terminal.
+func (f *Factory) readingNotice() func() {
+	if !f.stderrTTY() {
+		return nil
+	}
+	return func() { fmt.Fprintln(f.IO.ErrOut, "twice: reading the history from standard input…") }
+}
+
+// stderrTTY reports whether standard error is a terminal: a writer that
+// says so itself (tests), or a file descriptor that is one.
+func (f *Factory) stderrTTY() bool {
+	switch w := f.IO.ErrOut.(type) {
+	case interface{ IsTerminal() bool }:
+		return w.IsTerminal()
+	case interface{ Fd() uintptr }:
+		return term.IsTerminal(w.Fd())
+	}
+	return false
+}
+
+// noticeAfter is how long a read may take before readCancellable calls its
+// notice: long enough that a history piped from a file prints nothing.
+const noticeAfter = 300 * time.Millisecond
+
+// interruptGrace is how long readCancellable waits, once a read failed, for
+// the cancellation that may have caused it: ctrl+c on a terminal signals
+// the whole pipeline, and the writer, killed by the same SIGINT, closes the
+// pipe; the read's EOF then races the signal twice gets.
+const interruptGrace = 50 * time.Millisecond
 
 // readCancellable runs read and returns its answer, or the context's error
 // as soon as the context is done (ctrl+c, a deadline): reading standard
 // input or opening a FIFO blocks in a system call no context can
-// interrupt. The read then finishes on its own, or with the process.
-func readCancellable(ctx context.Context, what string, read func() (*catalyst.History, error)) (*catalyst.History, error) {
-	if ctx.Done() == nil {
+// interrupt. The read then finishes on its own, or with the process. A
+// read that fails is given interruptGrace for the context to be done, and
+// is then reported as interrupted. notice, when set, is called once if the
+// read is still going after noticeAfter.
+func readCancellable(ctx context.Context, what string, notice func(), read func() (*catalyst.History, error)) (*catalyst.History, error) {
+	if ctx.Done() == nil && notice == nil {
 		return read()
 	}
 	type answer struct {
@@ -108,11 +230,31 @@ func readCancellable(ctx context.Context, what string, read func() (*catalyst.Hi
 		h, err := read()
 		done <- answer{h, err}
 	}()
-	select {
-	case a := <-done:
-		return a.h, a.err
-	case <-ctx.Done():
-		return nil, fmt.Errorf("reading %s: %w", what, ctx.Err())
+	var slow <-chan time.Time
+	if notice != nil {
+		timer := time.NewTimer(noticeAfter)
+		defer timer.Stop()
+		slow = timer.C
+	}
+	for {
+		select {
+		case a := <-done:
+			if a.err != nil && ctx.Done() != nil {
+				grace := time.NewTimer(interruptGrace)
+				defer grace.Stop()
+				select {
+				case <-ctx.Done():
+					return nil, fmt.Errorf("reading %s: %w", what, ctx.Err())
+				case <-grace.C:
+				}
+			}
+			return a.h, a.err
+		case <-ctx.Done():
+			return nil, fmt.Errorf("reading %s: %w", what, ctx.Err())
+		case <-slow:
+			notice()
+			slow = nil
+		}
 	}
 }
 
@@ -132,7 +274,7 @@ func analyzeWhileWriting(h *catalyst.History, opts detect.Options, now time.Time
 // analyzer returns the detect call analyze makes.
 func analyzer(opts detect.Options, now time.Time) func(*catalyst.History) *detect.Report {
 	return func(h *catalyst.History) *detect.Report {
-		if h.Run.Provenance.Surface == catalyst.SurfaceCatalystMCP && h.Run.Provenance.Recorded == nil {
+		if h.Run.Provenance.Live() {
 			opts.Now = now
 		}
 		return detect.Analyze(h, opts)

@@ -3,6 +3,7 @@ package cli
 import (
 	"context"
 	"fmt"
+	"io"
 	"strconv"
 	"strings"
 	"time"
@@ -46,6 +47,9 @@ type ScanOptions struct {
 	// Concurrency is how many histories a project scan reads at once (0:
 	// the config's, else 8).
 	Concurrency int
+	// OverdueAfter is how long a pending attempt of a running run may wait
+	// before its outcome is called unknown (0: detect's default, 15m).
+	OverdueAfter time.Duration
 }
 
 // NewCmdScan builds twice scan.
@@ -85,6 +89,8 @@ With --exit-status, twice exits 3 when a finding at or above --fail-on exists (f
 	fl.BoolVar(&opts.ExitStatus, "exit-status", false, "exit 3 when a finding at or above --fail-on exists")
 	fl.StringVar(&opts.FailOn, "fail-on", "medium", "severity that fails --exit-status: low, medium or high")
 	fl.IntVar(&opts.Concurrency, "concurrency", 0, "project scan: histories read at once (default: config, else 8; lowered when rate limited)")
+	fl.DurationVar(&opts.OverdueAfter, "overdue-after", 0,
+		"how long a running run's pending attempt may wait before its outcome is called unknown (default "+detect.DefaultOverdueAfter.String()+")")
 	return cmd
 }
 
@@ -129,6 +135,10 @@ func (opts *ScanOptions) plan() (*scanPlan, error) {
 	if p.det, err = f.detectOptions(); err != nil {
 		return nil, err
 	}
+	if opts.OverdueAfter < 0 {
+		return nil, usagef("--overdue-after %s is negative: give how long a pending attempt may wait, e.g. 15m or 2h", opts.OverdueAfter)
+	}
+	p.det.OverdueAfter = opts.OverdueAfter
 	if p.ropts, err = f.reportOptions(); err != nil {
 		return nil, err
 	}
@@ -152,8 +162,10 @@ func runScan(ctx context.Context, opts *ScanOptions) error {
 }
 
 // runTargetScan analyses the runs named as arguments, in order. A run that
-// cannot be read is reported on standard error and makes the exit status 1;
-// the others are still printed.
+// cannot be read is reported on standard error (and in the output: JSON's
+// not_read, the text and Markdown summary) and makes the exit status 1;
+// the others are still printed. Text and Markdown of more than one run
+// begin with a summary, one line per run, the most severe first.
 func runTargetScan(ctx context.Context, opts *ScanOptions, p *scanPlan) error {
 	f := opts.F
 	app, project := first(opts.App, p.cfg.App), first(opts.Project, p.cfg.Project)
@@ -192,7 +204,7 @@ func runTargetScan(ctx context.Context, opts *ScanOptions, p *scanPlan) error {
 		stream = report.NewJSONLStream(f.IO.Out, p.ropts)
 	}
 	var runs []report.Analysis
-	var failed []string
+	var failed []report.NotRead
 	n := 0
 	for _, t := range targets {
 		h, err := f.loadHistory(ctx, t, lc)
@@ -203,8 +215,15 @@ func runTargetScan(ctx context.Context, opts *ScanOptions, p *scanPlan) error {
 			if exitCode(err) == ExitAuth {
 				return err
 			}
-			fmt.Fprintf(f.IO.ErrOut, "twice: %s: %s\n", quote(t.arg), safetext.Line(err.Error()))
-			failed = append(failed, t.arg)
+			fmt.Fprintf(f.IO.ErrOut, "twice: %s\n", targetErrorText(t, err))
+			nr := report.NotRead{Source: t.arg, Err: err.Error()}
+			if t.kind == targetLive {
+				nr.RunID, nr.AppID = t.ref.ID, t.ref.AppID
+			}
+			failed = append(failed, nr)
+			if stream != nil {
+				stream.NotRead(nr)
+			}
 			continue
 		}
 		// A large file's analysis and output stay within twice its size
@@ -228,6 +247,9 @@ func runTargetScan(ctx context.Context, opts *ScanOptions, p *scanPlan) error {
 			return fmt.Errorf("writing the output: %w", err)
 		}
 	} else if len(runs) > 0 {
+		if err := writeScanSummary(f.IO.Out, p.format, runs, failed, p.ropts); err != nil {
+			return fmt.Errorf("writing the output: %w", err)
+		}
 		if err := writeAnalyses(f.IO.Out, p.format, runs, p.ropts); err != nil {
 			return fmt.Errorf("writing the output: %w", err)
 		}
@@ -239,6 +261,43 @@ func runTargetScan(ctx context.Context, opts *ScanOptions, p *scanPlan) error {
 		n += a.CountAtLeast(p.failOn)
 	}
 	return findingsStatus(opts, p, n)
+}
+
+// writeScanSummary writes, before the runs of a scan of more than one run,
+// the summary across them (text or Markdown; JSON has its own not_read).
+func writeScanSummary(w io.Writer, format outputFormat, runs []report.Analysis, failed []report.NotRead, opts report.Options) error {
+	if len(runs) < 2 {
+		return nil
+	}
+	switch format {
+	case outputText:
+		if err := report.WriteScanSummaryText(w, runs, failed, opts); err != nil {
+			return err
+		}
+		_, err := io.WriteString(w, "\n"+separator+"\n\n")
+		return err
+	case outputMarkdown:
+		return report.WriteScanSummaryMarkdown(w, runs, failed, opts)
+	}
+	return nil
+}
+
+// targetErrorText is the line that says a target could not be read, naming
+// it once: most errors already name the file (an os.PathError, the
+// decoders' and the loader's messages), and then are printed as they are.
+func targetErrorText(t target, err error) string {
+	msg := err.Error()
+	name := t.arg
+	switch t.kind {
+	case targetStdin:
+		name = "standard input"
+	case targetLive:
+		return "run " + quote(t.arg) + ": " + safetext.Line(msg)
+	}
+	if strings.Contains(msg, name) {
+		return safetext.Line(msg)
+	}
+	return quote(t.arg) + ": " + safetext.Line(msg)
 }
 
 // findingsStatus returns a FindingsError when --exit-status is set and n

@@ -38,6 +38,8 @@ type JSONStream struct {
 	opts Options
 	// lines writes JSONL (one object per line) instead of one document.
 	lines bool
+	// notRead are the histories a scan could not read.
+	notRead []NotRead
 }
 
 // NewJSONStream starts a JSON document on w.
@@ -65,11 +67,42 @@ func (s *JSONStream) Run(a Analysis) {
 	s.e.maybeDrain()
 }
 
-// Close ends the document, adding the fleet summary when f is not nil, and
-// flushes. It returns the first write error.
+// NotRead records a history a scan of files or run ids could not read.
+// Close lists them under "not_read", after "runs" (in JSON Lines, as one
+// more line {"not_read":[…]}), each {"source", "id", "app_id", "error"}.
+func (s *JSONStream) NotRead(n NotRead) { s.notRead = append(s.notRead, n) }
+
+// writeNotRead writes the "not_read" member, when any history was not read.
+func (s *JSONStream) writeNotRead() {
+	if len(s.notRead) == 0 {
+		return
+	}
+	e := s.e
+	e.key("not_read")
+	e.beginArray()
+	for _, n := range s.notRead {
+		e.beginObject()
+		e.strField("source", n.Source)
+		e.strField("id", n.RunID)
+		e.strField("app_id", n.AppID)
+		e.strField("error", n.Err)
+		e.endObject()
+	}
+	e.endArray()
+}
+
+// Close ends the document, adding the histories not read and the fleet
+// summary when f is not nil, and flushes. It returns the first write error.
 func (s *JSONStream) Close(f *Fleet) error {
 	e := s.e
 	if s.lines {
+		if len(s.notRead) > 0 {
+			e.beginObject()
+			s.writeNotRead()
+			e.endObject()
+			e.buf = append(e.buf, '\n')
+			e.comma = false
+		}
 		if f != nil {
 			e.beginObject()
 			e.key("summary")
@@ -80,6 +113,7 @@ func (s *JSONStream) Close(f *Fleet) error {
 		return e.flush()
 	}
 	e.endArray()
+	s.writeNotRead()
 	if f != nil {
 		e.key("summary")
 		writeFleetJSON(e, f)
@@ -225,8 +259,11 @@ func writeEventJSON(e *jsonEnc, ev *catalyst.Event) {
 	e.beginObject()
 	e.intField("index", int64(ev.Index))
 	e.intField("event_id", int64(ev.ID))
+	// An unknown type is "Unknown", never the name it had on the wire (a
+	// PascalCase "TaskScheduled" is not one twice decoded as such): that
+	// name is in wire_type.
 	e.key("type")
-	e.str(ev.TypeName())
+	e.str(ev.Type.String())
 	e.stampField("timestamp", ev.Timestamp)
 	e.strField("name", ev.Name)
 	if hasScheduledID(ev.Type) || ev.ScheduledID != 0 {

@@ -46,6 +46,7 @@ type fuzzRun struct {
 	Events []struct {
 		Index           int    `json:"index"`
 		Type            string `json:"type"`
+		WireType        string `json:"wire_type"`
 		Name            string `json:"name"`
 		TaskExecutionID string `json:"task_execution_id"`
 		Failure         *struct {
@@ -106,8 +107,11 @@ func FuzzWriteJSON(f *testing.F) {
 			if e.Type == catalyst.EventExecutionStarted {
 				exec = "" // written as execution_id: the workflow's generation
 			}
-			if w.Index != i || w.Type != valid(e.TypeName()) || w.Name != valid(e.Name) || w.TaskExecutionID != valid(exec) {
+			if w.Index != i || w.Type != e.Type.String() || w.Name != valid(e.Name) || w.TaskExecutionID != valid(exec) {
 				t.Fatalf("event %d written as %+v, decoded %q %q %q", i, w, e.TypeName(), e.Name, exec)
+			}
+			if e.Detail != nil && w.WireType != valid(e.Detail.TypeName) {
+				t.Fatalf("event %d: wire_type written as %q, decoded %q", i, w.WireType, e.Detail.TypeName)
 			}
 			if (w.Failure != nil) != (e.Failure != nil) ||
 				e.Failure != nil && (w.Failure.Message != valid(e.Failure.Message) || w.Failure.StackTrace != valid(e.Failure.StackTrace)) {

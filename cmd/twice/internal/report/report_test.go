@@ -337,3 +337,19 @@ func TestInertLiteral(t *testing.T) {
 		}
 	}
 }
+
+func TestPartialRunListGivesAdviceOnce(t *testing.T) {
+	for _, tt := range []struct{ reason, want string }{
+		{"page 3 failed: timeout", "The list is partial: page 3 failed: timeout. Narrow the filter (--since, --status, --app) to see every run.\n"},
+		{"stopped at the page cap (20 pages); the server offers more pages: narrow the query (--since, --status, --app)",
+			"The list is partial: stopped at the page cap (20 pages); the server offers more pages: narrow the query (--since, --status, --app).\n"},
+	} {
+		list := catalyst.RunList{Runs: []catalyst.Run{{ID: "a", AppID: "b"}}, Partial: true, Reason: tt.reason}
+		out := render(t, func(b *bytes.Buffer) error {
+			return WriteRunListText(b, catalyst.RunQuery{Project: "default"}, list, Options{Now: testNow})
+		})
+		if !strings.HasSuffix(out, tt.want) || strings.Count(out, "--since") != 1 {
+			t.Errorf("got:\n%s\nwant it to end with:\n%s", out, tt.want)
+		}
+	}
+}

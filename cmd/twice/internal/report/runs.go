@@ -3,6 +3,7 @@ package report
 import (
 	"io"
 	"strconv"
+	"strings"
 
 	"github.com/twice-cli/twice/catalyst"
 )
@@ -45,7 +46,12 @@ func WriteRunListText(w io.Writer, q catalyst.RunQuery, list catalyst.RunList, o
 	}
 	if list.Partial {
 		t.println()
-		t.println("The list is partial: ", line(list.Reason), ". Narrow the filter (--since, --status, --app) to see every run.")
+		reason := line(list.Reason)
+		if strings.Contains(reason, "--since") {
+			t.println("The list is partial: ", reason, ".") // the reason says what to do
+		} else {
+			t.println("The list is partial: ", reason, ". Narrow the filter (--since, --status, --app) to see every run.")
+		}
 	}
 	return t.flush()
 }

@@ -137,7 +137,7 @@ func (t *textWriter) header(a Analysis) {
 	t.field("Created", t.instant(r.CreatedAt))
 	t.field("Updated", t.instant(r.UpdatedAt))
 	if d := r.UpdatedAt.Sub(r.CreatedAt); !r.CreatedAt.IsZero() && !r.UpdatedAt.IsZero() && d > 0 {
-		t.field("Duration", humanize(d))
+		t.field("Duration", durationSoFar(r, d, t.opts.TimeFormat, t.now))
 	}
 	if r.ExecutionID != "" {
 		t.field("Execution", line(r.ExecutionID))
@@ -178,6 +178,16 @@ func (t *textWriter) header(a Analysis) {
 		t.field("Failure", trimmed(r.FailureMessage, 200))
 	}
 	t.field("Events", strconv.Itoa(h.Len()))
+}
+
+// durationSoFar prints a run's duration; for a run that has not ended, as
+// the time so far and when its last event was, so that a run waiting for
+// hours does not read as one that took minutes.
+func durationSoFar(r *catalyst.Run, d time.Duration, f TimeFormat, now time.Time) string {
+	if r.Status.IsEnded() {
+		return humanize(d)
+	}
+	return humanize(d) + " so far (last event " + formatInstant(r.UpdatedAt, f, now) + ")"
 }
 
 // projectText prints a project's name and uid.
@@ -539,7 +549,7 @@ func measureEvents(h *catalyst.History) eventColumns {
 	c := eventColumns{index: len("#"), typ: len("TYPE"), name: len("NAME"), id: len("EVENTID"), exec: len("EXECUTION_ID")}
 	c.index = max(c.index, len(strconv.Itoa(h.Len()-1)))
 	for _, e := range h.All() {
-		c.typ = max(c.typ, min(width(line(e.TypeName())), maxTypeWidth))
+		c.typ = max(c.typ, min(width(line(eventTypeText(e))), maxTypeWidth))
 		if e.Name != "" {
 			c.name = max(c.name, min(width(line(e.Name)), maxNameWidth))
 		}
@@ -552,6 +562,9 @@ func measureEvents(h *catalyst.History) eventColumns {
 	}
 	return c
 }
+
+// eventTypeText is the TYPE cell (see catalyst.Event.TypeLabel).
+func eventTypeText(e *catalyst.Event) string { return e.TypeLabel() }
 
 // eventExecutionID is the EXECUTION_ID cell: the task execution id of a
 // task event, the workflow execution id of executionStarted.
@@ -583,10 +596,11 @@ func (t *textWriter) events(a Analysis) {
 	ds := h.Run.DataSharing
 	var prev catalyst.Stamp
 	var num [12]byte
+	negative := false
 	for i, e := range h.All() {
 		t.buf = append(t.buf, "  "...)
 		t.buf = pad(t.buf, string(strconv.AppendInt(num[:0], int64(i), 10)), c.index+2)
-		t.buf = pad(t.buf, fit(line(e.TypeName()), c.typ), c.typ+2)
+		t.buf = pad(t.buf, fit(line(eventTypeText(e)), c.typ), c.typ+2)
 		t.buf = pad(t.buf, fit(line(e.Name), c.name), c.name+2)
 		if e.ID >= 0 && (e.Type.IsNumbered() || e.ID > 0) {
 			t.buf = pad(t.buf, string(strconv.AppendInt(num[:0], int64(e.ID), 10)), c.id+2)
@@ -595,12 +609,21 @@ func (t *textWriter) events(a Analysis) {
 		}
 		t.buf = pad(t.buf, fit(line(eventExecutionID(e)), c.exec), c.exec+2)
 		t.buf = pad(t.buf, t.elapsed(i, prev, e.Timestamp), 10)
+		negative = negative || (i > 0 && !prev.IsZero() && !e.Timestamp.IsZero() && e.Timestamp.Sub(prev) < 0)
 		prev = e.Timestamp
 		t.buf = appendDetails(t.buf, e, ds)
 		t.buf = trimRight(t.buf)
 		t.endLine()
 	}
+	if negative {
+		t.println()
+		t.println(t.opts.Styles.Faint(negativeElapsedNote))
+	}
 }
+
+// negativeElapsedNote is printed once under an event table with a negative
+// ELAPSED.
+const negativeElapsedNote = "A negative ELAPSED is history order, not a clock error: an event is stamped when it happened (an outcome, a timer firing) and recorded after the WorkflowStarted of the turn that handles it."
 
 // elapsed is the ELAPSED cell: the time since the previous event in history
 // order, negative when the engine stamped this one earlier (events are
