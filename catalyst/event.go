@@ -282,6 +282,17 @@ func (e *Event) TypeName() string {
 	return e.Type.String()
 }
 
+// TypeLabel is how an event's type is shown to people: the type's name,
+// and for a type twice does not know "Unknown(" and the name it had on the
+// wire ")", so an event kept as unknown is never shown under a known
+// type's name (a PascalCase "TaskScheduled" key in protojson, say).
+func (e *Event) TypeLabel() string {
+	if e.Type == EventUnknown && e.Detail != nil && e.Detail.TypeName != "" {
+		return e.Type.String() + "(" + e.Detail.TypeName + ")"
+	}
+	return e.Type.String()
+}
+
 // Failure is the failure details of a failed task, child workflow or workflow.
 type Failure struct {
 	Type         string

@@ -250,3 +250,38 @@ func TestLevelTextIsSafeToPrint(t *testing.T) {
 		}
 	}
 }
+
+func TestLevelTextSaysWhyALevelWasInferred(t *testing.T) {
+	tests := []struct {
+		ds   DataSharing
+		want string
+	}{
+		{DataSharing{}, "none (no data-sharing filter on this source)"},
+		{DataSharing{Filtered: true}, "not reported (Catalyst's default is metadata)"},
+		{DataSharing{Filtered: true, Level: LevelMetadata}, "metadata"},
+		{DataSharing{Filtered: true, Level: LevelMetadata, Inferred: true}, "metadata (inferred: payloads are missing)"},
+		{DataSharing{Filtered: true, Level: LevelFull, Inferred: true}, "full (inferred: payloads are present)"},
+	}
+	for _, tt := range tests {
+		if got := tt.ds.LevelText(); got != tt.want {
+			t.Errorf("%+v: %q, want %q", tt.ds, got, tt.want)
+		}
+	}
+}
+
+func TestTypeLabelNeverWearsAKnownName(t *testing.T) {
+	unknown := Event{Type: EventUnknown, Detail: &EventDetail{TypeName: "TaskScheduled"}}
+	if got := unknown.TypeLabel(); got != "Unknown(TaskScheduled)" {
+		t.Errorf("unknown label %q", got)
+	}
+	if got := unknown.TypeName(); got != "TaskScheduled" {
+		t.Errorf("unknown wire name %q", got)
+	}
+	known := Event{Type: EventTaskScheduled}
+	if got := known.TypeLabel(); got != "TaskScheduled" {
+		t.Errorf("known label %q", got)
+	}
+	if got := (&Event{Type: EventUnknown}).TypeLabel(); got != "Unknown" {
+		t.Errorf("bare unknown label %q", got)
+	}
+}

@@ -100,15 +100,18 @@ func (d DataSharing) Withholds() bool {
 }
 
 // LevelText describes the level for people: "metadata", "metadata
-// (inferred)", or "not reported (Catalyst's default is metadata)".
+// (inferred: payloads are missing)", "full (inferred: payloads are
+// present)", or "not reported (Catalyst's default is metadata)".
 func (d DataSharing) LevelText() string {
 	switch {
 	case !d.Filtered && d.Level == LevelUnknown:
 		return "none (no data-sharing filter on this source)"
 	case d.Level == LevelUnknown:
 		return "not reported (Catalyst's default is metadata)"
-	case d.Inferred:
+	case d.Inferred && d.Withholds():
 		return d.levelName() + " (inferred: payloads are missing)"
+	case d.Inferred:
+		return d.levelName() + " (inferred: payloads are present)"
 	}
 	return d.levelName()
 }
@@ -179,6 +182,13 @@ type Provenance struct {
 	Endpoint string
 	// Recorded is set when the history was read from a twice fixture.
 	Recorded *Recording
+}
+
+// Live reports whether the history was read from Catalyst just now (not
+// from a file recorded from it): its pending attempts are judged against
+// the clock, not against the history's own last instant.
+func (p Provenance) Live() bool {
+	return p.Surface == SurfaceCatalystMCP && p.Recorded == nil
 }
 
 // Recording describes a twice fixture a history was read from.

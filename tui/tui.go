@@ -140,12 +140,11 @@ func New(opts Options) Model {
 		TimeFormat: format.ParseTimeFormat(opts.TimeFormat),
 		Console:    opts.Console,
 	}
-	detectOpts := opts.Detect
 	m := Model{
 		opts:        opts,
 		c:           c,
 		ctx:         context.Background(),
-		analyze:     func(h *catalyst.History) *detect.Report { return detect.Analyze(h, detectOpts) },
+		analyze:     analyzer(opts.Detect, opts.Now),
 		list:        runlist.New(c),
 		run:         runview.New(c),
 		followDelay: opts.FollowInterval,
@@ -191,6 +190,19 @@ func (m Model) Init() tea.Cmd {
 		return nil
 	}
 	return tea.Batch(listRuns(m.ctx, m.opts.Source, m.opts.Query, m.listSeq), m.list.SetLoading())
+}
+
+// analyzer returns the analysis the view runs: detect with opts, judging a
+// live run's pending attempts against the clock (now), and a saved one's
+// against its own last instant, as the command line does.
+func analyzer(opts detect.Options, now func() time.Time) analyzeFunc {
+	return func(h *catalyst.History) *detect.Report {
+		o := opts
+		if h.Run.Provenance.Live() && now != nil && o.Now.IsZero() {
+			o.Now = now()
+		}
+		return detect.Analyze(h, o)
+	}
 }
 
 // Run runs the inspector until the user quits or ctx is cancelled.

@@ -278,11 +278,12 @@ func isLoopbackHost(host string) bool {
 }
 
 // newTransport returns the default transport: Go's defaults (verifying TLS,
-// proxy from the environment) with a bound on waiting for response headers
-// (the per-request timeout).
-func newTransport(headerTimeout time.Duration) *http.Transport {
+// proxy from the environment) with a bound on waiting for response headers:
+// the per-request timeout plus a margin, a backstop only, so that the
+// request's own deadline fires first and its error names the timeout.
+func newTransport(requestTimeout time.Duration) *http.Transport {
 	t := http.DefaultTransport.(*http.Transport).Clone()
-	t.ResponseHeaderTimeout = headerTimeout
+	t.ResponseHeaderTimeout = requestTimeout + requestTimeout/2 + time.Second
 	t.MaxIdleConnsPerHost = 16 // a fleet scan reads runs concurrently
 	return t
 }

@@ -138,7 +138,7 @@ func describeEvent(d *viewData, ev int) (string, []string) {
 	h := d.h
 	e := h.At(ev)
 	b := &text{d: d}
-	title := "Event #" + strconv.Itoa(ev) + " · " + format.Line(e.TypeName())
+	title := "Event #" + strconv.Itoa(ev) + " · " + format.Line(e.TypeLabel())
 	b.kv("", "type", format.Line(e.TypeName()))
 	if e.Detail != nil && e.Detail.TypeName != "" && e.Detail.TypeName != e.TypeName() {
 		b.kv("", "on the wire", format.Line(e.Detail.TypeName))

@@ -286,7 +286,7 @@ func (t *eventsTab) buildCells(ev int) eventCells {
 	e := h.At(ev)
 	c := eventCells{
 		pos:     strconv.Itoa(ev),
-		typ:     format.Line(e.TypeName()),
+		typ:     format.Line(e.TypeLabel()),
 		name:    format.Line(e.Name),
 		id:      eventIDText(e),
 		exec:    format.Line(e.ExecutionID),

@@ -145,7 +145,7 @@ func NewIndex(h *catalyst.History, rep *detect.Report) *Index {
 		if e.Payload.State == catalyst.PayloadWithheld {
 			x.withheld++
 		}
-		shared[0], shared[1] = e.TypeName(), e.Name
+		shared[0], shared[1] = e.TypeLabel(), e.Name
 		evTerms.Add(shared[:], eventID(e))
 	}
 	x.eventTerms = evTerms.Terms()

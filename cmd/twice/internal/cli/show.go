@@ -4,11 +4,13 @@ import (
 	"context"
 	"errors"
 	"io"
+	"time"
 
 	"github.com/spf13/cobra"
 
 	"github.com/twice-cli/twice/catalyst"
 	"github.com/twice-cli/twice/cmd/twice/internal/report"
+	"github.com/twice-cli/twice/detect"
 	"github.com/twice-cli/twice/fixtures"
 )
 
@@ -22,6 +24,9 @@ type ShowOptions struct {
 	Project string
 	// Output is -o ("": the interactive view on a terminal, text when piped).
 	Output string
+	// OverdueAfter is how long a pending attempt of a running run may wait
+	// before its outcome is called unknown (0: detect's default).
+	OverdueAfter time.Duration
 }
 
 // NewCmdShow builds twice show. runF, when set, receives the parsed options
@@ -56,6 +61,8 @@ Catalyst with --app (and --project).`,
 	cmd.Flags().StringVarP(&opts.App, "app", "a", "", "the run's app id (for a run id read from Catalyst)")
 	cmd.Flags().StringVarP(&opts.Project, "project", "p", "", "the run's Catalyst project")
 	cmd.Flags().StringVarP(&opts.Output, "output", "o", "", "print as text, json, jsonl or markdown instead of the interactive view")
+	cmd.Flags().DurationVar(&opts.OverdueAfter, "overdue-after", 0,
+		"how long a running run's pending attempt may wait before its outcome is called unknown (default "+detect.DefaultOverdueAfter.String()+")")
 	return cmd
 }
 
@@ -72,10 +79,14 @@ func runShow(ctx context.Context, opts *ShowOptions) error {
 	if err != nil {
 		return err
 	}
+	if opts.OverdueAfter < 0 {
+		return usagef("--overdue-after %s is negative: give how long a pending attempt may wait, e.g. 15m or 2h", opts.OverdueAfter)
+	}
 	det, err := f.detectOptions()
 	if err != nil {
 		return err
 	}
+	det.OverdueAfter = opts.OverdueAfter
 	ropts, err := f.reportOptions()
 	if err != nil {
 		return err
