@@ -166,6 +166,10 @@ func classifyHead(hs *jsonscan.Scanner, head []byte, complete bool) sniffed {
 		return classifyObject(hs, head, complete)
 	}
 	switch {
+	case k == 'n':
+		// Not null after all ("nope", "nan"): the first byte only guessed.
+	case (k == 't' || k == 'f') && jsonscan.NewBytes(head).SkipValue() != nil:
+		// Likewise not true or false ("foo", "timeout").
 	case jsonscan.KindName(k) != "":
 		return sniffed{what: jsonscan.KindName(k) + " (a JSON value that is not an object or array)"}
 	case k == '<':

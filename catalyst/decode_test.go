@@ -361,3 +361,22 @@ func TestCaptureOfALargeHistory(t *testing.T) {
 		t.Errorf("captured %d bytes, want the history's %d", captured.Len(), len(history))
 	}
 }
+
+// A first byte that starts a JSON literal is only a guess: "nope" is not
+// null, "foo" not false.
+func TestDecodeNamesWordsThatAreNotJSON(t *testing.T) {
+	for _, tt := range []struct{ in, want string }{
+		{"nope\n", "found text that is not JSON"},
+		{"nan", "found text that is not JSON"},
+		{"foo bar", "found text that is not JSON"},
+		{"timeout", "found text that is not JSON"},
+		{"true\n", "found a boolean (a JSON value that is not an object or array)"},
+		{"42", "found a number (a JSON value that is not an object or array)"},
+	} {
+		_, err := Decode(strings.NewReader(tt.in), DecodeOptions{})
+		var fe *FormatError
+		if !errors.As(err, &fe) || !strings.Contains(err.Error(), tt.want) {
+			t.Errorf("%q: got %v, want a FormatError with %q", tt.in, err, tt.want)
+		}
+	}
+}

@@ -67,8 +67,8 @@ func projectParam(p Project) (key, value string) {
 // a clipboard copy: non-empty, at most 256 bytes, valid UTF-8, and free of
 // control, format (bidi, zero-width), space and separator characters.
 func IsPlainID(s string) bool {
-	if s == "" || len(s) > 256 {
-		return false
+	if s == "" || len(s) > 256 || s == "." || s == ".." {
+		return false // "." and ".." would move the link's path, not name a run
 	}
 	for _, r := range s {
 		if r == unicode.ReplacementChar || unicode.IsControl(r) || unicode.IsSpace(r) ||

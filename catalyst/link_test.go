@@ -30,6 +30,9 @@ func TestConsoleLink(t *testing.T) {
 		{"control character in id: no link", "", Run{AppID: "a", ID: "r\x1b]52;c;x\x07"}, "", false},
 		{"bidi in app id: no link", "", Run{AppID: "pay\u202ements", ID: "r"}, "", false},
 		{"space in id: no link", "", Run{AppID: "a", ID: "r 1"}, "", false},
+		{"dot-dot run id: no link", "", Run{AppID: "a", ID: ".."}, "", false},
+		{"dot app id: no link", "", Run{AppID: ".", ID: "r"}, "", false},
+		{"dots inside an id are fine", "", Run{AppID: "a", ID: "v1..2"}, "https://catalyst.diagrid.io/workflows/a/v1..2", true},
 		{"bad console: no link", "javascript:alert(1)", Run{AppID: "a", ID: "r"}, "", false},
 		{"console with credentials: no link", "https://u:p@catalyst.diagrid.io", Run{AppID: "a", ID: "r"}, "", false},
 	}
