@@ -16,6 +16,14 @@ import (
 // benchSizes are the history sizes of the benchmarks.
 func benchSizes() []int { return []int{10_000, 100_000, 1_000_000} }
 
+// benchSize names an event count as every benchmark does: 10k, 100k, 1M.
+func benchSize(n int) string {
+	if n >= 1_000_000 {
+		return strconv.Itoa(n/1_000_000) + "M"
+	}
+	return strconv.Itoa(n/1000) + "k"
+}
+
 // loaded returns a root model showing h, analyzed, at 120×40.
 func loaded(b *testing.B, h *catalyst.History) Model {
 	m := New(testOptions(Options{History: h}))
@@ -30,56 +38,61 @@ func loaded(b *testing.B, h *catalyst.History) Model {
 // on histories of 10k, 100k and 1M events.
 func BenchmarkUpdateView(b *testing.B) {
 	for _, n := range benchSizes() {
-		h := tuitest.Big(n)
-		base := loaded(b, h)
-		cases := []struct {
-			name  string
-			setup []string
-			keys  []string
-			// settle runs the commands a key returns (a large list's filter
-			// runs in one) and applies their results, so the time is the
-			// whole filter, not just the key press.
-			settle bool
-		}{
-			{name: "move", setup: []string{"tab"}, keys: []string{"j", "k"}},
-			{name: "page", setup: []string{"tab"}, keys: []string{"ctrl+d", "ctrl+u"}},
-			{name: "bottom-top", setup: []string{"tab"}, keys: []string{"G", "g"}},
-			{name: "switch-tab", keys: []string{"tab"}},
-			{name: "invocations-move", keys: []string{"j", "k"}},
-			{name: "expand", keys: []string{"enter"}},
-			{name: "filter-keystroke", setup: []string{"tab", "/"}, keys: []string{"s", "backspace"}},
-			{name: "filter-keystroke-settled", setup: []string{"tab", "/"}, keys: []string{"s", "backspace"}, settle: true},
-			{name: "filter-id-settled", setup: []string{"tab", "/"}, keys: []string{"4", "backspace"}, settle: true},
-			{name: "failed-toggle-settled", setup: []string{"tab"}, keys: []string{"f"}, settle: true},
-			{name: "findings-move", setup: []string{"tab", "tab"}, keys: []string{"j", "k"}},
-			{name: "findings-filter-keystroke", setup: []string{"tab", "tab", "/"}, keys: []string{"s", "backspace"}},
-		}
-		for _, c := range cases {
-			b.Run(c.name+"/"+strconv.Itoa(n), func(b *testing.B) {
-				m := base
-				m.run = runview.New(m.c) // panes are shared between copies of the root
-				m.run.SetSize(120, 38)
-				m.run.SetHistory(h, base.run.Index(), false)
-				for _, k := range c.setup {
-					next, _ := m.Update(keyMsg(k))
-					m = next.(Model)
+		b.Run(benchSize(n), func(b *testing.B) { benchKeys(b, n) })
+	}
+}
+
+// benchKeys measures each key on a history of n events, built once for all.
+func benchKeys(b *testing.B, n int) {
+	h := tuitest.Big(n)
+	base := loaded(b, h)
+	cases := []struct {
+		name  string
+		setup []string
+		keys  []string
+		// settle runs the commands a key returns (a large list's filter
+		// runs in one) and applies their results, so the time is the
+		// whole filter, not just the key press.
+		settle bool
+	}{
+		{name: "move", setup: []string{"tab"}, keys: []string{"j", "k"}},
+		{name: "page", setup: []string{"tab"}, keys: []string{"ctrl+d", "ctrl+u"}},
+		{name: "bottom-top", setup: []string{"tab"}, keys: []string{"G", "g"}},
+		{name: "switch-tab", keys: []string{"tab"}},
+		{name: "invocations-move", keys: []string{"j", "k"}},
+		{name: "expand", keys: []string{"enter"}},
+		{name: "filter-keystroke", setup: []string{"tab", "/"}, keys: []string{"s", "backspace"}},
+		{name: "filter-keystroke-settled", setup: []string{"tab", "/"}, keys: []string{"s", "backspace"}, settle: true},
+		{name: "filter-id-settled", setup: []string{"tab", "/"}, keys: []string{"4", "backspace"}, settle: true},
+		{name: "failed-toggle-settled", setup: []string{"tab"}, keys: []string{"f"}, settle: true},
+		{name: "findings-move", setup: []string{"tab", "tab"}, keys: []string{"j", "k"}},
+		{name: "findings-filter-keystroke", setup: []string{"tab", "tab", "/"}, keys: []string{"s", "backspace"}},
+	}
+	for _, c := range cases {
+		b.Run(c.name, func(b *testing.B) {
+			m := base
+			m.run = runview.New(m.c) // panes are shared between copies of the root
+			m.run.SetSize(120, 38)
+			m.run.SetHistory(h, base.run.Index(), false)
+			for _, k := range c.setup {
+				next, _ := m.Update(keyMsg(k))
+				m = next.(Model)
+			}
+			msgs := make([]tea.KeyPressMsg, len(c.keys))
+			for i, k := range c.keys {
+				msgs[i] = keyMsg(k)
+			}
+			b.ReportAllocs()
+			b.ResetTimer()
+			for i := 0; i < b.N; i++ {
+				next, cmd := m.Update(msgs[i%len(msgs)])
+				m = next.(Model)
+				if c.settle {
+					m = settle(m, cmd)
 				}
-				msgs := make([]tea.KeyPressMsg, len(c.keys))
-				for i, k := range c.keys {
-					msgs[i] = keyMsg(k)
-				}
-				b.ReportAllocs()
-				b.ResetTimer()
-				for i := 0; i < b.N; i++ {
-					next, cmd := m.Update(msgs[i%len(msgs)])
-					m = next.(Model)
-					if c.settle {
-						m = settle(m, cmd)
-					}
-					_ = m.View()
-				}
-			})
-		}
+				_ = m.View()
+			}
+		})
 	}
 }
 
@@ -133,8 +146,9 @@ func BenchmarkFirstFrameOpened(b *testing.B) {
 // and the run view's index, at each size.
 func BenchmarkAnalyzeIndex(b *testing.B) {
 	for _, n := range benchSizes() {
-		h := tuitest.Big(n)
-		b.Run(strconv.Itoa(n), func(b *testing.B) {
+		b.Run(benchSize(n), func(b *testing.B) {
+			h := tuitest.Big(n)
+			b.ResetTimer()
 			for i := 0; i < b.N; i++ {
 				rep := detect.Analyze(h, detect.Options{})
 				runview.NewIndex(h, rep)

@@ -29,12 +29,13 @@ func generated(tb testing.TB, n int) Analysis {
 // decoding or detect) at 10k, 100k and 1M events.
 func BenchmarkWriteJSON(b *testing.B) {
 	for _, n := range []int{10_000, 100_000, 1_000_000} {
-		a := generated(b, n)
-		var size countingWriter
-		if err := WriteJSON(&size, []Analysis{a}, Options{}); err != nil {
-			b.Fatal(err)
-		}
-		b.Run(strconv.Itoa(n), func(b *testing.B) {
+		b.Run(benchSize(n), func(b *testing.B) {
+			a := generated(b, n)
+			var size countingWriter
+			if err := WriteJSON(&size, []Analysis{a}, Options{}); err != nil {
+				b.Fatal(err)
+			}
+			b.ResetTimer()
 			b.SetBytes(int64(size))
 			b.ReportAllocs()
 			for b.Loop() {
@@ -43,6 +44,7 @@ func BenchmarkWriteJSON(b *testing.B) {
 				}
 			}
 			b.ReportMetric(float64(size)/1e6, "MB/doc")
+			b.ReportMetric(float64(a.History.Len())*float64(b.N)/b.Elapsed().Seconds(), "events/s")
 		})
 	}
 }
@@ -50,9 +52,10 @@ func BenchmarkWriteJSON(b *testing.B) {
 // BenchmarkWriteText measures `show` piped: the text with the event table.
 func BenchmarkWriteText(b *testing.B) {
 	for _, n := range []int{10_000, 100_000, 1_000_000} {
-		a := generated(b, n)
-		b.Run(strconv.Itoa(n), func(b *testing.B) {
+		b.Run(benchSize(n), func(b *testing.B) {
+			a := generated(b, n)
 			b.ReportAllocs()
+			b.ResetTimer()
 			for b.Loop() {
 				if err := WriteText(io.Discard, a, Options{Now: testNow, Events: true}); err != nil {
 					b.Fatal(err)
@@ -60,6 +63,14 @@ func BenchmarkWriteText(b *testing.B) {
 			}
 		})
 	}
+}
+
+// benchSize names an event count as every benchmark does: 10k, 100k, 1M.
+func benchSize(n int) string {
+	if n >= 1_000_000 {
+		return strconv.Itoa(n/1_000_000) + "M"
+	}
+	return strconv.Itoa(n/1000) + "k"
 }
 
 type countingWriter int
