@@ -153,6 +153,15 @@ func (f *Factory) userLevel() (catalyst.Level, bool, error) {
 // and one line on standard error says so and why; a level set only in the
 // config is applied where it can be, silently.
 func (f *Factory) applyDataSharingLevel(t target, h *catalyst.History) error {
+	return f.applyDataSharingLevelNoting(t, h, func(note string) { fmt.Fprintln(f.IO.ErrOut, note) })
+}
+
+// applyDataSharingLevelNoting is applyDataSharingLevel with its notices
+// (the flag does not apply here) given to note; nil drops them.
+func (f *Factory) applyDataSharingLevelNoting(t target, h *catalyst.History, note func(string)) error {
+	if note == nil {
+		note = func(string) {}
+	}
 	level, fromFlag, err := f.userLevel()
 	if err != nil || level == catalyst.LevelUnknown {
 		return err
@@ -165,14 +174,14 @@ func (f *Factory) applyDataSharingLevel(t target, h *catalyst.History) error {
 	switch {
 	case !ds.Filtered:
 		if fromFlag {
-			fmt.Fprintf(f.IO.ErrOut, "twice: --data-sharing-level does not apply to %s: it is %s, which no data-sharing filter touches (an absent payload there means none was given)\n",
-				what, h.Format.Description())
+			note(fmt.Sprintf("twice: --data-sharing-level does not apply to %s: it is %s, which no data-sharing filter touches (an absent payload there means none was given)",
+				what, h.Format.Description()))
 		}
 	case ds.Level == catalyst.LevelUnknown || ds.Inferred:
 		h.ApplyDataSharing(catalyst.DataSharing{Filtered: true, Level: level})
 	case !strings.EqualFold(string(ds.Level), string(level)) && fromFlag:
-		fmt.Fprintf(f.IO.ErrOut, "twice: --data-sharing-level %s does not apply to %s: it records the level that applied when it was read, %s\n",
-			safetext.Line(string(level)), what, safetext.Line(string(ds.Level)))
+		note(fmt.Sprintf("twice: --data-sharing-level %s does not apply to %s: it records the level that applied when it was read, %s",
+			safetext.Line(string(level)), what, safetext.Line(string(ds.Level))))
 	}
 	return nil
 }

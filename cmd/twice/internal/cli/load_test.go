@@ -269,3 +269,50 @@ func TestReadingNoticeOnATerminal(t *testing.T) {
 		})
 	}
 }
+
+// The interactive view reads a history file through its source; the source
+// does what the command line does to every file: an empty history is an
+// error, the level the user gave applies, and nothing is written to
+// standard error (the view covers it).
+func TestInteractiveFileSourceChecksLikeTheCommandLine(t *testing.T) {
+	cat := writeFile(t, "cat.json", catalystMetadataFile)
+	proto := writeFile(t, "proto.json", chargeHistory("charge_card", "503", `{"order_id":"A-7731"}`))
+	empty := writeFile(t, "empty.json", `{"events":[]}`)
+	for _, tc := range []struct {
+		name      string
+		args      []string
+		wantLevel catalyst.Level
+		wantErr   string
+	}{
+		{"empty history", []string{"show", empty}, "", "holds no events"},
+		{"the flag's level applies", []string{"--data-sharing-level", "full", "show", cat}, catalyst.LevelFull, ""},
+		{"inferred without a flag", []string{"show", cat}, catalyst.LevelMetadata, ""},
+		{"no filter: the flag does not apply, silently", []string{"--data-sharing-level", "metadata", "show", proto}, catalyst.LevelUnknown, ""},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			h := newHarness(t)
+			h.tty, h.tuiErr = true, nil
+			f, _, errOut := h.factory()
+			if code := Execute(context.Background(), f, tc.args); code != ExitOK || len(h.tuiCalls) != 1 {
+				t.Fatalf("exit %d, %d views: %s", code, len(h.tuiCalls), errOut)
+			}
+			req := h.tuiCalls[0]
+			got, err := req.Source.History(context.Background(), *req.Ref)
+			if tc.wantErr != "" {
+				if err == nil || !strings.Contains(err.Error(), tc.wantErr) {
+					t.Fatalf("error %v, want %q", err, tc.wantErr)
+				}
+				return
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got.Run.DataSharing.Level != tc.wantLevel {
+				t.Errorf("level %q, want %q", got.Run.DataSharing.Level, tc.wantLevel)
+			}
+			if errOut.Len() != 0 {
+				t.Errorf("stderr %q, want nothing while the view runs", errOut)
+			}
+		})
+	}
+}

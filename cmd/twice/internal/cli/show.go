@@ -117,7 +117,8 @@ func runShow(ctx context.Context, opts *ShowOptions) error {
 			// project and app.
 			req.Query = catalyst.RunQuery{Project: t.ref.Project, AppID: t.ref.AppID}
 		} else {
-			req.Source, req.Ref = fixtures.NewSource(t.arg), &catalyst.RunRef{Location: t.arg}
+			req.Source = checkedFileSource{Source: fixtures.NewSource(t.arg), f: f, t: t}
+			req.Ref = &catalyst.RunRef{Location: t.arg}
 		}
 		err := f.RunTUI(ctx, req)
 		if !errors.Is(err, errNoTUI) {

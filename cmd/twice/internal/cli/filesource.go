@@ -1,0 +1,33 @@
+package cli
+
+import (
+	"context"
+
+	"github.com/twice-cli/twice/catalyst"
+)
+
+// checkedFileSource is the interactive view's source for a history file:
+// the file's source, with what the command line does to every file it
+// reads (an empty history is an error; the data-sharing level the user
+// gave applies where a filter does). Its notices are dropped: standard
+// error is under the view.
+type checkedFileSource struct {
+	catalyst.Source
+	f *Factory
+	t target
+}
+
+// History reads the run as the wrapped source does, then checks it.
+func (s checkedFileSource) History(ctx context.Context, ref catalyst.RunRef) (*catalyst.History, error) {
+	h, err := s.Source.History(ctx, ref)
+	if err != nil {
+		return nil, err
+	}
+	if h.Len() == 0 {
+		return nil, emptyHistoryError(s.t, h)
+	}
+	if err := s.f.applyDataSharingLevelNoting(s.t, h, nil); err != nil {
+		return nil, err
+	}
+	return h, nil
+}
