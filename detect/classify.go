@@ -99,13 +99,12 @@ func classOfWord(w string) verbClass {
 	case "charge", "pay", "refund", "transfer", "send", "notify", "publish",
 		"insert", "write", "append", "increment", "incr", "decrement", "ship",
 		"reserve", "debit", "enqueue", "create", "provision", "submit",
-		"capture", "withdraw", "deposit", "dispatch", "emit", "push",
-		"issue", "deduct", "allocate", "register", "subscribe", "purchase",
-		"buy", "sell", "place", "trigger", "add", "update", "patch", "modify",
+		"capture", "withdraw", "deposit", "dispatch", "emit", "deduct",
+		"allocate", "subscribe", "purchase", "buy", "sell", "trigger", "add", "update", "patch", "modify",
 		"cancel", "approve", "fulfill", "fulfil", "mint", "grant", "transmit",
-		"deliver", "upload", "record", "bill", "topup", "payout", "settle",
-		"authorize", "authorise", "commit", "alert", "broadcast", "produce",
-		"schedule", "start", "launch", "spawn", "tweet", "redeem", "donate",
+		"deliver", "upload", "bill", "topup", "payout", "settle",
+		"authorize", "authorise", "commit", "broadcast", "produce",
+		"launch", "spawn", "tweet", "redeem", "donate",
 		"enroll", "invite", "activate",
 		// Writes and calls that act whatever follows them.
 		"save", "persist", "confirm", "apply", "execute", "invoke", "assign",
@@ -119,7 +118,8 @@ func classOfWord(w string) verbClass {
 		"store", "sync", "log", "track", "import", "export", "open", "release",
 		"lock", "reverse", "void", "reset", "reject", "decline", "accept",
 		"claim", "deploy", "install", "migrate", "print", "reply", "forward",
-		"rotate", "upgrade", "downgrade", "collect", "attach", "sign":
+		"rotate", "upgrade", "downgrade", "collect", "attach", "sign",
+		"record", "issue", "start", "schedule", "register", "push", "place", "alert":
 		return verbSoftSideEffect
 	case "get", "fetch", "read", "list", "lookup", "query", "validate", "check",
 		"compute", "render", "calculate", "calc", "search", "find", "load",
