@@ -213,18 +213,7 @@ func (c *cliScratch) attrKeys(t EventType) []cliKey {
 // cliType decodes the row's type name (v1.16–v1.17 OrchestratorStarted and
 // SubOrch*, v1.18 WorkflowStarted and ChildWorkflow*, and "Unknown").
 func (d *decoder) cliType(e *Event) error {
-	b, present, err := d.bytesOf("type")
-	if err != nil {
-		return err
-	}
-	if !present || len(b) == 0 {
-		return d.errorf("the row's \"type\" is empty")
-	}
-	e.Type = d.lookupType(b)
-	if e.Type == EventUnknown {
-		detail(e).TypeName = d.strs.str(b)
-	}
-	return nil
+	return d.typeValue(e, "type", "the row's \"type\" is empty")
 }
 
 // cliRouter splits "src" or "src->target".

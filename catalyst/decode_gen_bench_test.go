@@ -2,7 +2,6 @@ package catalyst_test
 
 import (
 	"bytes"
-	"strconv"
 	"testing"
 
 	"github.com/twice-cli/twice/catalyst"
@@ -17,7 +16,7 @@ import (
 func BenchmarkDecodeGenerated(b *testing.B) {
 	for _, format := range []catalyst.Format{catalyst.FormatProtoJSON, catalyst.FormatCatalyst, catalyst.FormatDaprCLI} {
 		for _, n := range []int{10_000, 100_000, 1_000_000} {
-			b.Run(string(format)+"/"+size(n), func(b *testing.B) {
+			b.Run(string(format)+"/"+gen.SizeName(n), func(b *testing.B) {
 				var buf bytes.Buffer
 				if err := gen.Write(&buf, gen.Options{Events: n, Seed: 1, Format: format}); err != nil {
 					b.Fatal(err)
@@ -40,11 +39,4 @@ func BenchmarkDecodeGenerated(b *testing.B) {
 			})
 		}
 	}
-}
-
-func size(n int) string {
-	if n >= 1_000_000 {
-		return strconv.Itoa(n/1_000_000) + "M"
-	}
-	return strconv.Itoa(n/1000) + "k"
 }

@@ -273,12 +273,18 @@ func (d *decoder) flatEvent(e *Event) error {
 // flatType decodes the event-type value, in any spelling LookupEventType
 // knows; an unknown name makes an EventUnknown that keeps it.
 func (d *decoder) flatType(e *Event) error {
-	b, present, err := d.bytesOf("event_type")
+	return d.typeValue(e, "event_type", "the event's type is empty")
+}
+
+// typeValue decodes the string value of field as e's type; an unknown name
+// makes an EventUnknown that keeps it, an empty one is the error empty.
+func (d *decoder) typeValue(e *Event, field, empty string) error {
+	b, present, err := d.bytesOf(field)
 	if err != nil {
 		return err
 	}
 	if !present || len(b) == 0 {
-		return d.errorf("the event's type is empty")
+		return d.errorf("%s", empty)
 	}
 	e.Type = d.lookupType(b)
 	if e.Type == EventUnknown {

@@ -1,6 +1,7 @@
 package detect
 
 import (
+	"github.com/twice-cli/twice/fixtures/gen"
 	"strconv"
 	"testing"
 	"time"
@@ -146,7 +147,7 @@ func BenchmarkAnalyze(b *testing.B) {
 		failEvery int
 	}{{"typical", 50}, {"outage", 1}} {
 		for _, n := range []int{10_000, 100_000, 1_000_000} {
-			b.Run(mix.name+"/"+benchSize(n), func(b *testing.B) {
+			b.Run(mix.name+"/"+gen.SizeName(n), func(b *testing.B) {
 				h := benchHistory(n, mix.failEvery)
 				b.ReportAllocs()
 				b.ResetTimer()
@@ -164,7 +165,7 @@ func BenchmarkAnalyze(b *testing.B) {
 // BenchmarkAnalyze; the difference between the two is the findings.
 func BenchmarkGroup(b *testing.B) {
 	for _, n := range []int{10_000, 100_000, 1_000_000} {
-		b.Run(benchSize(n), func(b *testing.B) {
+		b.Run(gen.SizeName(n), func(b *testing.B) {
 			h := benchHistory(n, 50)
 			b.ReportAllocs()
 			b.ResetTimer()
@@ -181,14 +182,6 @@ func BenchmarkGroup(b *testing.B) {
 			b.ReportMetric(float64(h.Len())*float64(b.N)/b.Elapsed().Seconds(), "events/s")
 		})
 	}
-}
-
-// benchSize names an event count as every benchmark does: 10k, 100k, 1M.
-func benchSize(n int) string {
-	if n >= 1_000_000 {
-		return strconv.Itoa(n/1_000_000) + "M"
-	}
-	return strconv.Itoa(n/1000) + "k"
 }
 
 func TestBenchHistoryGroupsAsBuilt(t *testing.T) {

@@ -1,7 +1,7 @@
 package tui
 
 import (
-	"strconv"
+	"github.com/twice-cli/twice/fixtures/gen"
 	"testing"
 
 	"charm.land/bubbles/v2/spinner"
@@ -15,14 +15,6 @@ import (
 
 // benchSizes are the history sizes of the benchmarks.
 func benchSizes() []int { return []int{10_000, 100_000, 1_000_000} }
-
-// benchSize names an event count as every benchmark does: 10k, 100k, 1M.
-func benchSize(n int) string {
-	if n >= 1_000_000 {
-		return strconv.Itoa(n/1_000_000) + "M"
-	}
-	return strconv.Itoa(n/1000) + "k"
-}
 
 // loaded returns a root model showing h, analyzed, at 120×40.
 func loaded(b *testing.B, h *catalyst.History) Model {
@@ -38,7 +30,7 @@ func loaded(b *testing.B, h *catalyst.History) Model {
 // on histories of 10k, 100k and 1M events.
 func BenchmarkUpdateView(b *testing.B) {
 	for _, n := range benchSizes() {
-		b.Run(benchSize(n), func(b *testing.B) { benchKeys(b, n) })
+		b.Run(gen.SizeName(n), func(b *testing.B) { benchKeys(b, n) })
 	}
 }
 
@@ -146,7 +138,7 @@ func BenchmarkFirstFrameOpened(b *testing.B) {
 // and the run view's index, at each size.
 func BenchmarkAnalyzeIndex(b *testing.B) {
 	for _, n := range benchSizes() {
-		b.Run(benchSize(n), func(b *testing.B) {
+		b.Run(gen.SizeName(n), func(b *testing.B) {
 			h := tuitest.Big(n)
 			b.ResetTimer()
 			for i := 0; i < b.N; i++ {

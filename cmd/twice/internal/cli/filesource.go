@@ -23,10 +23,7 @@ func (s checkedFileSource) History(ctx context.Context, ref catalyst.RunRef) (*c
 	if err != nil {
 		return nil, err
 	}
-	if h.Len() == 0 {
-		return nil, emptyHistoryError(s.t, h)
-	}
-	if err := s.f.applyDataSharingLevelNoting(s.t, h, nil); err != nil {
+	if err := s.f.checkHistory(s.t, h, nil); err != nil {
 		return nil, err
 	}
 	return h, nil

@@ -105,13 +105,21 @@ func (f *Factory) loadHistory(ctx context.Context, t target, lc LiveClient) (*ca
 	if err != nil {
 		return nil, err
 	}
-	if h.Len() == 0 {
-		return nil, emptyHistoryError(t, h)
-	}
-	if err := f.applyDataSharingLevel(t, h); err != nil {
+	if err := f.checkHistory(t, h, func(note string) { fmt.Fprintln(f.IO.ErrOut, note) }); err != nil {
 		return nil, err
 	}
 	return h, nil
+}
+
+// checkHistory does to a history read from a file, a demo or standard
+// input what every command does: one with no events is an error, and the
+// data-sharing level the user gave applies where a filter does. Notices
+// (the level does not apply here) go to note; nil drops them.
+func (f *Factory) checkHistory(t target, h *catalyst.History, note func(string)) error {
+	if h.Len() == 0 {
+		return emptyHistoryError(t, h)
+	}
+	return f.applyDataSharingLevel(t, h, note)
 }
 
 // emptyHistoryError says that a document read as a history holds no
@@ -150,15 +158,9 @@ func (f *Factory) userLevel() (catalyst.Level, bool, error) {
 // history recorded from Catalyst) and the history does not report its
 // level (unknown, or only inferred from its payloads). Where no filter
 // applies, or the history records another level, the flag changes nothing
-// and one line on standard error says so and why; a level set only in the
-// config is applied where it can be, silently.
-func (f *Factory) applyDataSharingLevel(t target, h *catalyst.History) error {
-	return f.applyDataSharingLevelNoting(t, h, func(note string) { fmt.Fprintln(f.IO.ErrOut, note) })
-}
-
-// applyDataSharingLevelNoting is applyDataSharingLevel with its notices
-// (the flag does not apply here) given to note; nil drops them.
-func (f *Factory) applyDataSharingLevelNoting(t target, h *catalyst.History, note func(string)) error {
+// and one line given to note (nil: dropped) says so and why; a level set
+// only in the config is applied where it can be, silently.
+func (f *Factory) applyDataSharingLevel(t target, h *catalyst.History, note func(string)) error {
 	if note == nil {
 		note = func(string) {}
 	}

@@ -3,7 +3,6 @@ package report
 import (
 	"bytes"
 	"io"
-	"strconv"
 	"testing"
 
 	"github.com/twice-cli/twice/catalyst"
@@ -29,7 +28,7 @@ func generated(tb testing.TB, n int) Analysis {
 // decoding or detect) at 10k, 100k and 1M events.
 func BenchmarkWriteJSON(b *testing.B) {
 	for _, n := range []int{10_000, 100_000, 1_000_000} {
-		b.Run(benchSize(n), func(b *testing.B) {
+		b.Run(gen.SizeName(n), func(b *testing.B) {
 			a := generated(b, n)
 			var size countingWriter
 			if err := WriteJSON(&size, []Analysis{a}, Options{}); err != nil {
@@ -52,7 +51,7 @@ func BenchmarkWriteJSON(b *testing.B) {
 // BenchmarkWriteText measures `show` piped: the text with the event table.
 func BenchmarkWriteText(b *testing.B) {
 	for _, n := range []int{10_000, 100_000, 1_000_000} {
-		b.Run(benchSize(n), func(b *testing.B) {
+		b.Run(gen.SizeName(n), func(b *testing.B) {
 			a := generated(b, n)
 			b.ReportAllocs()
 			b.ResetTimer()
@@ -63,14 +62,6 @@ func BenchmarkWriteText(b *testing.B) {
 			}
 		})
 	}
-}
-
-// benchSize names an event count as every benchmark does: 10k, 100k, 1M.
-func benchSize(n int) string {
-	if n >= 1_000_000 {
-		return strconv.Itoa(n/1_000_000) + "M"
-	}
-	return strconv.Itoa(n/1000) + "k"
 }
 
 type countingWriter int

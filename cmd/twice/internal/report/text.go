@@ -549,7 +549,7 @@ func measureEvents(h *catalyst.History) eventColumns {
 	c := eventColumns{index: len("#"), typ: len("TYPE"), name: len("NAME"), id: len("EVENTID"), exec: len("EXECUTION_ID")}
 	c.index = max(c.index, len(strconv.Itoa(h.Len()-1)))
 	for _, e := range h.All() {
-		c.typ = max(c.typ, min(width(line(eventTypeText(e))), maxTypeWidth))
+		c.typ = max(c.typ, min(width(line(e.TypeLabel())), maxTypeWidth))
 		if e.Name != "" {
 			c.name = max(c.name, min(width(line(e.Name)), maxNameWidth))
 		}
@@ -562,9 +562,6 @@ func measureEvents(h *catalyst.History) eventColumns {
 	}
 	return c
 }
-
-// eventTypeText is the TYPE cell (see catalyst.Event.TypeLabel).
-func eventTypeText(e *catalyst.Event) string { return e.TypeLabel() }
 
 // eventExecutionID is the EXECUTION_ID cell: the task execution id of a
 // task event, the workflow execution id of executionStarted.
@@ -600,7 +597,7 @@ func (t *textWriter) events(a Analysis) {
 	for i, e := range h.All() {
 		t.buf = append(t.buf, "  "...)
 		t.buf = pad(t.buf, string(strconv.AppendInt(num[:0], int64(i), 10)), c.index+2)
-		t.buf = pad(t.buf, fit(line(eventTypeText(e)), c.typ), c.typ+2)
+		t.buf = pad(t.buf, fit(line(e.TypeLabel()), c.typ), c.typ+2)
 		t.buf = pad(t.buf, fit(line(e.Name), c.name), c.name+2)
 		if e.ID >= 0 && (e.Type.IsNumbered() || e.ID > 0) {
 			t.buf = pad(t.buf, string(strconv.AppendInt(num[:0], int64(e.ID), 10)), c.id+2)
