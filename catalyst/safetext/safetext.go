@@ -17,6 +17,7 @@
 package safetext
 
 import (
+	"math/bits"
 	"strconv"
 	"unicode"
 	"unicode/utf8"
@@ -148,12 +149,11 @@ func appendHex(buf []byte, v uint64, width int) []byte {
 func AppendJSON(buf []byte, s string) []byte {
 	buf = append(buf, '"')
 	start := 0
-	for i := 0; i < len(s); {
-		c := s[i]
-		if c >= 0x20 && c < 0x7f && c != '"' && c != '\\' {
-			i++
-			continue
+	for i := 0; ; {
+		if i = plainJSONRun(s, i); i >= len(s) {
+			break
 		}
+		c := s[i]
 		if c < utf8.RuneSelf {
 			buf = append(buf, s[start:i]...)
 			switch c {
@@ -201,6 +201,66 @@ func AppendJSON(buf []byte, s string) []byte {
 	}
 	buf = append(buf, s[start:]...)
 	return append(buf, '"')
+}
+
+// InertJSONLiteral reports whether lit, a JSON string literal from a
+// history, may be copied into JSON output in place of AppendJSON of its
+// text: it holds only printable ASCII and no \u escape (one could spell a
+// control character). Its other escapes (\n, \", \\) are inert as they are.
+func InertJSONLiteral(lit string) bool {
+	for i := 0; ; i++ {
+		if i = plainJSONRun(lit, i); i >= len(lit) {
+			return true
+		}
+		switch lit[i] {
+		case '"':
+		case '\\':
+			if i++; i < len(lit) && lit[i] == 'u' {
+				return false
+			}
+		default:
+			return false
+		}
+	}
+}
+
+// plainJSONRun returns the offset of the first byte of s at or after i that
+// AppendJSON must look at (a quote, a backslash, a byte below 0x20, DEL or
+// any non-ASCII byte), or len(s). It tests eight bytes at a time: most
+// history text (ids, names, timestamps) is plain ASCII.
+func plainJSONRun(s string, i int) int {
+	for ; i+8 <= len(s); i += 8 {
+		b := s[i : i+8]
+		w := uint64(b[0]) | uint64(b[1])<<8 | uint64(b[2])<<16 | uint64(b[3])<<24 |
+			uint64(b[4])<<32 | uint64(b[5])<<40 | uint64(b[6])<<48 | uint64(b[7])<<56
+		if m := jsonSpecial(w); m != 0 {
+			return i + bits.TrailingZeros64(m)>>3
+		}
+	}
+	for ; i < len(s); i++ {
+		if c := s[i]; c < 0x20 || c >= 0x7f || c == '"' || c == '\\' {
+			return i
+		}
+	}
+	return i
+}
+
+const (
+	ones  = 0x0101010101010101
+	highs = 0x8080808080808080
+)
+
+// jsonSpecial returns a word whose lowest set bit is the high bit of the
+// first byte of w (in memory order, little-endian) that plainJSONRun stops
+// at, or 0 when there is none. A byte equal to '"' or '\\', or below 0x20,
+// borrows in a subtraction; DEL carries into the high bit when one is
+// added; a non-ASCII byte has it already. Borrows and carries only move
+// upwards, so they can set bits above the first such byte, never below it.
+func jsonSpecial(w uint64) uint64 {
+	quote := (w ^ (ones * '"')) - ones
+	slash := (w ^ (ones * '\\')) - ones
+	low := w - ones*0x20
+	return ((quote|slash|low)&^w | w | (w + ones)) & highs
 }
 
 func utf16Surrogates(r rune) (hi, lo rune) {

@@ -88,3 +88,109 @@ func TestAppendJSONEscapesTerminalControlsAndRoundTrips(t *testing.T) {
 		t.Errorf("invalid utf-8 literal = %q", got)
 	}
 }
+
+func TestInertJSONLiteral(t *testing.T) {
+	for _, tc := range []struct {
+		lit  string
+		want bool
+	}{
+		{`"plain {\"a\":1}"`, true},
+		{`"a long plain literal, longer than one word"`, true},
+		{`"esc \u001b"`, false},
+		{`"an escaped backslash then u: \\u is text"`, true},
+		{`"escaped backslash last \\"`, true},
+		{"\"raw \u202e\"", false},
+		{"\"del \x7f\"", false},
+		{"\"tab \t raw\"", false},
+		{`"slash \/ ok"`, true},
+	} {
+		if got := InertJSONLiteral(tc.lit); got != tc.want {
+			t.Errorf("InertJSONLiteral(%q) = %v, want %v", tc.lit, got, tc.want)
+		}
+	}
+}
+
+// TestPlainJSONRunStopsAtTheFirstSpecialByte checks the eight-bytes-at-a-time
+// scan against the rule it implements, byte by byte: every byte value at
+// every offset of a word and its tail, behind plain text and behind other
+// special bytes (whose borrows and carries must not hide or invent a stop);
+// and InertJSONLiteral, built on it, against its rule.
+func TestPlainJSONRunStopsAtTheFirstSpecialByte(t *testing.T) {
+	special := func(c byte) bool { return c < 0x20 || c >= 0x7f || c == '"' || c == '\\' }
+	want := func(s string, i int) int {
+		for ; i < len(s); i++ {
+			if special(s[i]) {
+				return i
+			}
+		}
+		return i
+	}
+	inert := func(lit string) bool {
+		for i := 0; i < len(lit); i++ {
+			c := lit[i]
+			if c < 0x20 || c >= 0x7f {
+				return false
+			}
+			if c == '\\' {
+				if i++; i < len(lit) && lit[i] == 'u' {
+					return false
+				}
+			}
+		}
+		return true
+	}
+	check := func(s string, from int) {
+		t.Helper()
+		if got, w := plainJSONRun(s, from), want(s, from); got != w {
+			t.Fatalf("plainJSONRun(%q, %d) = %d, want %d", s, from, got, w)
+		}
+		if got, w := InertJSONLiteral(s), inert(s); got != w {
+			t.Fatalf("InertJSONLiteral(%q) = %v, want %v", s, got, w)
+		}
+	}
+	for n := 0; n <= 19; n++ {
+		for pos := 0; pos < n; pos++ {
+			for c := 0; c < 256; c++ {
+				b := []byte(strings.Repeat("a", n))
+				b[pos] = byte(c)
+				check(string(b), 0)
+				// A second byte after it, from each of the edge values.
+				for _, d := range []byte{0x00, 0x1f, 0x20, '!', '"', '#', '[', '\\', ']', 'u', 0x7e, 0x7f, 0x80, 0xfe, 0xff} {
+					if pos+1 < n {
+						b2 := append([]byte(nil), b...)
+						b2[pos+1] = d
+						check(string(b2), 0)
+					}
+					if pos > 0 {
+						b2 := append([]byte(nil), b...)
+						b2[pos-1] = d
+						check(string(b2), 0)
+					}
+				}
+			}
+		}
+	}
+	for from := 0; from <= 10; from++ {
+		check(`0123456789"abcdef\0123`, from)
+	}
+}
+
+// BenchmarkAppendJSON measures the JSON string writer on the text a history
+// holds most: ids, names and payloads.
+func BenchmarkAppendJSON(b *testing.B) {
+	inputs := []struct{ name, s string }{
+		{"id", "26e23d7f-022b-42d1-8c05-eeab555417d3"},
+		{"name", "CreateShipment"},
+		{"payload", `{"batchId":"b-NDrsfKnH","orders":500}`},
+		{"unicode", "café 支付 ✓ and a little more text"},
+	}
+	for _, in := range inputs {
+		b.Run(in.name, func(b *testing.B) {
+			b.SetBytes(int64(len(in.s)))
+			buf := make([]byte, 0, 256)
+			for b.Loop() {
+				buf = AppendJSON(buf[:0], in.s)
+			}
+		})
+	}
+}

@@ -162,7 +162,7 @@ func writeRunJSON(e *jsonEnc, a Analysis, console string) {
 		e.beginObject()
 		e.intField("event_index", int64(ev.Index))
 		e.intField("event_id", int64(ev.ID))
-		e.strField("field", ev.Type.PayloadField())
+		e.nameField("field", ev.Type.PayloadField())
 		e.strField("reason", reason)
 		e.strField("level", level)
 		e.endObject()
@@ -263,7 +263,7 @@ func writeEventJSON(e *jsonEnc, ev *catalyst.Event) {
 	// PascalCase "TaskScheduled" is not one twice decoded as such): that
 	// name is in wire_type.
 	e.key("type")
-	e.str(ev.Type.String())
+	e.name(ev.Type.String())
 	e.stampField("timestamp", ev.Timestamp)
 	e.strField("name", ev.Name)
 	if hasScheduledID(ev.Type) || ev.ScheduledID != 0 {
@@ -283,7 +283,7 @@ func writeEventJSON(e *jsonEnc, ev *catalyst.Event) {
 	if ev.Origin != catalyst.OriginNone {
 		e.key("origin")
 		e.beginObject()
-		e.strField("kind", ev.Origin.String())
+		e.nameField("kind", ev.Origin.String())
 		e.strField("id", ev.OriginID)
 		e.endObject()
 	}
@@ -303,7 +303,7 @@ func writeEventJSON(e *jsonEnc, ev *catalyst.Event) {
 		e.key("payload")
 		e.beginObject()
 		e.key("field")
-		e.str(field)
+		e.name(field)
 		e.payloadBody(ev.Payload)
 		e.endObject()
 	}
@@ -369,14 +369,14 @@ func writeReportJSON(e *jsonEnc, h *catalyst.History, r *detect.Report) {
 
 func writeInvocationJSON(e *jsonEnc, r *detect.Report, inv *detect.Invocation) {
 	e.beginObject()
-	e.strField("kind", inv.Kind.String())
+	e.nameField("kind", inv.Kind.String())
 	e.strField("name", inv.Name)
 	e.strField("key", inv.Key)
-	e.strField("link_rule", inv.LinkRule.String())
-	e.strField("class", inv.Class.String())
-	e.strField("outcome", inv.Outcome.String())
+	e.nameField("link_rule", inv.LinkRule.String())
+	e.nameField("class", inv.Class.String())
+	e.nameField("outcome", inv.Outcome.String())
 	e.key("severity")
-	e.str(inv.Severity(r).String())
+	e.name(inv.Severity(r).String())
 	e.stampField("start", inv.Start)
 	e.stampField("end", inv.End)
 	e.millisField("duration_ms", inv.Duration())
@@ -407,8 +407,8 @@ func writeAttemptJSON(e *jsonEnc, a *detect.Attempt) {
 	e.intField("scheduled_id", int64(a.ScheduledID))
 	e.strField("execution_id", a.ExecutionID)
 	e.strField("instance_id", a.InstanceID)
-	e.strField("link", a.Link.String())
-	e.strField("outcome", a.Outcome.String())
+	e.nameField("link", a.Link.String())
+	e.nameField("outcome", a.Outcome.String())
 	if a.OutcomeEvent >= 0 {
 		e.intField("outcome_event", int64(a.OutcomeEvent))
 	}
@@ -429,7 +429,7 @@ func writeAttemptJSON(e *jsonEnc, a *detect.Attempt) {
 		e.strField("error_message", f.Message)
 		e.boolField("non_retriable", f.NonRetriable)
 	}
-	e.strField("failure_class", a.FailureClass.String())
+	e.nameField("failure_class", a.FailureClass.String())
 	if a.RetryTimer != nil {
 		e.key("retry_timer")
 		writeRetryTimerJSON(e, a.RetryTimer)
@@ -444,7 +444,7 @@ func writeRetryTimerJSON(e *jsonEnc, rt *detect.RetryTimer) {
 		e.intField("fired_event", int64(rt.Fired))
 	}
 	e.stampField("fire_at", rt.FireAt)
-	e.strField("link", rt.Link.String())
+	e.nameField("link", rt.Link.String())
 	e.endObject()
 }
 
@@ -452,7 +452,7 @@ func writeFindingJSON(e *jsonEnc, f *detect.Finding) {
 	e.beginObject()
 	e.strField("id", string(f.ID))
 	e.key("severity")
-	e.str(f.Severity.String())
+	e.name(f.Severity.String())
 	e.strField("confidence", string(f.Confidence))
 	e.strField("activity", f.Activity)
 	e.strField("invocation", f.Invocation)

@@ -111,6 +111,26 @@ func (e *jsonEnc) str(s string) {
 	e.comma = true
 }
 
+// name writes one of twice's own names (an enum's String: a type, a state,
+// a class) as a JSON string. Those are plain ASCII without quotes or
+// backslashes (TestOwnNamesNeedNoEscaping), so they are copied without
+// the scan str does for untrusted text.
+func (e *jsonEnc) name(s string) {
+	e.sep()
+	e.buf = append(e.buf, '"')
+	e.buf = append(e.buf, s...)
+	e.buf = append(e.buf, '"')
+	e.comma = true
+}
+
+// nameField is strField for one of twice's own names (see name).
+func (e *jsonEnc) nameField(key, v string) {
+	if v != "" {
+		e.key(key)
+		e.name(v)
+	}
+}
+
 func (e *jsonEnc) int(v int64) {
 	e.sep()
 	e.buf = strconv.AppendInt(e.buf, v, 10)
@@ -228,36 +248,18 @@ func (e *jsonEnc) stamp(s catalyst.Stamp) {
 // inert (printable ASCII without \u escapes), skipping the unquote.
 func (e *jsonEnc) payloadBody(p catalyst.Payload) {
 	e.key("state")
-	e.str(p.State.String())
+	e.name(p.State.String())
 	if !p.Has() {
 		return
 	}
 	e.key("value")
-	if lit, ok := p.WireLiteral(); ok && inertLiteral(lit) {
+	if lit, ok := p.WireLiteral(); ok && safetext.InertJSONLiteral(lit) {
 		e.sep()
 		e.buf = append(e.buf, lit...)
 		e.comma = true
 		return
 	}
 	e.str(p.Text())
-}
-
-// inertLiteral reports whether a JSON string literal holds only printable
-// ASCII and no \u escape, so copying it is the same as re-encoding its text.
-func inertLiteral(lit string) bool {
-	for i := 0; i < len(lit); i++ {
-		c := lit[i]
-		if c < 0x20 || c >= 0x7f {
-			return false
-		}
-		if c == '\\' {
-			i++
-			if i < len(lit) && lit[i] == 'u' {
-				return false
-			}
-		}
-	}
-	return true
 }
 
 // appendCivil appends "2006-01-02T15:04:05" for sec seconds after the Unix

@@ -321,23 +321,6 @@ func TestMillis(t *testing.T) {
 	}
 }
 
-func TestInertLiteral(t *testing.T) {
-	for _, tc := range []struct {
-		lit  string
-		want bool
-	}{
-		{`"plain {\"a\":1}"`, true},
-		{`"esc \u001b"`, false},
-		{"\"raw \u202e\"", false},
-		{"\"del \x7f\"", false},
-		{`"slash \/ ok"`, true},
-	} {
-		if got := inertLiteral(tc.lit); got != tc.want {
-			t.Errorf("inertLiteral(%q) = %v, want %v", tc.lit, got, tc.want)
-		}
-	}
-}
-
 func TestPartialRunListGivesAdviceOnce(t *testing.T) {
 	for _, tt := range []struct{ reason, want string }{
 		{"page 3 failed: timeout", "The list is partial: page 3 failed: timeout. Narrow the filter (--since, --status, --app) to see every run.\n"},
