@@ -41,13 +41,21 @@ func TestLimitMemoryFor(t *testing.T) {
 	defer debug.SetMemoryLimit(before)
 
 	f := NewFactory(nil, testEnv(t, nil))
+	percent := debug.SetGCPercent(100)
+	defer debug.SetGCPercent(percent)
 	restore := f.limitMemoryFor(big)
 	if got := debug.SetMemoryLimit(-1); got != memoryLimitFor(100<<20) {
 		t.Fatalf("limit %d while reading a 100 MiB file, want %d", got, memoryLimitFor(100<<20))
 	}
+	if got := debug.SetGCPercent(-1); got != -1 {
+		t.Fatalf("GC percent %d while reading a 100 MiB file, want -1 (collection by the limit only)", got)
+	}
 	restore()
 	if got := debug.SetMemoryLimit(-1); got != before {
 		t.Fatalf("limit %d after restoring, want %d", got, before)
+	}
+	if got := debug.SetGCPercent(100); got != 100 {
+		t.Fatalf("GC percent %d after restoring, want 100", got)
 	}
 	for name, path := range map[string]string{"small file": small, "folder": dir, "missing": filepath.Join(dir, "none")} {
 		f.limitMemoryFor(path)()
@@ -55,9 +63,14 @@ func TestLimitMemoryFor(t *testing.T) {
 			t.Fatalf("%s: limit %d, want it unchanged", name, got)
 		}
 	}
-	user := NewFactory(nil, testEnv(t, map[string]string{"GOMEMLIMIT": "1GiB"}))
-	user.limitMemoryFor(big)
-	if got := debug.SetMemoryLimit(-1); got != before {
-		t.Fatalf("GOMEMLIMIT set: limit %d, want it unchanged", got)
+	for _, env := range []map[string]string{{"GOMEMLIMIT": "1GiB"}, {"GOGC": "200"}} {
+		user := NewFactory(nil, testEnv(t, env))
+		user.limitMemoryFor(big)
+		if got := debug.SetMemoryLimit(-1); got != before {
+			t.Fatalf("%v set: limit %d, want it unchanged", env, got)
+		}
+		if got := debug.SetGCPercent(100); got != 100 {
+			t.Fatalf("%v set: GC percent %d, want it unchanged", env, got)
+		}
 	}
 }

@@ -207,8 +207,15 @@ func runTargetScan(ctx context.Context, opts *ScanOptions, p *scanPlan) error {
 	var failed []report.NotRead
 	n := 0
 	for _, t := range targets {
+		// A large file is read, analysed and written within twice its size
+		// (memlimit.go).
+		restore := func() {}
+		if t.kind == targetFile {
+			restore = f.limitMemoryFor(t.arg)
+		}
 		h, err := f.loadHistory(ctx, t, lc)
 		if err != nil {
+			restore()
 			if ctx.Err() != nil {
 				return errInterrupted
 			}
@@ -225,12 +232,6 @@ func runTargetScan(ctx context.Context, opts *ScanOptions, p *scanPlan) error {
 				stream.NotRead(nr)
 			}
 			continue
-		}
-		// A large file's analysis and output stay within twice its size
-		// (memlimit.go); decoding it needs far less than that.
-		restore := func() {}
-		if t.kind == targetFile {
-			restore = f.limitMemoryFor(t.arg)
 		}
 		if stream == nil {
 			runs = append(runs, analyze(h, p.det, f.Env.now()))
