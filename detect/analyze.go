@@ -41,7 +41,11 @@ type Options struct {
 // findings catalogue. It is linear in the history's length, reads h
 // without changing it, and never fails: a history with nothing to group
 // gives an empty report.
-func Analyze(h *catalyst.History, opts Options) *Report {
+func Analyze(h *catalyst.History, opts Options) *Report { return analyze(h, opts, 0) }
+
+// analyze is Analyze with the per-invocation checks on workers goroutines;
+// 0 lets invocationWorkers decide.
+func analyze(h *catalyst.History, opts Options, workers int) *Report {
 	if opts.LargePayloadBytes <= 0 {
 		opts.LargePayloadBytes = DefaultLargePayloadBytes
 	}
@@ -60,9 +64,10 @@ func Analyze(h *catalyst.History, opts Options) *Report {
 	r.Invocations = b.invs
 
 	d := &detector{s: s, h: h, b: b, opts: opts, fc: fc}
-	for k := range b.invs {
-		d.invocationFindings(k)
+	if workers <= 0 {
+		workers = invocationWorkers(len(b.invs))
 	}
+	d.checkInvocations(workers)
 	d.timeoutRaces()
 	d.sharedRetryPolicy(fc)
 	d.runPayloads()

@@ -1,0 +1,73 @@
+package detect
+
+import (
+	"maps"
+	"runtime"
+	"sync"
+)
+
+const (
+	// minInvocationsPerWorker is the fewest invocations one goroutine of
+	// the per-invocation checks is given: below it, starting goroutines
+	// and merging their findings costs more than it saves.
+	minInvocationsPerWorker = 8192
+	// maxInvocationWorkers caps the goroutines the per-invocation checks
+	// use, however many cores there are.
+	maxInvocationWorkers = 4
+)
+
+// invocationWorkers returns how many goroutines the per-invocation checks
+// of n invocations use: one per core, at most maxInvocationWorkers, each
+// with at least minInvocationsPerWorker invocations.
+func invocationWorkers(n int) int {
+	return max(1, min(runtime.GOMAXPROCS(0), maxInvocationWorkers, n/minInvocationsPerWorker))
+}
+
+// checkInvocations runs the per-invocation checks on every invocation,
+// with workers goroutines. The invocations are split into contiguous
+// ranges, each checked by a detector of its own (its own findings, skips,
+// counters, text buffer and caches, and its own copy of the failure
+// classes known so far); the ranges' results are then taken in invocation
+// order. The findings, their order and the skipped checks are therefore
+// those of one detector checking every invocation in turn.
+func (d *detector) checkInvocations(workers int) {
+	n := len(d.b.invs)
+	workers = min(workers, n)
+	if workers < 2 {
+		for k := range n {
+			d.invocationFindings(k)
+		}
+		return
+	}
+	parts := make([]*detector, workers)
+	var wg sync.WaitGroup
+	for w := range parts {
+		p := &detector{s: d.s, h: d.h, b: d.b, opts: d.opts,
+			fc: &failureClasses{cache: maps.Clone(d.fc.cache)}}
+		parts[w] = p
+		lo, hi := n*w/workers, n*(w+1)/workers
+		wg.Go(func() {
+			for k := lo; k < hi; k++ {
+				p.invocationFindings(k)
+			}
+		})
+	}
+	wg.Wait()
+	for _, p := range parts {
+		d.takeFindings(p)
+	}
+}
+
+// takeFindings appends what p found, skipped and counted to d's own, in
+// the order p raised them.
+func (d *detector) takeFindings(p *detector) {
+	for _, block := range p.found {
+		for i := range block {
+			rf := &block[i]
+			d.add(rf.f, rf.order, rf.inv1, rf.inv2)
+		}
+	}
+	d.skipped = append(d.skipped, p.skipped...)
+	d.hidden += p.hidden
+	d.inputSkips += p.inputSkips
+}

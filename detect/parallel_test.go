@@ -1,0 +1,63 @@
+package detect
+
+import (
+	"bytes"
+	"reflect"
+	"testing"
+
+	"github.com/twice-cli/twice/catalyst"
+	"github.com/twice-cli/twice/fixtures/gen"
+)
+
+// TestSplitInvocationChecksGiveTheSameReport: checking the invocations in
+// ranges on several goroutines gives exactly the report one goroutine
+// gives (the same findings in the same order, the same skipped checks),
+// on every corpus history and on generated ones with payloads present and
+// withheld, for more workers than some histories have invocations.
+func TestSplitInvocationChecksGiveTheSameReport(t *testing.T) {
+	histories := map[string]*catalyst.History{
+		"bench typical": benchHistory(20_000, 50),
+		"bench outage":  benchHistory(20_000, 1),
+	}
+	for _, level := range []catalyst.Level{"", catalyst.LevelMetadata} {
+		var buf bytes.Buffer
+		if err := gen.Write(&buf, gen.Options{Events: 30_000, Seed: 7, Format: catalyst.FormatCatalyst, Level: level}); err != nil {
+			t.Fatal(err)
+		}
+		h, err := catalyst.Decode(&buf, catalyst.DecodeOptions{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		histories["generated, level "+string(level)] = h
+	}
+	for _, c := range corpusCases() {
+		histories[c.file()] = decodeCorpusFile(t, c.file())
+	}
+	for name, h := range histories {
+		one := analyze(h, Options{}, 1)
+		for _, workers := range []int{2, 3, 7} {
+			got := analyze(h, Options{}, workers)
+			if !reflect.DeepEqual(got, one) {
+				t.Errorf("%s: %d workers give a different report than one (%d vs %d findings, %d vs %d skipped)",
+					name, workers, len(got.Findings), len(one.Findings), len(got.Skipped), len(one.Skipped))
+			}
+		}
+		if name == "bench outage" && len(one.Findings) == 0 {
+			t.Errorf("%s: no findings; the comparison proves nothing", name)
+		}
+	}
+}
+
+func TestInvocationWorkers(t *testing.T) {
+	for _, tt := range []struct{ n, max int }{
+		{0, 1},
+		{minInvocationsPerWorker - 1, 1},
+		{2 * minInvocationsPerWorker, 2},
+		{100 * minInvocationsPerWorker, maxInvocationWorkers},
+	} {
+		got := invocationWorkers(tt.n)
+		if got < 1 || got > tt.max || (tt.max == 1 && got != 1) {
+			t.Errorf("invocationWorkers(%d) = %d, want 1..%d", tt.n, got, tt.max)
+		}
+	}
+}
