@@ -17,9 +17,14 @@ type checkedFileSource struct {
 	t target
 }
 
-// History reads the run as the wrapped source does, then checks it.
+// History reads the run as the wrapped source does, then checks it. A
+// large file is decoded under the memory policy scan uses (memlimit.go),
+// lifted once it is read: the view keeps the history and analyses it with
+// the collector as it usually runs.
 func (s checkedFileSource) History(ctx context.Context, ref catalyst.RunRef) (*catalyst.History, error) {
+	restore := s.f.limitMemoryFor(s.t.arg)
 	h, err := s.Source.History(ctx, ref)
+	restore()
 	if err != nil {
 		return nil, err
 	}

@@ -1,11 +1,15 @@
 package cli
 
 import (
+	"context"
+	"errors"
 	"math"
 	"os"
 	"path/filepath"
 	"runtime/debug"
 	"testing"
+
+	"github.com/twice-cli/twice/catalyst"
 )
 
 func TestMemoryLimitFor(t *testing.T) {
@@ -71,6 +75,61 @@ func TestLimitMemoryFor(t *testing.T) {
 		}
 		if got := debug.SetGCPercent(100); got != 100 {
 			t.Fatalf("%v set: GC percent %d, want it unchanged", env, got)
+		}
+	}
+}
+
+// gcObservingSource is a file source that records the collector's settings
+// while it reads.
+type gcObservingSource struct {
+	catalyst.Source
+	percent *int
+	limit   *int64
+	err     error
+}
+
+func (s gcObservingSource) History(context.Context, catalyst.RunRef) (*catalyst.History, error) {
+	*s.percent = debug.SetGCPercent(-1)
+	debug.SetGCPercent(*s.percent)
+	*s.limit = debug.SetMemoryLimit(-1)
+	if s.err != nil {
+		return nil, s.err
+	}
+	return &catalyst.History{}, nil
+}
+
+// TestViewReadsALargeFileUnderTheMemoryPolicy: the view's file source
+// decodes a large file under scan's memory policy and lifts it once the
+// file is read, whether or not the read succeeded.
+func TestViewReadsALargeFileUnderTheMemoryPolicy(t *testing.T) {
+	big := filepath.Join(t.TempDir(), "big.json")
+	if err := os.WriteFile(big, nil, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Truncate(big, 100<<20); err != nil { // sparse: no disk used
+		t.Fatal(err)
+	}
+	percent := debug.SetGCPercent(100)
+	defer debug.SetGCPercent(percent)
+	before := debug.SetMemoryLimit(-1)
+	defer debug.SetMemoryLimit(before)
+
+	f := NewFactory(nil, testEnv(t, nil))
+	for _, readErr := range []error{errors.New("not JSON"), nil} {
+		var during int
+		var limit int64
+		src := checkedFileSource{Source: gcObservingSource{percent: &during, limit: &limit, err: readErr},
+			f: f, t: target{kind: targetFile, arg: big}}
+		src.History(context.Background(), catalyst.RunRef{Location: big})
+		if during != -1 || limit != memoryLimitFor(100<<20) {
+			t.Errorf("read error %v: GC percent %d and limit %d while reading, want -1 and %d",
+				readErr, during, limit, memoryLimitFor(100<<20))
+		}
+		if got := debug.SetGCPercent(100); got != 100 {
+			t.Errorf("read error %v: GC percent %d after the read, want 100", readErr, got)
+		}
+		if got := debug.SetMemoryLimit(-1); got != before {
+			t.Errorf("read error %v: limit %d after the read, want %d", readErr, got, before)
 		}
 	}
 }
