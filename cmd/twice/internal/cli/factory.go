@@ -77,6 +77,9 @@ type Factory struct {
 	configOnce sync.Once
 	config     *Config
 	configErr  error
+
+	// memory is the large-file memory policy's state (memlimit.go).
+	memory memoryPolicy
 }
 
 // NewFactory returns a factory over the given streams and environment, with

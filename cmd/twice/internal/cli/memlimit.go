@@ -4,6 +4,7 @@ import (
 	"math"
 	"os"
 	"runtime/debug"
+	"sync"
 )
 
 // Memory policy for large files. Left alone, Go's collector runs each time
@@ -38,10 +39,10 @@ func memoryLimitFor(size int64) int64 {
 	return 2*size - memoryOverhead
 }
 
-// limitMemoryFor sets the runtime's soft memory limit for reading the file
-// at path (memoryLimitFor its size), turns off collection by heap growth,
-// and returns a function that restores both. It does nothing when
-// GOMEMLIMIT or GOGC is set or the file is small or not a regular file.
+// limitMemoryFor applies the policy while the file at path is read (its
+// limit is memoryLimitFor its size) and returns the function that ends it.
+// It does nothing when GOMEMLIMIT or GOGC is set or the file is small or
+// not a regular file.
 func (f *Factory) limitMemoryFor(path string) (restore func()) {
 	restore = func() {}
 	if f.Env.getenv("GOMEMLIMIT") != "" || f.Env.getenv("GOGC") != "" {
@@ -55,10 +56,47 @@ func (f *Factory) limitMemoryFor(path string) (restore func()) {
 	if limit == 0 {
 		return restore
 	}
-	prev := debug.SetMemoryLimit(limit)
-	prevPercent := debug.SetGCPercent(-1)
-	return func() {
-		debug.SetGCPercent(prevPercent)
-		debug.SetMemoryLimit(prev)
+	return f.memory.enter(limit)
+}
+
+// memoryPolicy is the policy's state: the large files being read, the
+// limit they were given together, and the collector's settings before the
+// first of them. Reads may overlap (the view can start a reload before an
+// earlier read ends): the limit is their sum while they do, and the
+// settings from before the first are restored after the last.
+type memoryPolicy struct {
+	mu          sync.Mutex
+	active      int
+	total       int64
+	prevLimit   int64
+	prevPercent int
+}
+
+// enter adds a read given limit and returns the function that ends it
+// (calling it more than once ends it once).
+func (p *memoryPolicy) enter(limit int64) (leave func()) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if p.active == 0 {
+		p.prevLimit = debug.SetMemoryLimit(-1) // -1 reads it
+		p.prevPercent = debug.SetGCPercent(-1)
 	}
+	p.active++
+	p.total += limit
+	debug.SetMemoryLimit(p.total)
+	var once sync.Once
+	return func() { once.Do(func() { p.leave(limit) }) }
+}
+
+func (p *memoryPolicy) leave(limit int64) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	p.active--
+	p.total -= limit
+	if p.active > 0 {
+		debug.SetMemoryLimit(p.total)
+		return
+	}
+	debug.SetGCPercent(p.prevPercent)
+	debug.SetMemoryLimit(p.prevLimit)
 }

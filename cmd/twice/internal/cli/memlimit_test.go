@@ -133,3 +133,37 @@ func TestViewReadsALargeFileUnderTheMemoryPolicy(t *testing.T) {
 		}
 	}
 }
+
+// TestOverlappingReadsRestoreTheSettingsOnce: reads that overlap (a reload
+// started before an earlier read ended) share the policy, their limits
+// add up, and the collector's settings from before the first come back
+// after the last, whichever order they end in; ending one twice changes
+// nothing.
+func TestOverlappingReadsRestoreTheSettingsOnce(t *testing.T) {
+	percent := debug.SetGCPercent(100)
+	defer debug.SetGCPercent(percent)
+	before := debug.SetMemoryLimit(1 << 40)
+	defer debug.SetMemoryLimit(before)
+
+	var p memoryPolicy
+	leaveA := p.enter(300 << 20)
+	leaveB := p.enter(200 << 20)
+	if got := debug.SetMemoryLimit(-1); got != 500<<20 {
+		t.Fatalf("limit %d with two reads, want their sum %d", got, 500<<20)
+	}
+	leaveA()
+	leaveA()
+	if got := debug.SetMemoryLimit(-1); got != 200<<20 {
+		t.Fatalf("limit %d after the first read ended (twice), want the second's %d", got, 200<<20)
+	}
+	if got := debug.SetGCPercent(-1); got != -1 {
+		t.Fatalf("GC percent %d while a read is on, want -1", got)
+	}
+	leaveB()
+	if got := debug.SetGCPercent(100); got != 100 {
+		t.Errorf("GC percent %d after both reads, want 100", got)
+	}
+	if got := debug.SetMemoryLimit(-1); got != 1<<40 {
+		t.Errorf("limit %d after both reads, want %d", got, int64(1<<40))
+	}
+}
