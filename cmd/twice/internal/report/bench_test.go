@@ -12,7 +12,7 @@ import (
 
 // generated decodes and analyses a history of n events from the project's
 // benchmark generator (fixtures/gen: a long workflow of plain, retried and
-// fanned-out calls with payloads, about 145 bytes an event in protojson).
+// fanned-out calls with payloads, about 165 bytes an event in protojson).
 func generated(tb testing.TB, n int) Analysis {
 	tb.Helper()
 	pr, pw := io.Pipe()
