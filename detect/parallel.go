@@ -59,8 +59,14 @@ func (d *detector) checkInvocations(workers int) {
 }
 
 // takeFindings appends what p found, skipped and counted to d's own, in
-// the order p raised them.
+// the order p raised them. Into a detector that has found nothing yet, p's
+// blocks of findings are taken as they are (all full but the last, as add
+// keeps them).
 func (d *detector) takeFindings(p *detector) {
+	if d.nFound == 0 {
+		d.found, d.nFound = p.found, p.nFound
+		p.found, p.nFound = nil, 0
+	}
 	for _, block := range p.found {
 		for i := range block {
 			rf := &block[i]
