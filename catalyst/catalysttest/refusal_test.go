@@ -16,13 +16,7 @@ func TestRefusalsAreJSON(t *testing.T) {
 	srv := New(Options{})
 	defer srv.Close()
 	ctx := context.Background()
-	client := mcp.NewClient(&mcp.Implementation{Name: "sdk-test", Version: "1"}, nil)
-	cs, err := client.Connect(ctx, &mcp.StreamableClientTransport{Endpoint: srv.URL, DisableStandaloneSSE: true,
-		HTTPClient: &http.Client{Transport: bearer{TestToken}}}, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer cs.Close()
+	cs := sdkSession(t, srv)
 	hostile := "a\"b\\c\x01d\u2028e\U0001F600"
 	tests := []struct {
 		name     string

@@ -69,19 +69,27 @@ func (b bearer) RoundTrip(r *http.Request) (*http.Response, error) {
 	return http.DefaultTransport.RoundTrip(r)
 }
 
+// sdkSession connects the official MCP client to srv with the test token;
+// the session is closed when the test ends.
+func sdkSession(t *testing.T, srv *Server) *mcp.ClientSession {
+	t.Helper()
+	client := mcp.NewClient(&mcp.Implementation{Name: "sdk-test", Version: "1"}, nil)
+	cs, err := client.Connect(context.Background(), &mcp.StreamableClientTransport{Endpoint: srv.URL, DisableStandaloneSSE: true,
+		HTTPClient: &http.Client{Transport: bearer{TestToken}}}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { cs.Close() })
+	return cs
+}
+
 // TestWithTheSDKClient: the stand-in serves the official MCP client, lists,
 // pages, filters, withholds payloads at metadata and refuses unknown runs.
 func TestWithTheSDKClient(t *testing.T) {
 	srv := New(Options{PageSize: 2})
 	defer srv.Close()
 	ctx := context.Background()
-	client := mcp.NewClient(&mcp.Implementation{Name: "sdk-test", Version: "1"}, nil)
-	cs, err := client.Connect(ctx, &mcp.StreamableClientTransport{Endpoint: srv.URL, DisableStandaloneSSE: true,
-		HTTPClient: &http.Client{Transport: bearer{TestToken}}}, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer cs.Close()
+	cs := sdkSession(t, srv)
 	tools, err := cs.ListTools(ctx, nil)
 	if err != nil || len(tools.Tools) != 2 {
 		t.Fatalf("tools: %+v, %v", tools, err)

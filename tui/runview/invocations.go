@@ -370,20 +370,20 @@ func worstFinding(rep *detect.Report, inv *detect.Invocation) int {
 // flagText is the FLAG cell of an invocation with findings: its worst
 // finding's mark and word, and how many more it has ("▲ HIGH duplicate? +1").
 func flagText(rep *detect.Report, inv *detect.Invocation) string {
-	f := &rep.Findings[worstFinding(rep, inv)]
-	text := format.SeverityMark(f.Severity) + " " + format.FindingWord(f.ID, f.Confidence)
-	if n := len(inv.Findings) - 1; n > 0 {
-		text += " +" + strconv.Itoa(n)
-	}
-	return text
+	return flagCell(rep, inv, format.SeverityMark)
 }
 
 // shortFlagText is the FLAG cell in a narrow column: the severity's glyph
 // (not its word), the finding's word and the count ("▲ duplicate? +1").
 // Glyph and word still say it without colour.
 func shortFlagText(rep *detect.Report, inv *detect.Invocation) string {
+	return flagCell(rep, inv, format.SeverityGlyph)
+}
+
+// flagCell is a FLAG cell with the worst finding's severity written by mark.
+func flagCell(rep *detect.Report, inv *detect.Invocation, mark func(detect.Severity) string) string {
 	f := &rep.Findings[worstFinding(rep, inv)]
-	text := format.SeverityGlyph(f.Severity) + " " + format.FindingWord(f.ID, f.Confidence)
+	text := mark(f.Severity) + " " + format.FindingWord(f.ID, f.Confidence)
 	if n := len(inv.Findings) - 1; n > 0 {
 		text += " +" + strconv.Itoa(n)
 	}
