@@ -130,6 +130,7 @@ func (sp *split) run(tmpl *jsonscan.Scanner, opts DecodeOptions, format Format, 
 		}
 		d := newDecoder(tmpl.Fork(io.NewSectionReader(sp.src, cand, sp.size-cand), cand), opts)
 		d.format, d.h.Lossy = format, lossy
+		d.bulk = &bulk{split: true}
 		err := d.splitEvents(elem, sp, cand)
 		if sp.start.Load() == cand {
 			sp.d, sp.err, sp.end = d, err, d.sc.Offset()

@@ -4,6 +4,7 @@ import (
 	"strconv"
 
 	"github.com/twice-cli/twice/catalyst"
+	"github.com/twice-cli/twice/catalyst/hugepage"
 )
 
 // failureClasses classifies failures once per distinct (type, message,
@@ -86,6 +87,9 @@ func (s *scan) build(classes *classifier, fc *failureClasses) built {
 	b.invs = make([]Invocation, nInv)
 	b.large = make([]bool, nInv)
 	backing := make([]Attempt, n)
+	// The report's two largest blocks, written once each, in order.
+	hugepage.AdviseLarge(b.invs)
+	hugepage.AdviseLarge(backing)
 	pendingOutcome := OutcomeUnknown
 	if s.state == stateRunning {
 		pendingOutcome = OutcomePending

@@ -2,6 +2,7 @@ package detect
 
 import (
 	"github.com/twice-cli/twice/catalyst"
+	"github.com/twice-cli/twice/catalyst/hugepage"
 )
 
 // linkRank orders link rules by trust; the zero value means "not linked".
@@ -212,6 +213,7 @@ func newScan(h *catalyst.History, largeBytes int) *scan {
 		lossyChildren: h.Lossy,
 		largeBytes:    largeBytes,
 	}
+	hugepage.AdviseLarge(s.attempts)
 	inboxFirst := inboxBeforeTurn(h)
 	var (
 		gen       int32
