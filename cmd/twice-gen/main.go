@@ -4,11 +4,12 @@
 //
 //	twice-gen -n 1000000 -format protojson -o FILE [-seed 1] [-level metadata]
 //	          [-inner catalyst] [-legacy] [-router]
-//	twice-gen floor FILE
+//	twice-gen floor [-tokenizer twice|jsontext] FILE
 //
 // Formats: protojson, catalyst, dapr-cli, fixture (a twice saved history
-// wrapping -inner). "floor" tokenizes FILE to the end with jsontext and
-// prints the seconds it took.
+// wrapping -inner). "floor" reads FILE to the end with a streaming
+// tokenizer and prints the seconds it took: twice's own scanner checking
+// the syntax (the default, the fastest at hand), or jsontext's ReadToken.
 package main
 
 import (
@@ -56,8 +57,9 @@ const usageText = `usage:
   twice-gen -n EVENTS [-format F] [-o FILE] [-seed N] [-level L] [-inner F] [-legacy] [-router]
       writes a generated history (to stdout without -o or with -o -)
       formats: protojson (default), catalyst, dapr-cli, fixture
-  twice-gen floor FILE
-      tokenizes FILE with jsontext and prints the seconds it took
+  twice-gen floor [-tokenizer twice|jsontext] FILE
+      reads FILE to the end with a streaming tokenizer and prints the
+      seconds it took: twice's own scanner (default) or jsontext
 `
 
 // usageError is a command line twice-gen cannot run (exit 2).

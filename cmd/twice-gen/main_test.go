@@ -131,29 +131,50 @@ func TestFloor(t *testing.T) {
 	if code, _, stderr := runArgs("-n", "2000", "-o", path); code != exitOK {
 		t.Fatal(stderr)
 	}
-	code, stdout, stderr := runArgs("floor", path)
-	if code != exitOK {
-		t.Fatalf("exit %d: %s", code, stderr)
-	}
-	secs, err := strconv.ParseFloat(strings.TrimSpace(stdout), 64)
-	if err != nil || secs < 0 || secs > 10 {
-		t.Fatalf("floor printed %q, want seconds", stdout)
+	for _, args := range [][]string{
+		{"floor", path},
+		{"floor", "-tokenizer", "twice", path},
+		{"floor", "-tokenizer", "jsontext", path},
+	} {
+		code, stdout, stderr := runArgs(args...)
+		if code != exitOK {
+			t.Fatalf("%v: exit %d: %s", args, code, stderr)
+		}
+		secs, err := strconv.ParseFloat(strings.TrimSpace(stdout), 64)
+		if err != nil || secs < 0 || secs > 10 {
+			t.Fatalf("%v printed %q, want seconds", args, stdout)
+		}
 	}
 	// Every token is read: 2000 events hold far more than 2000 tokens.
-	_, tokens, err := floor(path)
+	_, tokens, err := floorJSONText(path)
 	if err != nil || tokens < 20000 {
-		t.Fatalf("floor read %d tokens, %v", tokens, err)
+		t.Fatalf("jsontext read %d tokens, %v", tokens, err)
+	}
+	// Every byte is read.
+	info, err := os.Stat(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, read, err := floorTwice(path); err != nil || read != info.Size() {
+		t.Fatalf("twice's scanner read %d of %d bytes, %v", read, info.Size(), err)
 	}
 
-	for name, content := range map[string]string{"truncated": `{"events":[{"a":`, "garbage": "not json", "empty": ""} {
+	for name, content := range map[string]string{
+		"truncated": `{"events":[{"a":`, "garbage": "not json", "empty": "", "trailing": `{"events":[]} x`,
+	} {
 		p := filepath.Join(dir, name+".json")
 		os.WriteFile(p, []byte(content), 0o600)
-		code, _, stderr := runArgs("floor", p)
-		if code != exitError || !strings.Contains(stderr, p) {
-			t.Errorf("%s: exit %d, stderr %q; want exit 1 naming the file", name, code, stderr)
+		for _, tokenizer := range []string{"twice", "jsontext"} {
+			code, _, stderr := runArgs("floor", "-tokenizer", tokenizer, p)
+			if code != exitError || !strings.Contains(stderr, p) {
+				t.Errorf("%s with %s: exit %d, stderr %q; want exit 1 naming the file", name, tokenizer, code, stderr)
+			}
 		}
 	}
 	if code, _, stderr := runArgs("floor", filepath.Join(dir, "none.json")); code != exitError || !strings.Contains(stderr, "none.json") {
 		t.Errorf("missing file: exit %d, stderr %q", code, stderr)
+	}
+	if code, _, stderr := runArgs("floor", "-tokenizer", "simd", path); code != exitUsage || !strings.Contains(stderr, "simd") {
+		t.Errorf("unknown tokenizer: exit %d, stderr %q; want exit 2 naming it", code, stderr)
 	}
 }
