@@ -30,9 +30,8 @@ func TestSpanIsTheWholeHugePagesThatHoldTheRange(t *testing.T) {
 }
 
 func TestBytesIsTheCapacityInBytes(t *testing.T) {
-	type pair struct{ a, b int64 }
-	if got := bytes(make([]pair, 3, 10)); got != 160 {
-		t.Errorf("10 pairs: %d bytes, want 160", got)
+	if got := bytes(make([][2]int64, 3, 10)); got != 160 {
+		t.Errorf("10 pairs of int64: %d bytes, want 160", got)
 	}
 	if got := bytes([]byte(nil)); got != 0 {
 		t.Errorf("nil: %d bytes, want 0", got)
