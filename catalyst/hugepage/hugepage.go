@@ -25,7 +25,7 @@ const Size = 2 << 20
 // That suits slices allocated one after another for one purpose, like a
 // history's event chunks; for a lone slice, see AdviseLarge.
 func Advise[T any](s []T) {
-	n := bytes(s)
+	n := sizeOf(s)
 	if n == 0 {
 		return
 	}
@@ -40,13 +40,13 @@ const LargeMin = 4 * Size
 // AdviseLarge is Advise for a slice of at least LargeMin bytes; a smaller
 // one is left alone.
 func AdviseLarge[T any](s []T) {
-	if bytes(s) >= LargeMin {
+	if sizeOf(s) >= LargeMin {
 		Advise(s)
 	}
 }
 
-// bytes is the size of s's capacity in bytes.
-func bytes[T any](s []T) uintptr {
+// sizeOf is the size of s's capacity in bytes.
+func sizeOf[T any](s []T) uintptr {
 	var zero T
 	return uintptr(cap(s)) * unsafe.Sizeof(zero)
 }

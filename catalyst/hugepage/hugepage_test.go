@@ -29,11 +29,11 @@ func TestSpanIsTheWholeHugePagesThatHoldTheRange(t *testing.T) {
 	}
 }
 
-func TestBytesIsTheCapacityInBytes(t *testing.T) {
-	if got := bytes(make([][2]int64, 3, 10)); got != 160 {
+func TestSizeOfIsTheCapacityInBytes(t *testing.T) {
+	if got := sizeOf(make([][2]int64, 3, 10)); got != 160 {
 		t.Errorf("10 pairs of int64: %d bytes, want 160", got)
 	}
-	if got := bytes([]byte(nil)); got != 0 {
+	if got := sizeOf([]byte(nil)); got != 0 {
 		t.Errorf("nil: %d bytes, want 0", got)
 	}
 }
