@@ -19,10 +19,10 @@ type jsonEnc struct {
 	comma bool
 	err   error
 
-	// secs and secText cache the "2006-01-02T15:04:05" prefix of the last
-	// second formatted: consecutive events mostly share it.
-	secs    int64
-	secText []byte
+	// day and dayText cache the "2006-01-02T" of the last day formatted:
+	// the instants of a run mostly share it.
+	day     int64
+	dayText []byte
 
 	// helpers is how many goroutines help encode long arrays, and spare
 	// holds their buffers between arrays (jsonpar.go).
@@ -31,7 +31,7 @@ type jsonEnc struct {
 }
 
 func newJSONEnc(w io.Writer) *jsonEnc {
-	return &jsonEnc{w: w, buf: make([]byte, 0, 128<<10), secs: -1 << 62, helpers: helperCount()}
+	return &jsonEnc{w: w, buf: make([]byte, 0, 128<<10), day: -1 << 62, helpers: helperCount()}
 }
 
 // maybeDrain writes the buffer out once it is large.
@@ -74,11 +74,23 @@ func (e *jsonEnc) sep() {
 
 // key starts a member; name must be a plain ASCII key.
 func (e *jsonEnc) key(name string) {
-	e.sep()
-	e.buf = append(e.buf, '"')
-	e.buf = append(e.buf, name...)
-	e.buf = append(e.buf, '"', ':')
+	e.buf = e.appendKey(name)
 	e.comma = false
+}
+
+// appendKey returns the buffer with a member's start appended: the comma
+// it needs, and name quoted, and the colon. The hot writers work on the
+// returned slice, a local the compiler keeps in registers, and store it
+// back once.
+func (e *jsonEnc) appendKey(name string) []byte {
+	b := e.buf
+	if e.comma {
+		b = append(b, ',', '"')
+	} else {
+		b = append(b, '"')
+	}
+	b = append(b, name...)
+	return append(b, '"', ':')
 }
 
 func (e *jsonEnc) open(c byte) {
@@ -116,24 +128,33 @@ func (e *jsonEnc) str(s string) {
 // backslashes (TestOwnNamesNeedNoEscaping), so they are copied without
 // the scan str does for untrusted text.
 func (e *jsonEnc) name(s string) {
-	e.sep()
-	e.buf = append(e.buf, '"')
-	e.buf = append(e.buf, s...)
-	e.buf = append(e.buf, '"')
+	b := e.buf
+	if e.comma {
+		b = append(b, ',', '"')
+	} else {
+		b = append(b, '"')
+	}
+	b = append(b, s...)
+	e.buf = append(b, '"')
 	e.comma = true
 }
 
 // nameField is strField for one of twice's own names (see name).
 func (e *jsonEnc) nameField(key, v string) {
 	if v != "" {
-		e.key(key)
-		e.name(v)
+		b := append(e.appendKey(key), '"')
+		b = append(b, v...)
+		e.buf = append(b, '"')
+		e.comma = true
 	}
 }
 
 func (e *jsonEnc) int(v int64) {
-	e.sep()
-	e.buf = strconv.AppendInt(e.buf, v, 10)
+	b := e.buf
+	if e.comma {
+		b = append(b, ',')
+	}
+	e.buf = strconv.AppendInt(b, v, 10)
 	e.comma = true
 }
 
@@ -164,14 +185,14 @@ func (e *jsonEnc) millis(d time.Duration) {
 
 func (e *jsonEnc) strField(name, v string) {
 	if v != "" {
-		e.key(name)
-		e.str(v)
+		e.buf = safetext.AppendJSON(e.appendKey(name), v)
+		e.comma = true
 	}
 }
 
 func (e *jsonEnc) intField(name string, v int64) {
-	e.key(name)
-	e.int(v)
+	e.buf = strconv.AppendInt(e.appendKey(name), v, 10)
+	e.comma = true
 }
 
 func (e *jsonEnc) boolField(name string, v bool) {
@@ -207,9 +228,12 @@ func (e *jsonEnc) millisField(name string, d time.Duration) {
 	}
 }
 
+// digitPairs holds "00" to "99": the two digits of n < 100 are at 2n.
+const digitPairs = "00010203040506070809101112131415161718192021222324252627282930313233343536373839404142434445464748495051525354555657585960616263646566676869707172737475767778798081828384858687888990919293949596979899"
+
 // stamp writes an instant as RFC 3339 in UTC with nanoseconds (trailing
-// zeros trimmed, as time.RFC3339Nano does), fast: the date and time of day
-// are formatted once per second.
+// zeros trimmed, as time.RFC3339Nano does), fast: the date is formatted
+// once per day, the time of day and the fraction two digits at a time.
 func (e *jsonEnc) stamp(s catalyst.Stamp) {
 	e.sep()
 	e.comma = true
@@ -221,26 +245,31 @@ func (e *jsonEnc) stamp(s catalyst.Stamp) {
 		return
 	}
 	sec, frac := ns/1e9, ns%1e9
-	if sec != e.secs {
-		e.secs = sec
-		e.secText = appendCivil(e.secText[:0], sec)
+	day, tod := sec/86400, sec%86400
+	if day != e.day {
+		e.day = day
+		e.dayText = appendDate(e.dayText[:0], day)
 	}
-	e.buf = append(e.buf, '"')
-	e.buf = append(e.buf, e.secText...)
+	b := append(e.buf, '"')
+	b = append(b, e.dayText...)
+	h, m, sc := 2*(tod/3600), 2*(tod/60%60), 2*(tod%60)
+	b = append(b, digitPairs[h], digitPairs[h+1], ':', digitPairs[m], digitPairs[m+1], ':', digitPairs[sc], digitPairs[sc+1])
 	if frac != 0 {
+		// ".123456789": the last eight digits in pairs, then the first.
 		var digits [10]byte
-		digits[0] = '.'
-		for i := 9; i >= 1; i-- {
-			digits[i] = byte('0' + frac%10)
-			frac /= 10
+		for i := 8; i >= 2; i -= 2 {
+			p := 2 * (frac % 100)
+			frac /= 100
+			digits[i], digits[i+1] = digitPairs[p], digitPairs[p+1]
 		}
+		digits[0], digits[1] = '.', byte('0'+frac)
 		n := 10
 		for digits[n-1] == '0' {
 			n--
 		}
-		e.buf = append(e.buf, digits[:n]...)
+		b = append(b, digits[:n]...)
 	}
-	e.buf = append(e.buf, 'Z', '"')
+	e.buf = append(b, 'Z', '"')
 }
 
 // payload writes a payload object: its state and, when present, its text.
@@ -262,11 +291,10 @@ func (e *jsonEnc) payloadBody(p catalyst.Payload) {
 	e.str(p.Text())
 }
 
-// appendCivil appends "2006-01-02T15:04:05" for sec seconds after the Unix
-// epoch (sec ≥ 0), using the days-to-civil algorithm of the proleptic
-// Gregorian calendar (H. Hinnant), which time.Format would do more slowly.
-func appendCivil(buf []byte, sec int64) []byte {
-	days, rem := sec/86400, sec%86400
+// appendDate appends "2006-01-02T" for the day days after the Unix epoch
+// (days ≥ 0), using the days-to-civil algorithm of the proleptic Gregorian
+// calendar (H. Hinnant), which time.Format would do more slowly.
+func appendDate(buf []byte, days int64) []byte {
 	z := days + 719468
 	era := z / 146097
 	doe := z - era*146097
@@ -289,11 +317,5 @@ func appendCivil(buf []byte, sec int64) []byte {
 	two(m)
 	buf = append(buf, '-')
 	two(d)
-	buf = append(buf, 'T')
-	two(rem / 3600)
-	buf = append(buf, ':')
-	two(rem / 60 % 60)
-	buf = append(buf, ':')
-	two(rem % 60)
-	return buf
+	return append(buf, 'T')
 }

@@ -138,7 +138,7 @@ func (s *section) write(e *jsonEnc) {
 		default:
 			if s.claimable() {
 				if ahead == nil {
-					ahead = &jsonEnc{secs: -1 << 62}
+					ahead = &jsonEnc{day: -1 << 62}
 				}
 				s.encodeAhead(ahead)
 			} else {
@@ -192,7 +192,7 @@ func (s *section) help(gate <-chan struct{}) {
 			return
 		}
 	}
-	e := &jsonEnc{secs: -1 << 62}
+	e := &jsonEnc{day: -1 << 62}
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	for {

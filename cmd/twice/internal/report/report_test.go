@@ -262,20 +262,25 @@ func TestTrimmed(t *testing.T) {
 }
 
 // TestStampMatchesRFC3339Nano checks the fast timestamp writer against the
-// standard library over random instants, including the per-second cache.
+// standard library over random instants, including the per-day cache.
 func TestStampMatchesRFC3339Nano(t *testing.T) {
 	rng := rand.New(rand.NewPCG(1, 2))
 	e := newJSONEnc(&bytes.Buffer{})
 	var prev int64 = 1_700_000_000_000_000_000
-	for i := 0; i < 20000; i++ {
+	const day = 86400 * int64(time.Second)
+	for i := 0; i < 30000; i++ {
 		var ns int64
-		switch i % 4 {
+		switch i % 6 {
 		case 0:
 			ns = rng.Int64N(1 << 62)
 		case 1:
 			ns = prev + rng.Int64N(1000) // same second mostly
 		case 2:
 			ns = prev - prev%1e9 // whole second
+		case 3:
+			ns = prev - prev%day + day - 1 - rng.Int64N(2e9) // just before midnight
+		case 4:
+			ns = prev - prev%day + day + rng.Int64N(2e9) // just after it
 		default:
 			ns = prev + rng.Int64N(5e9)
 		}
