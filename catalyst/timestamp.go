@@ -41,16 +41,24 @@ func parseStampFast(b []byte) (Stamp, bool) {
 	i := 19
 	var nanos int64
 	if b[i] == '.' {
+		// The fraction's first nine digits are the nanoseconds (any
+		// further ones are cut, as time.Parse does).
 		i++
 		start := i
-		scale := int64(100_000_000)
-		for i < len(b) && '0' <= b[i] && b[i] <= '9' {
-			nanos += int64(b[i]-'0') * scale
-			scale /= 10
-			i++
+		for ; i < len(b); i++ {
+			c := uint(b[i]) - '0'
+			if c > 9 {
+				break
+			}
+			if i-start < 9 {
+				nanos = nanos*10 + int64(c)
+			}
 		}
 		if i == start {
 			return 0, false
+		}
+		for n := i - start; n < 9; n++ {
+			nanos *= 10
 		}
 	}
 	var offset int

@@ -58,4 +58,14 @@ func TestParseStampAgreesWithTimeParse(t *testing.T) {
 			t.Fatalf("parseStampFast(%q) = %v, %v; time.Parse gives %v", s, got.Time(), ok, want)
 		}
 	}
+	// Fractions longer than nanoseconds are cut, not rounded.
+	for _, s := range []string{"2026-08-20T09:14:03.1234567891Z", "2026-08-20T09:14:03.999999999999+02:00", "2026-08-20T09:14:03.000000000500Z"} {
+		want, err := time.Parse(time.RFC3339Nano, s)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got, ok := parseStampFast([]byte(s)); !ok || got != StampOf(want) {
+			t.Errorf("parseStampFast(%q) = %v, %v; time.Parse gives %v", s, got.Time(), ok, want)
+		}
+	}
 }
