@@ -257,29 +257,33 @@ func (s *Scanner) next() (byte, bool) {
 }
 
 func (s *Scanner) nextSlow() (byte, bool) {
-	for {
-		if s.err != nil {
-			return 0, false
-		}
-		for s.pos < s.end {
-			c := s.buf[s.pos]
-			if !isSpace[c] {
+	for s.err == nil {
+		// The window and the position live in locals while the loop runs:
+		// indented JSON (the Dapr CLI's) comes here before every key and
+		// value, mostly for one space or a newline and a short indentation.
+		buf, i := s.buf[:s.end], s.pos
+		for i < len(buf) {
+			c := buf[i]
+			if c > ' ' || !isSpace[c] {
+				s.pos = i
 				return c, true
 			}
-			s.pos++
+			i++
 			// Indentation: skip a run of spaces eight bytes at a time.
-			for s.pos+8 <= s.end {
-				if x := binary.LittleEndian.Uint64(s.buf[s.pos:]) ^ (ones * ' '); x != 0 {
-					s.pos += bits.TrailingZeros64(x) >> 3
+			for i+8 <= len(buf) {
+				if x := binary.LittleEndian.Uint64(buf[i:]) ^ (ones * ' '); x != 0 {
+					i += bits.TrailingZeros64(x) >> 3
 					break
 				}
-				s.pos += 8
+				i += 8
 			}
 		}
+		s.pos = i
 		if _, ok := s.refill(s.pos); !ok {
 			return 0, false
 		}
 	}
+	return 0, false
 }
 
 // PeekKind returns the first byte of the next token without consuming it
@@ -324,6 +328,11 @@ func (s *Scanner) valueStart() (byte, error) {
 		c = s.buf[s.pos]
 	}
 	if c <= ' ' {
+		// One space, as after the colon of indented JSON: no call.
+		if c == ' ' && s.pos+1 < s.end && s.buf[s.pos+1] > ' ' {
+			s.pos++
+			return s.buf[s.pos], nil
+		}
 		var ok bool
 		if c, ok = s.nextSlow(); !ok {
 			return 0, s.eofAt(s.pos, "where a value was expected")
