@@ -149,6 +149,11 @@ func (s *Scanner) StringValue() ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
+	return s.stringAt(c)
+}
+
+// stringAt is StringValue once the value's first byte, c, is found.
+func (s *Scanner) stringAt(c byte) ([]byte, error) {
 	if c != '"' {
 		return nil, s.kindError(c, "a string")
 	}
@@ -180,7 +185,7 @@ func (s *Scanner) StringValueOrNull() (b []byte, null bool, err error) {
 	if c == 'n' {
 		return nil, true, s.literal("null")
 	}
-	b, err = s.StringValue()
+	b, err = s.stringAt(c)
 	return b, false, err
 }
 

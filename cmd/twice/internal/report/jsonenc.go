@@ -154,8 +154,33 @@ func (e *jsonEnc) int(v int64) {
 	if e.comma {
 		b = append(b, ',')
 	}
-	e.buf = strconv.AppendInt(b, v, 10)
+	e.buf = appendInt(b, v)
 	e.comma = true
+}
+
+// appendInt is strconv.AppendInt in base 10, faster for what the report
+// holds most: positions, ids and counts from 0 to 99,999,999, written two
+// digits at a time straight from digitPairs.
+func appendInt(b []byte, v int64) []byte {
+	if v < 0 || v >= 100_000_000 {
+		return strconv.AppendInt(b, v, 10)
+	}
+	var d [8]byte
+	i := len(d)
+	for v >= 100 {
+		p := 2 * (v % 100)
+		v /= 100
+		i -= 2
+		d[i], d[i+1] = digitPairs[p], digitPairs[p+1]
+	}
+	if v >= 10 {
+		i -= 2
+		d[i], d[i+1] = digitPairs[2*v], digitPairs[2*v+1]
+	} else {
+		i--
+		d[i] = byte('0' + v)
+	}
+	return append(b, d[i:]...)
 }
 
 func (e *jsonEnc) bool(v bool) {
@@ -191,7 +216,7 @@ func (e *jsonEnc) strField(name, v string) {
 }
 
 func (e *jsonEnc) intField(name string, v int64) {
-	e.buf = strconv.AppendInt(e.appendKey(name), v, 10)
+	e.buf = appendInt(e.appendKey(name), v)
 	e.comma = true
 }
 

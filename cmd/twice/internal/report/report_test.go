@@ -4,8 +4,10 @@ import (
 	"bytes"
 	"encoding/json"
 	"errors"
+	"math"
 	"math/rand/v2"
 	"regexp"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -257,6 +259,26 @@ func TestTrimmed(t *testing.T) {
 	} {
 		if got := trimmed(tc.in, tc.n); got != tc.want {
 			t.Errorf("trimmed(%q, %d) = %q, want %q", tc.in, tc.n, got, tc.want)
+		}
+	}
+}
+
+// appendInt writes what strconv.AppendInt does, across its fast range's
+// edges, every digit count, and the values it leaves to strconv.
+func TestAppendIntMatchesStrconv(t *testing.T) {
+	vals := []int64{0, 1, 9, 10, 11, 99, 100, 101, 999, 1000, 12345, 99999999, 100000000, 100000001,
+		-1, -10, -99999999, math.MaxInt64, math.MinInt64}
+	for p := int64(1); p < 1e18; p *= 10 {
+		vals = append(vals, p-1, p, p+1, 7*p+3)
+	}
+	rng := rand.New(rand.NewPCG(3, 4))
+	for range 20000 {
+		vals = append(vals, rng.Int64N(1e9), -rng.Int64N(1e9))
+	}
+	for _, v := range vals {
+		got := string(appendInt([]byte("x"), v))
+		if want := "x" + strconv.FormatInt(v, 10); got != want {
+			t.Fatalf("appendInt(%d) = %q, want %q", v, got, want)
 		}
 	}
 }
