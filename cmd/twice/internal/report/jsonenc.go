@@ -277,17 +277,20 @@ func (e *jsonEnc) stamp(s catalyst.Stamp) {
 	}
 	b := append(e.buf, '"')
 	b = append(b, e.dayText...)
-	h, m, sc := 2*(tod/3600), 2*(tod/60%60), 2*(tod%60)
+	// Unsigned 32-bit arithmetic from here: both fit, and dividing by a
+	// constant is cheapest so.
+	t := uint32(tod)
+	h, m, sc := 2*(t/3600), 2*(t/60%60), 2*(t%60)
 	b = append(b, digitPairs[h], digitPairs[h+1], ':', digitPairs[m], digitPairs[m+1], ':', digitPairs[sc], digitPairs[sc+1])
-	if frac != 0 {
+	if f := uint32(frac); f != 0 {
 		// ".123456789": the last eight digits in pairs, then the first.
 		var digits [10]byte
 		for i := 8; i >= 2; i -= 2 {
-			p := 2 * (frac % 100)
-			frac /= 100
+			p := 2 * (f % 100)
+			f /= 100
 			digits[i], digits[i+1] = digitPairs[p], digitPairs[p+1]
 		}
-		digits[0], digits[1] = '.', byte('0'+frac)
+		digits[0], digits[1] = '.', byte('0'+f)
 		n := 10
 		for digits[n-1] == '0' {
 			n--
