@@ -408,23 +408,33 @@ func cliOrigin(v []byte) TimerOrigin {
 	return OriginNone
 }
 
+// cliTimerOrigin takes a timer's origin from its row's details
+// ("origin=activityRetry(<id>)") where attrs did not give it.
+func (d *decoder) cliTimerOrigin(e *Event, details []byte) {
+	i := bytes.LastIndex(details, []byte("origin="))
+	if i < 0 {
+		return
+	}
+	v := details[i+len("origin="):]
+	arg := []byte(nil)
+	if j := bytes.IndexByte(v, '('); j >= 0 && v[len(v)-1] == ')' {
+		v, arg = v[:j], v[j+1:len(v)-1]
+	}
+	if e.Origin == OriginNone {
+		e.Origin = cliOrigin(v)
+	}
+	if e.OriginID == "" && len(arg) > 0 {
+		e.OriginID = d.strs.str(arg)
+	}
+}
+
 // cliDetails takes from a row's details what attrs lack: a timer's origin
 // ("origin=activityRetry(<id>)"), a child's parent ("parent=<id>") and a
 // rerun's source ("rerunParent=<id>").
 func (d *decoder) cliDetails(e *Event) {
 	details := d.cli.details
-	if i := bytes.LastIndex(details, []byte("origin=")); i >= 0 && e.Type == EventTimerCreated {
-		v := details[i+len("origin="):]
-		arg := []byte(nil)
-		if j := bytes.IndexByte(v, '('); j >= 0 && v[len(v)-1] == ')' {
-			v, arg = v[:j], v[j+1:len(v)-1]
-		}
-		if e.Origin == OriginNone {
-			e.Origin = cliOrigin(v)
-		}
-		if e.OriginID == "" && len(arg) > 0 {
-			e.OriginID = d.strs.str(arg)
-		}
+	if e.Type == EventTimerCreated {
+		d.cliTimerOrigin(e, details)
 	}
 	for _, item := range [...]string{"parent=", "rerunParent="} {
 		i := bytes.Index(details, []byte(item))
