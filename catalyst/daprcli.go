@@ -366,7 +366,7 @@ func (d *decoder) cliAttr(e *Event, key string, v []byte) error {
 			e.Name = d.strs.str(v)
 		}
 	case "fireAt":
-		st, ok := parseStamp(v)
+		st, ok := d.stamps.parse(v)
 		if !ok {
 			return d.errorf("attrs fireAt=%s is not an RFC 3339 time", quoteShort(v))
 		}

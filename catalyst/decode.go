@@ -179,7 +179,9 @@ type decoder struct {
 	// keep holds a copy of a key that must outlive the next scanner call.
 	keep []byte
 	cli  cliScratch
-	run  runFacts
+	// stamps parses timestamps, remembering the last date.
+	stamps stampParser
+	run    runFacts
 	// bulk speeds up a long decode (nil: plain allocation).
 	bulk *bulk
 	// top is set for the decoder of the whole input (not of a document
@@ -362,7 +364,7 @@ func (d *decoder) stampOf(field string) (Stamp, error) {
 	if err != nil || !present {
 		return 0, err
 	}
-	st, ok := parseStamp(b)
+	st, ok := d.stamps.parse(b)
 	if !ok {
 		return 0, d.errorf("%q is %s, which is not an RFC 3339 time", field, quoteShort(b))
 	}

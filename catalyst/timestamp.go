@@ -26,16 +26,41 @@ func parseStamp(b []byte) (st Stamp, ok bool) {
 // parseStampFast parses YYYY-MM-DDTHH:MM:SS[.fraction](Z|±hh:mm) without the
 // time package; ok is false for any other shape (the caller falls back).
 func parseStampFast(b []byte) (Stamp, bool) {
-	if len(b) < 20 || b[4] != '-' || b[7] != '-' || b[10] != 'T' || b[13] != ':' || b[16] != ':' {
+	if !fixedLayout(b) {
 		return 0, false
 	}
+	days, year, ok := parseDate(b)
+	if !ok {
+		return 0, false
+	}
+	return stampOn(b, days, year)
+}
+
+// fixedLayout reports whether b has the separators of
+// YYYY-MM-DDTHH:MM:SS and room for a zone after them.
+func fixedLayout(b []byte) bool {
+	return len(b) >= 20 && b[4] == '-' && b[7] == '-' && b[10] == 'T' && b[13] == ':' && b[16] == ':'
+}
+
+// parseDate reads the YYYY-MM-DD that starts b (a fixedLayout): the days
+// from 1970-01-01 to it and its year; ok is false for a date that does not
+// exist.
+func parseDate(b []byte) (days int64, year int, ok bool) {
 	y1, y2 := two(b, 0), two(b, 2)
 	month, day := two(b, 5), two(b, 8)
-	hour, minute, sec := two(b, 11), two(b, 14), two(b, 17)
-	year := y1*100 + y2
+	year = y1*100 + y2
 	// two returns 100 or more for a non-digit, which every range check catches.
-	if y1 > 99 || y2 > 99 || month < 1 || month > 12 || day < 1 || day > daysIn(month, year) ||
-		hour > 23 || minute > 59 || sec > 59 {
+	if y1 > 99 || y2 > 99 || month < 1 || month > 12 || day < 1 || day > daysIn(month, year) {
+		return 0, 0, false
+	}
+	return daysFromCivil(year, month, day), year, true
+}
+
+// stampOn reads the rest of b (a fixedLayout whose date is days after
+// 1970-01-01, in year): the time of day, the fraction and the zone.
+func stampOn(b []byte, days int64, year int) (Stamp, bool) {
+	hour, minute, sec := two(b, 11), two(b, 14), two(b, 17)
+	if hour > 23 || minute > 59 || sec > 59 {
 		return 0, false
 	}
 	i := 19
@@ -82,8 +107,37 @@ func parseStampFast(b []byte) (Stamp, bool) {
 	if year < 1678 {
 		return 0, false // before what a Stamp holds: StampOf decides
 	}
-	secs := daysFromCivil(year, month, day)*86400 + int64(hour*3600+minute*60+sec-offset)
+	secs := days*86400 + int64(hour*3600+minute*60+sec-offset)
 	return Stamp(secs*1e9 + nanos), true
+}
+
+// stampParser is parseStamp with a memory of the last date it read: the
+// timestamps of a history mostly share their date, and a decoder (one per
+// goroutine) reads them all through one.
+type stampParser struct {
+	date [10]byte
+	days int64
+	year int
+	has  bool
+}
+
+// parse is parseStamp(b).
+func (p *stampParser) parse(b []byte) (Stamp, bool) {
+	if !fixedLayout(b) {
+		return parseStamp(b)
+	}
+	if !p.has || string(b[:10]) != string(p.date[:]) {
+		days, year, ok := parseDate(b)
+		if !ok {
+			return parseStamp(b)
+		}
+		copy(p.date[:], b[:10])
+		p.days, p.year, p.has = days, year, true
+	}
+	if st, ok := stampOn(b, p.days, p.year); ok {
+		return st, true
+	}
+	return parseStamp(b)
 }
 
 // two parses the two ASCII digits at b[i:i+2], or returns a value of 100 or

@@ -69,3 +69,38 @@ func TestParseStampAgreesWithTimeParse(t *testing.T) {
 		}
 	}
 }
+
+// A stampParser gives what parseStamp gives, whatever came before: its
+// remembered date is used only for a timestamp on that same date.
+func TestStampParserAgreesWithParseStamp(t *testing.T) {
+	inputs := []string{
+		"2026-08-20T09:14:03.201Z",
+		"2026-08-20T09:14:04Z",
+		"2026-08-20T23:59:59.999999999+02:00",
+		"2026-08-20T25:00:00Z", // the remembered date, an impossible hour
+		"2026-08-20T09:14:03.Z",
+		"2026-08-20T09:14:03",
+		"2026-08-21T00:00:00Z",
+		"2026-02-30T00:00:00Z", // a date that does not exist
+		"2026-08-21T00:00:00.5-07:00",
+		"2024-02-29T12:00:00Z",
+		"9999-12-31T23:59:59Z",
+		"1600-01-01T00:00:00Z",
+		"2026-08-21 00:00:00Z",
+		"not a time at all",
+		"2026-08-21T00:00:00.123456789123Z",
+	}
+	rng := rand.New(rand.NewPCG(5, 6))
+	var p stampParser
+	for i := range 5000 {
+		s := inputs[rng.IntN(len(inputs))]
+		if i < len(inputs) {
+			s = inputs[i]
+		}
+		got, gotOK := p.parse([]byte(s))
+		want, wantOK := parseStamp([]byte(s))
+		if got != want || gotOK != wantOK {
+			t.Fatalf("after %d inputs, parse(%q) = %v, %v; parseStamp gives %v, %v", i, s, got, gotOK, want, wantOK)
+		}
+	}
+}
