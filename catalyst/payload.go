@@ -122,6 +122,19 @@ func (p Payload) Text() string {
 	return unquoteJSON(inner)
 }
 
+// AppendText appends the payload's text (Text) to dst: the same bytes,
+// without a string of its own when the text must be unquoted.
+func (p Payload) AppendText(dst []byte) []byte {
+	if p.State != PayloadPresent {
+		return dst
+	}
+	raw := p.raw()
+	if !p.quoted {
+		return append(dst, raw...)
+	}
+	return appendUnquotedJSON(dst, raw[1:len(raw)-1])
+}
+
 // Size returns the length in bytes of the payload's text, without unquoting
 // when it can avoid it.
 func (p Payload) Size() int {
@@ -153,42 +166,45 @@ func (p Payload) WireLiteral() (literal string, ok bool) {
 // It handles what strconv.Unquote does not: JSON's \/ escape and surrogate
 // pairs. Bytes it cannot decode are kept as they are.
 func unquoteJSON(s string) string {
-	var b strings.Builder
-	b.Grow(len(s))
+	b := appendUnquotedJSON(make([]byte, 0, len(s)), s)
+	return unsafe.String(unsafe.SliceData(b), len(b)) // b is not written again
+}
+
+// appendUnquotedJSON appends unquoteJSON(s) to dst.
+func appendUnquotedJSON(dst []byte, s string) []byte {
 	for i := 0; i < len(s); i++ {
 		c := s[i]
 		if c != '\\' || i+1 == len(s) {
-			b.WriteByte(c)
+			dst = append(dst, c)
 			continue
 		}
 		i++
 		switch s[i] {
 		case '"', '\\', '/':
-			b.WriteByte(s[i])
+			dst = append(dst, s[i])
 		case 'b':
-			b.WriteByte('\b')
+			dst = append(dst, '\b')
 		case 'f':
-			b.WriteByte('\f')
+			dst = append(dst, '\f')
 		case 'n':
-			b.WriteByte('\n')
+			dst = append(dst, '\n')
 		case 'r':
-			b.WriteByte('\r')
+			dst = append(dst, '\r')
 		case 't':
-			b.WriteByte('\t')
+			dst = append(dst, '\t')
 		case 'u':
 			r, n := decodeUnicodeEscape(s[i-1:])
 			if n == 0 {
-				b.WriteString(`\u`)
+				dst = append(dst, `\u`...)
 				continue
 			}
-			b.WriteRune(r)
+			dst = utf8.AppendRune(dst, r)
 			i += n - 2
 		default:
-			b.WriteByte('\\')
-			b.WriteByte(s[i])
+			dst = append(dst, '\\', s[i])
 		}
 	}
-	return b.String()
+	return dst
 }
 
 // unquotedLen returns len(unquoteJSON(s)) without building the text.

@@ -27,5 +27,16 @@ func TestUnquotedLen(t *testing.T) {
 		if p.Has() && p.Size() != len(p.Text()) {
 			t.Fatalf("Size of %q is %d, its text has %d bytes", c, p.Size(), len(p.Text()))
 		}
+		// AppendText appends exactly Text, quoted or not.
+		for _, p := range []Payload{p, PresentPayload(c)} {
+			if got, want := string(p.AppendText([]byte("x"))), "x"+p.Text(); got != want {
+				t.Fatalf("AppendText of %q = %q, want %q", c, got, want)
+			}
+		}
+	}
+	for _, p := range []Payload{{}, {State: PayloadEmpty}, {State: PayloadWithheld}} {
+		if got := string(p.AppendText([]byte("x"))); got != "x" {
+			t.Errorf("AppendText of a %v payload appended %q", p.State, got[1:])
+		}
 	}
 }

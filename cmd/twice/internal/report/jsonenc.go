@@ -4,6 +4,7 @@ import (
 	"io"
 	"strconv"
 	"time"
+	"unsafe"
 
 	"github.com/twice-cli/twice/catalyst"
 	"github.com/twice-cli/twice/catalyst/safetext"
@@ -23,6 +24,9 @@ type jsonEnc struct {
 	// the instants of a run mostly share it.
 	day     int64
 	dayText []byte
+
+	// text holds a payload's unquoted text while it is written.
+	text []byte
 
 	// helpers is how many goroutines help encode long arrays, and spare
 	// holds their buffers between arrays (jsonpar.go).
@@ -316,7 +320,9 @@ func (e *jsonEnc) payloadBody(p catalyst.Payload) {
 		e.comma = true
 		return
 	}
-	e.str(p.Text())
+	// Unquoted into a buffer the encoder keeps, not a new string each time.
+	e.text = p.AppendText(e.text[:0])
+	e.str(unsafe.String(unsafe.SliceData(e.text), len(e.text)))
 }
 
 // appendDate appends "2006-01-02T" for the day days after the Unix epoch
