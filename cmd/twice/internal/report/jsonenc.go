@@ -20,10 +20,10 @@ type jsonEnc struct {
 	comma bool
 	err   error
 
-	// day and dayText cache the "2006-01-02T" of the last day formatted:
-	// the instants of a run mostly share it.
-	day     int64
-	dayText []byte
+	// day and date cache the "2006-01-02T" of the last day formatted: the
+	// instants of a run mostly share it.
+	day  int64
+	date [11]byte
 
 	// text holds a payload's unquoted text while it is written.
 	text []byte
@@ -277,31 +277,37 @@ func (e *jsonEnc) stamp(s catalyst.Stamp) {
 	day, tod := sec/86400, sec%86400
 	if day != e.day {
 		e.day = day
-		e.dayText = appendDate(e.dayText[:0], day)
+		e.date = dateText(day)
 	}
-	b := append(e.buf, '"')
-	b = append(b, e.dayText...)
+	// The whole string is built in place and appended once:
+	// "2006-01-02T15:04:05.999999999Z" and its quotes are 32 bytes.
+	var out [32]byte
+	out[0] = '"'
+	*(*[11]byte)(out[1:12]) = e.date
 	// Unsigned 32-bit arithmetic from here: both fit, and dividing by a
 	// constant is cheapest so.
 	t := uint32(tod)
 	h, m, sc := 2*(t/3600), 2*(t/60%60), 2*(t%60)
-	b = append(b, digitPairs[h], digitPairs[h+1], ':', digitPairs[m], digitPairs[m+1], ':', digitPairs[sc], digitPairs[sc+1])
+	out[12], out[13], out[14] = digitPairs[h], digitPairs[h+1], ':'
+	out[15], out[16], out[17] = digitPairs[m], digitPairs[m+1], ':'
+	out[18], out[19] = digitPairs[sc], digitPairs[sc+1]
+	n := 20
 	if f := uint32(frac); f != 0 {
-		// ".123456789": the last eight digits in pairs, then the first.
-		var digits [10]byte
-		for i := 8; i >= 2; i -= 2 {
+		// ".123456789" at out[20:30]: the last eight digits in pairs,
+		// then the first; trailing zeros trimmed.
+		for i := 28; i >= 22; i -= 2 {
 			p := 2 * (f % 100)
 			f /= 100
-			digits[i], digits[i+1] = digitPairs[p], digitPairs[p+1]
+			out[i], out[i+1] = digitPairs[p], digitPairs[p+1]
 		}
-		digits[0], digits[1] = '.', byte('0'+f)
-		n := 10
-		for digits[n-1] == '0' {
+		out[20], out[21] = '.', byte('0'+f)
+		n = 30
+		for out[n-1] == '0' {
 			n--
 		}
-		b = append(b, digits[:n]...)
 	}
-	e.buf = append(b, 'Z', '"')
+	out[n], out[n+1] = 'Z', '"'
+	e.buf = append(e.buf, out[:n+2]...)
 }
 
 // payload writes a payload object: its state and, when present, its text.
@@ -325,10 +331,10 @@ func (e *jsonEnc) payloadBody(p catalyst.Payload) {
 	e.str(unsafe.String(unsafe.SliceData(e.text), len(e.text)))
 }
 
-// appendDate appends "2006-01-02T" for the day days after the Unix epoch
+// dateText is "2006-01-02T" for the day days after the Unix epoch
 // (days ≥ 0), using the days-to-civil algorithm of the proleptic Gregorian
 // calendar (H. Hinnant), which time.Format would do more slowly.
-func appendDate(buf []byte, days int64) []byte {
+func dateText(days int64) (text [11]byte) {
 	z := days + 719468
 	era := z / 146097
 	doe := z - era*146097
@@ -344,12 +350,13 @@ func appendDate(buf []byte, days int64) []byte {
 	if m <= 2 {
 		y++
 	}
-	two := func(v int64) { buf = append(buf, byte('0'+v/10), byte('0'+v%10)) }
-	two(y / 100)
-	two(y % 100)
-	buf = append(buf, '-')
-	two(m)
-	buf = append(buf, '-')
-	two(d)
-	return append(buf, 'T')
+	two := func(at int, v int64) { text[at], text[at+1] = byte('0'+v/10), byte('0'+v%10) }
+	two(0, y/100)
+	two(2, y%100)
+	text[4] = '-'
+	two(5, m)
+	text[7] = '-'
+	two(8, d)
+	text[10] = 'T'
+	return text
 }
