@@ -229,13 +229,20 @@ func InertJSONLiteral(lit string) bool {
 // any non-ASCII byte), or len(s). It tests eight bytes at a time: most
 // history text (ids, names, timestamps) is plain ASCII.
 func plainJSONRun(s string, i int) int {
+	start := i
 	for ; i+8 <= len(s); i += 8 {
-		b := s[i : i+8]
-		w := uint64(b[0]) | uint64(b[1])<<8 | uint64(b[2])<<16 | uint64(b[3])<<24 |
-			uint64(b[4])<<32 | uint64(b[5])<<40 | uint64(b[6])<<48 | uint64(b[7])<<56
-		if m := jsonSpecial(w); m != 0 {
+		if m := jsonSpecial(word(s[i : i+8])); m != 0 {
 			return i + bits.TrailingZeros64(m)>>3
 		}
+	}
+	if j := len(s) - 8; i < len(s) && j >= start {
+		// The tail, as the last eight bytes: those from start to i were
+		// found plain, and a plain byte neither borrows nor carries, so the
+		// first one marked is at i or after.
+		if m := jsonSpecial(word(s[j:])); m != 0 {
+			return j + bits.TrailingZeros64(m)>>3
+		}
+		return len(s)
 	}
 	for ; i < len(s); i++ {
 		if c := s[i]; c < 0x20 || c >= 0x7f || c == '"' || c == '\\' {
@@ -243,6 +250,13 @@ func plainJSONRun(s string, i int) int {
 		}
 	}
 	return i
+}
+
+// word is the first eight bytes of b (len(b) ≥ 8) as a little-endian word.
+func word(b string) uint64 {
+	_ = b[7]
+	return uint64(b[0]) | uint64(b[1])<<8 | uint64(b[2])<<16 | uint64(b[3])<<24 |
+		uint64(b[4])<<32 | uint64(b[5])<<40 | uint64(b[6])<<48 | uint64(b[7])<<56
 }
 
 const (

@@ -2,6 +2,7 @@ package safetext
 
 import (
 	"encoding/json"
+	"math/rand/v2"
 	"strings"
 	"testing"
 	"unicode"
@@ -172,6 +173,19 @@ func TestPlainJSONRunStopsAtTheFirstSpecialByte(t *testing.T) {
 	}
 	for from := 0; from <= 10; from++ {
 		check(`0123456789"abcdef\0123`, from)
+	}
+	// From every start: a special byte before the start is not the answer,
+	// even inside the last eight bytes, which are scanned as one word.
+	rng := rand.New(rand.NewPCG(9, 10))
+	alphabet := []byte{'a', 'a', 'a', 'a', 'z', '"', '\\', 0x00, 0x1f, 0x7f, 0x80, 0xff}
+	for range 20000 {
+		b := make([]byte, rng.IntN(41))
+		for i := range b {
+			b[i] = alphabet[rng.IntN(len(alphabet))]
+		}
+		for from := 0; from <= len(b); from++ {
+			check(string(b), from)
+		}
 	}
 }
 
