@@ -87,14 +87,17 @@ func (e *jsonEnc) key(name string) {
 // returned slice, a local the compiler keeps in registers, and store it
 // back once.
 func (e *jsonEnc) appendKey(name string) []byte {
-	b := e.buf
-	if e.comma {
-		b = append(b, ',', '"')
-	} else {
-		b = append(b, '"')
-	}
-	b = append(b, name...)
+	b := append(e.appendOpenQuote(), name...)
 	return append(b, '"', ':')
+}
+
+// appendOpenQuote returns the buffer with the comma the next value needs,
+// if any, and a string's opening quote appended.
+func (e *jsonEnc) appendOpenQuote() []byte {
+	if e.comma {
+		return append(e.buf, ',', '"')
+	}
+	return append(e.buf, '"')
 }
 
 func (e *jsonEnc) open(c byte) {
@@ -132,13 +135,7 @@ func (e *jsonEnc) str(s string) {
 // backslashes (TestOwnNamesNeedNoEscaping), so they are copied without
 // the scan str does for untrusted text.
 func (e *jsonEnc) name(s string) {
-	b := e.buf
-	if e.comma {
-		b = append(b, ',', '"')
-	} else {
-		b = append(b, '"')
-	}
-	b = append(b, s...)
+	b := append(e.appendOpenQuote(), s...)
 	e.buf = append(b, '"')
 	e.comma = true
 }
