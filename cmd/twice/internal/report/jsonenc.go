@@ -323,7 +323,9 @@ func (e *jsonEnc) payloadBody(p catalyst.Payload) {
 		e.comma = true
 		return
 	}
-	// Unquoted into a buffer the encoder keeps, not a new string each time.
+	// Unquoted into a buffer the encoder keeps, not a new string each time;
+	// the string view of it is used only by this call, before the buffer
+	// is written again.
 	e.text = p.AppendText(e.text[:0])
 	e.str(unsafe.String(unsafe.SliceData(e.text), len(e.text)))
 }
