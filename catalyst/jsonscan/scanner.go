@@ -555,7 +555,13 @@ func (s *Scanner) SkipValue() error {
 		case c == '[':
 			err = s.push(inArray)
 		case c == '"':
-			_, _, _, err = s.scanString()
+			// A string with nothing to unescape, whole in the window: as
+			// StringValue's fast path.
+			if i := skipPlain(s.buf[:s.end], s.pos+1); i < s.end && s.buf[i] == '"' {
+				s.pos = i + 1
+			} else {
+				_, _, _, err = s.scanString()
+			}
 		case c == 't':
 			err = s.literal("true")
 		case c == 'f':
