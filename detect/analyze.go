@@ -43,8 +43,8 @@ type Options struct {
 // gives an empty report.
 func Analyze(h *catalyst.History, opts Options) *Report { return analyze(h, opts, 0) }
 
-// analyze is Analyze with the per-invocation checks on workers goroutines;
-// 0 lets invocationWorkers decide.
+// analyze is Analyze with the invocations built and checked on workers
+// goroutines; 0 lets invocationWorkers decide.
 func analyze(h *catalyst.History, opts Options, workers int) *Report {
 	if opts.LargePayloadBytes <= 0 {
 		opts.LargePayloadBytes = DefaultLargePayloadBytes
@@ -60,7 +60,7 @@ func analyze(h *catalyst.History, opts Options, workers int) *Report {
 	s.linkExecIDs()
 	s.linkTimers()
 	fc := &failureClasses{}
-	b := s.build(newClassifier(opts.Overrides), fc)
+	b := s.build(newClassifier(opts.Overrides), fc, workers)
 	r.Invocations = b.invs
 
 	d := &detector{s: s, h: h, b: b, opts: opts, fc: fc}

@@ -174,7 +174,7 @@ func BenchmarkGroup(b *testing.B) {
 				s := newScan(h, DefaultLargePayloadBytes)
 				s.linkExecIDs()
 				s.linkTimers()
-				invs = len(s.build(newClassifier(nil), &failureClasses{}).invs)
+				invs = len(s.build(newClassifier(nil), &failureClasses{}, 0).invs)
 			}
 			if invs == 0 {
 				b.Fatal("no invocations grouped")

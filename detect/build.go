@@ -1,7 +1,9 @@
 package detect
 
 import (
+	"slices"
 	"strconv"
+	"sync"
 
 	"github.com/twice-cli/twice/catalyst"
 	"github.com/twice-cli/twice/catalyst/hugepage"
@@ -37,6 +39,16 @@ func (fc *failureClasses) class(f *catalyst.Failure) FailureClass {
 	return c
 }
 
+// learn adds the classes other has met to fc's own.
+func (fc *failureClasses) learn(other *failureClasses) {
+	for k, c := range other.cache {
+		if fc.cache == nil {
+			fc.cache = make(map[failureKey]FailureClass, len(other.cache))
+		}
+		fc.cache[k] = c
+	}
+}
+
 // built is the report's invocations and the indexes findings need.
 type built struct {
 	invs  []Invocation
@@ -50,8 +62,11 @@ type built struct {
 // build turns the linked attempt records into invocations, in the order of
 // their first attempts. It writes each invocation and each attempt once, in
 // memory order: on a million-event history the report is the largest thing
-// Analyze makes.
-func (s *scan) build(classes *classifier, fc *failureClasses) built {
+// Analyze makes. The invocations are filled in contiguous ranges on workers
+// goroutines (0: invocationWorkers decides), each with classifiers of its
+// own; the result is the same as one goroutine's, and fc learns every
+// failure class the ranges met.
+func (s *scan) build(classes *classifier, fc *failureClasses, workers int) built {
 	n := len(s.attempts)
 	b := built{invOf: make([]int32, n)}
 	nInv := int32(0)
@@ -90,14 +105,79 @@ func (s *scan) build(classes *classifier, fc *failureClasses) built {
 	// The report's two largest blocks, written once each, in order.
 	hugepage.AdviseLarge(b.invs)
 	hugepage.AdviseLarge(backing)
+	if workers <= 0 {
+		workers = invocationWorkers(int(nInv))
+	}
+	workers = min(workers, int(nInv))
+	fill := invocationFill{s: s, b: &b, start: start, order: order, backing: backing}
+	var others []int32
+	if workers < 2 {
+		others = fill.run(0, int(nInv), classes, fc)
+	} else {
+		parts := make([]invocationRange, workers)
+		var wg sync.WaitGroup
+		for w := range parts {
+			p := &parts[w]
+			// Ranges of about the same number of attempts.
+			p.lo, _ = slices.BinarySearch(start[:nInv], int32(n*w/workers))
+			p.hi, _ = slices.BinarySearch(start[:nInv], int32(n*(w+1)/workers))
+			if w == workers-1 {
+				p.hi = int(nInv)
+			}
+			p.fc = &failureClasses{}
+			cl := classes.fork()
+			wg.Go(func() { p.others = fill.run(p.lo, p.hi, cl, p.fc) })
+		}
+		wg.Wait()
+		for w := range parts {
+			others = append(others, parts[w].others...)
+			fc.learn(parts[w].fc)
+		}
+	}
+	if len(others) > 0 || s.generations > 1 {
+		uniqueKeys(b.invs, others, s.generations > 1)
+	}
+	for t := range s.timers {
+		tr := &s.timers[t]
+		if tr.target < 0 || tr.next >= 0 {
+			continue
+		}
+		// A retry timer no attempt followed: the retry is still to come, or
+		// the history ends before it.
+		b.invs[b.invOf[tr.target]].OpenRetry = s.retryTimer(int32(t))
+	}
+	return b
+}
+
+// invocationRange is one goroutine's share of build: invocations lo to hi,
+// the failure classes it met, and its invocations whose keys are not task
+// execution ids.
+type invocationRange struct {
+	lo, hi int
+	fc     *failureClasses
+	others []int32
+}
+
+// invocationFill is what filling invocations reads: the scan, the result
+// being built, and the attempt records grouped by invocation (start[k] is
+// invocation k's first place in order and in backing).
+type invocationFill struct {
+	s       *scan
+	b       *built
+	start   []int32
+	order   []int32
+	backing []Attempt
+}
+
+// run fills invocations lo to hi and their attempts, and returns those
+// whose keys are not task execution ids.
+func (f *invocationFill) run(lo, hi int, classes *classifier, fc *failureClasses) (others []int32) {
+	s, b, start, order, backing := f.s, f.b, f.start, f.order, f.backing
 	pendingOutcome := OutcomeUnknown
 	if s.state == stateRunning {
 		pendingOutcome = OutcomePending
 	}
-	// Keys taken from task execution ids are unique by construction (every
-	// attempt with one id is in one invocation); others may not be.
-	var others []int32
-	for k := range b.invs {
+	for k := lo; k < hi; k++ {
 		inv := &b.invs[k]
 		atts := backing[start[k]:start[k+1]:start[k+1]]
 		for j, ai := range order[start[k]:start[k+1]] {
@@ -167,25 +247,15 @@ func (s *scan) build(classes *classifier, fc *failureClasses) built {
 		}
 		inv.Attempts = atts
 		inv.Outcome = atts[len(atts)-1].Outcome
+		// Keys taken from task execution ids are unique by construction
+		// (every attempt with one id is in one invocation); others may not be.
 		var byExec bool
 		inv.Key, byExec = s.invocationKey(b.first[k])
 		if !byExec {
 			others = append(others, int32(k))
 		}
 	}
-	if len(others) > 0 || s.generations > 1 {
-		uniqueKeys(b.invs, others, s.generations > 1)
-	}
-	for t := range s.timers {
-		tr := &s.timers[t]
-		if tr.target < 0 || tr.next >= 0 {
-			continue
-		}
-		// A retry timer no attempt followed: the retry is still to come, or
-		// the history ends before it.
-		b.invs[b.invOf[tr.target]].OpenRetry = s.retryTimer(int32(t))
-	}
-	return b
+	return others
 }
 
 // linkWorse reports whether rule a is less trusted than rule b.

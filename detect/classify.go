@@ -250,6 +250,12 @@ func newClassifier(overrides map[string]ActivityClass) *classifier {
 	return c
 }
 
+// fork returns a classifier with c's overrides and a cache of its own, for
+// another goroutine.
+func (c *classifier) fork() *classifier {
+	return &classifier{overrides: c.overrides, cache: make(map[string]ActivityClass)}
+}
+
 func (c *classifier) class(name string) ActivityClass {
 	if name == c.last && c.lastClass != 0 {
 		return c.lastClass

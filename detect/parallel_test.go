@@ -9,9 +9,10 @@ import (
 	"github.com/twice-cli/twice/fixtures/gen"
 )
 
-// TestSplitInvocationChecksGiveTheSameReport: checking the invocations in
-// ranges on several goroutines gives exactly the report one goroutine
-// gives (the same findings in the same order, the same skipped checks),
+// TestSplitInvocationChecksGiveTheSameReport: building and checking the
+// invocations in ranges on several goroutines gives exactly the report one
+// goroutine gives (the same invocations, keys and attempts, the same
+// findings in the same order, the same skipped checks),
 // on every corpus history and on generated ones with payloads present and
 // withheld, for more workers than some histories have invocations.
 func TestSplitInvocationChecksGiveTheSameReport(t *testing.T) {
