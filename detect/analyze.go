@@ -67,9 +67,7 @@ func analyze(h *catalyst.History, opts Options, workers int) *Report {
 	if workers <= 0 {
 		workers = invocationWorkers(len(b.invs))
 	}
-	d.checkInvocations(workers)
-	d.timeoutRaces()
-	d.sharedRetryPolicy(fc)
+	d.check(workers)
 	d.runPayloads()
 	d.runSkips()
 	d.finish(r)

@@ -23,28 +23,39 @@ func invocationWorkers(n int) int {
 	return max(1, min(runtime.GOMAXPROCS(0), maxInvocationWorkers, n/minInvocationsPerWorker))
 }
 
-// checkInvocations runs the per-invocation checks on every invocation,
-// with workers goroutines. The invocations are split into contiguous
-// ranges, each checked by a detector of its own (its own findings, skips,
+// check runs the per-invocation checks on every invocation, then the
+// run-wide ones (timeout races, a shared retry policy), with workers
+// goroutines for the per-invocation checks and, beside them, one more for
+// the run-wide checks. The invocations are split into contiguous ranges,
+// each checked by a detector of its own (its own findings, skips,
 // counters, text buffer and caches, and its own copy of the failure
-// classes known so far); the ranges' results are then taken in invocation
-// order. The findings, their order and the skipped checks are therefore
-// those of one detector checking every invocation in turn.
-func (d *detector) checkInvocations(workers int) {
+// classes known so far), as are the run-wide checks; the results are then
+// taken in the order one detector would have raised them: the ranges in
+// invocation order, then the run-wide checks. The findings, their order
+// and the skipped checks are therefore those of one detector doing every
+// check in turn. (The run-wide checks read the invocations, never the
+// findings.)
+func (d *detector) check(workers int) {
 	n := len(d.b.invs)
 	workers = min(workers, n)
 	if workers < 2 {
 		for k := range n {
 			d.invocationFindings(k)
 		}
+		d.timeoutRaces()
+		d.sharedRetryPolicy(d.fc)
 		return
 	}
-	parts := make([]*detector, workers)
-	var wg sync.WaitGroup
-	for w := range parts {
-		p := &detector{s: d.s, h: d.h, b: d.b, opts: d.opts,
+	fork := func() *detector {
+		return &detector{s: d.s, h: d.h, b: d.b, opts: d.opts,
 			fc: &failureClasses{cache: maps.Clone(d.fc.cache)}}
-		parts[w] = p
+	}
+	parts := make([]*detector, workers+1)
+	for w := range parts {
+		parts[w] = fork()
+	}
+	var wg sync.WaitGroup
+	for w, p := range parts[:workers] {
 		lo, hi := n*w/workers, n*(w+1)/workers
 		wg.Go(func() {
 			for k := lo; k < hi; k++ {
@@ -52,6 +63,11 @@ func (d *detector) checkInvocations(workers int) {
 			}
 		})
 	}
+	runWide := parts[workers]
+	wg.Go(func() {
+		runWide.timeoutRaces()
+		runWide.sharedRetryPolicy(runWide.fc)
+	})
 	wg.Wait()
 	for _, p := range parts {
 		d.takeFindings(p)
