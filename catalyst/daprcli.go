@@ -2,6 +2,7 @@ package catalyst
 
 import (
 	"bytes"
+	"math/bits"
 	"strings"
 
 	"github.com/twice-cli/twice/catalyst/jsonscan"
@@ -24,25 +25,40 @@ func (d *decoder) cliRow(e *Event) error {
 	var hasID, hasAttrs, hasDetails bool
 	var status string
 	typed := false
+	var prev uint8 // the field just read, for the key book
 	for {
-		key, more, err := sc.NextKey()
-		if err != nil {
-			return d.fail(err)
-		}
-		if !more {
-			break
-		}
-		bit := cliField(key)
-		if bit == 0 {
-			if err := d.skipUnknown(); err != nil {
-				return err
+		var bit uint16
+		var key []byte // read by NextKey; nil when the key book knew it
+		if f := d.cliKeys.next(sc, prev); f != 0 {
+			bit = 1 << (f - 1)
+		} else {
+			var more bool
+			var err error
+			key, more, err = sc.NextKey()
+			if err != nil {
+				return d.fail(err)
 			}
-			continue
+			if !more {
+				break
+			}
+			if bit = cliField(key); bit == 0 {
+				prev = 0
+				if err := d.skipUnknown(); err != nil {
+					return err
+				}
+				continue
+			}
+			d.cliKeys.learn(sc, prev, cliFieldNumber(bit))
 		}
 		if seen&bit != 0 {
+			if key == nil {
+				key = d.cliKeys.hit.Key()
+			}
 			return d.duplicate(key)
 		}
 		seen |= bit
+		prev = cliFieldNumber(bit)
+		var err error
 		var b []byte
 		var present bool
 		switch bit {
@@ -133,6 +149,10 @@ const (
 	cliPlay
 	cliElapsed
 )
+
+// cliFieldNumber is a row key's number in the key book: its bit's
+// position, from 1.
+func cliFieldNumber(bit uint16) uint8 { return uint8(bits.TrailingZeros16(bit)) + 1 }
 
 func cliField(key []byte) uint16 {
 	switch string(key) {

@@ -127,15 +127,24 @@ func (d *decoder) flatEvent(e *Event) error {
 	var input, output Payload
 	var source, target, workflowID string
 	typed := false
+	var prev uint8 // the field just read, for the key book
 	for {
-		key, more, err := sc.NextKey()
-		if err != nil {
-			return d.fail(err)
+		var key []byte // read by NextKey; nil when the key book knew it
+		f := int(d.flatKeys.next(sc, prev))
+		if f == ffUnknown {
+			var more bool
+			var err error
+			key, more, err = sc.NextKey()
+			if err != nil {
+				return d.fail(err)
+			}
+			if !more {
+				break
+			}
+			f = flatField(key)
+			d.flatKeys.learn(sc, prev, uint8(f))
 		}
-		if !more {
-			break
-		}
-		f := flatField(key)
+		prev = uint8(f)
 		switch f {
 		case ffUnknown:
 			if err := d.skipUnknown(); err != nil {
@@ -152,9 +161,13 @@ func (d *decoder) flatEvent(e *Event) error {
 			if f == ffType {
 				return d.errorf("the event has two event-type keys (event_type, type, eventType or kind)")
 			}
+			if key == nil {
+				key = d.flatKeys.hit.Key()
+			}
 			return d.duplicate(key)
 		}
 		seen |= 1 << f
+		var err error
 		var s string
 		switch f {
 		case ffType:
