@@ -85,6 +85,42 @@ func (t EventType) String() string {
 	return "Unknown"
 }
 
+// typeOfDisplayName maps a type's name exactly as String spells it (the
+// Dapr CLI's and Catalyst's spelling, which nearly every event of their
+// histories carries) to its type, without the normalising LookupEventType
+// does; EventUnknown for any other spelling.
+func typeOfDisplayName(name []byte) EventType {
+	switch string(name) {
+	case "WorkflowStarted":
+		return EventWorkflowStarted
+	case "TaskScheduled":
+		return EventTaskScheduled
+	case "TaskCompleted":
+		return EventTaskCompleted
+	case "TaskFailed":
+		return EventTaskFailed
+	case "TimerCreated":
+		return EventTimerCreated
+	case "TimerFired":
+		return EventTimerFired
+	case "EventRaised":
+		return EventEventRaised
+	case "EventSent":
+		return EventEventSent
+	case "ChildWorkflowCreated":
+		return EventChildWorkflowCreated
+	case "ChildWorkflowCompleted":
+		return EventChildWorkflowCompleted
+	case "ChildWorkflowFailed":
+		return EventChildWorkflowFailed
+	case "ExecutionStarted":
+		return EventExecutionStarted
+	case "ExecutionCompleted":
+		return EventExecutionCompleted
+	}
+	return EventUnknown
+}
+
 // LookupEventType maps any known spelling of an event type to its EventType:
 // protojson keys old and new ("orchestratorStarted", "childWorkflowInstanceCreated"),
 // CLI names ("SubOrchCreated", "WorkflowStarted"), PascalCase, camelCase and

@@ -309,6 +309,9 @@ func (d *decoder) typeValue(e *Event, field, empty string) error {
 // lookupType is LookupEventType with a cache of the names a decode has
 // seen: a history spells its few types the same way a million times.
 func (d *decoder) lookupType(name []byte) EventType {
+	if t := typeOfDisplayName(name); t != EventUnknown {
+		return t
+	}
 	t, ok := d.types[string(name)]
 	if !ok {
 		t, _ = LookupEventType(string(name))

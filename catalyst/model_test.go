@@ -285,3 +285,26 @@ func TestTypeLabelNeverWearsAKnownName(t *testing.T) {
 		t.Errorf("bare unknown label %q", got)
 	}
 }
+
+// TestTypeOfDisplayNameAgreesWithLookup: the shortcut for the usual
+// spelling of a type gives what LookupEventType gives, for every type's
+// String, and nothing for any other spelling of it.
+func TestTypeOfDisplayNameAgreesWithLookup(t *testing.T) {
+	known := 0
+	for typ := EventUnknown; typ < eventTypeCount; typ++ {
+		name := typ.String()
+		for _, spelling := range []string{name, strings.ToLower(name), strings.ToUpper(name), name + " ", "x" + name} {
+			got := typeOfDisplayName([]byte(spelling))
+			if got == EventUnknown {
+				continue
+			}
+			known++
+			if want, _ := LookupEventType(spelling); got != want || spelling != name {
+				t.Errorf("typeOfDisplayName(%q) = %v; LookupEventType gives %v", spelling, got, want)
+			}
+		}
+	}
+	if known < 10 {
+		t.Errorf("only %d spellings known: the shortcut covers too little to matter", known)
+	}
+}
