@@ -19,7 +19,9 @@ const keyBookFields = 64
 // it was learnt from, so the book changes how fast a key is read, never
 // what is read.
 type keyBook struct {
-	after [keyBookFields][2]keyBookEntry
+	// after is allocated when the first key is learnt: a decoder uses one
+	// book of the two it has, and other formats neither.
+	after *[keyBookFields][2]keyBookEntry
 	// hit is the literal next last matched.
 	hit *jsonscan.KeyLit
 }
@@ -33,6 +35,9 @@ type keyBookEntry struct {
 // prev (0: at the start of an object), having consumed the key, or 0
 // having consumed nothing.
 func (kb *keyBook) next(sc *jsonscan.Scanner, prev uint8) uint8 {
+	if kb.after == nil {
+		return 0
+	}
 	e := &kb.after[prev%keyBookFields]
 	if e[0].field != 0 && sc.NextKeyIs(&e[0].lit) {
 		kb.hit = &e[0].lit
@@ -54,6 +59,9 @@ func (kb *keyBook) learn(sc *jsonscan.Scanner, prev, field uint8) {
 	lit, ok := sc.LastKeyLit()
 	if !ok {
 		return
+	}
+	if kb.after == nil {
+		kb.after = new([keyBookFields][2]keyBookEntry)
 	}
 	e := &kb.after[prev%keyBookFields]
 	if e[0].field != 0 {
