@@ -1,7 +1,9 @@
 package catalyst
 
 import (
+	"encoding/binary"
 	"math/rand/v2"
+	"strconv"
 	"testing"
 	"time"
 )
@@ -101,6 +103,36 @@ func TestStampParserAgreesWithParseStamp(t *testing.T) {
 		want, wantOK := parseStamp([]byte(s))
 		if got != want || gotOK != wantOK {
 			t.Fatalf("after %d inputs, parse(%q) = %v, %v; parseStamp gives %v, %v", i, s, got, gotOK, want, wantOK)
+		}
+	}
+}
+
+// eightDigits reads every run of eight ASCII digits as strconv does, and
+// refuses any run with a byte that is not a digit (the bytes next to '0'
+// and '9' included).
+func TestEightDigits(t *testing.T) {
+	rng := rand.New(rand.NewPCG(7, 8))
+	for i := range 20000 {
+		var b [8]byte
+		for j := range b {
+			b[j] = byte('0' + rng.IntN(10))
+		}
+		if i == 0 {
+			b = [8]byte{'0', '0', '0', '0', '0', '0', '0', '0'}
+		} else if i == 1 {
+			b = [8]byte{'9', '9', '9', '9', '9', '9', '9', '9'}
+		}
+		want, _ := strconv.Atoi(string(b[:]))
+		got, ok := eightDigits(binary.LittleEndian.Uint64(b[:]))
+		if !ok || int(got) != want {
+			t.Fatalf("eightDigits(%q) = %d, %v; want %d", b, got, ok, want)
+		}
+		for _, bad := range []byte{'/', ':', ' ', '.', 'Z', 0x80 + '5', 0} {
+			c := b
+			c[rng.IntN(8)] = bad
+			if _, ok := eightDigits(binary.LittleEndian.Uint64(c[:])); ok {
+				t.Fatalf("eightDigits(%q) accepted a non-digit", c)
+			}
 		}
 	}
 }
