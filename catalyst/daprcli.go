@@ -29,11 +29,12 @@ func (d *decoder) cliRow(e *Event) error {
 	for {
 		var bit uint16
 		var key []byte // read by NextKey; nil when the key book knew it
-		if f := d.cliKeys.next(sc, prev); f != 0 {
+		if f := d.cliKeys.next(sc, prev, e.Type); f != 0 {
 			bit = 1 << (f - 1)
 		} else {
 			var more bool
 			var err error
+			from := sc.Offset()
 			key, more, err = sc.NextKey()
 			if err != nil {
 				return d.fail(err)
@@ -48,7 +49,7 @@ func (d *decoder) cliRow(e *Event) error {
 				}
 				continue
 			}
-			d.cliKeys.learn(sc, prev, cliFieldNumber(bit))
+			d.cliKeys.learn(sc, from, prev, e.Type, cliFieldNumber(bit))
 		}
 		if seen&bit != 0 {
 			if key == nil {

@@ -130,10 +130,11 @@ func (d *decoder) flatEvent(e *Event) error {
 	var prev uint8 // the field just read, for the key book
 	for {
 		var key []byte // read by NextKey; nil when the key book knew it
-		f := int(d.flatKeys.next(sc, prev))
+		f := int(d.flatKeys.next(sc, prev, e.Type))
 		if f == ffUnknown {
 			var more bool
 			var err error
+			from := sc.Offset()
 			key, more, err = sc.NextKey()
 			if err != nil {
 				return d.fail(err)
@@ -142,7 +143,7 @@ func (d *decoder) flatEvent(e *Event) error {
 				break
 			}
 			f = flatField(key)
-			d.flatKeys.learn(sc, prev, uint8(f))
+			d.flatKeys.learn(sc, from, prev, e.Type, uint8(f))
 		}
 		prev = uint8(f)
 		switch f {

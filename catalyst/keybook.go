@@ -2,26 +2,27 @@ package catalyst
 
 import "github.com/twice-cli/twice/catalyst/jsonscan"
 
-// keyBookFields is how many fields a keyBook tells apart: field numbers 1
-// to keyBookFields-1 (0 is the start of an object, or a key the decoder
-// does not know).
-const keyBookFields = 64
+// keyBookSlots is how many places a keyBook has for what follows a field:
+// one per field number (below 64) and event type (below 16), fewer than
+// all, so later types share places with earlier ones.
+const keyBookSlots = 1024
 
 // keyBook remembers how the keys of one kind of object follow each other
-// in the input: for each field, the literals (jsonscan.KeyLit) of the two
-// fields last seen after it. A long history is written by one tool, so the
-// next key is nearly always one of those two, with the same separator and
-// indentation as before; next recognises it with a few word comparisons
-// where NextKey would scan it and the decoder would look its name up.
-// Anything else (a new key, another spacing, the end of the object)
-// misses; the decoder reads the key as usual and teaches the book with
-// learn. A guess is only ever taken when the input holds exactly the bytes
-// it was learnt from, so the book changes how fast a key is read, never
-// what is read.
+// in the input: for each field, in each type of event, the literals
+// (jsonscan.KeyLit) of the two fields last seen after it. A long history
+// is written by one tool, so the next key is nearly always one of those
+// two, with the same separator and indentation as before; next recognises
+// it with a few word comparisons where NextKey would scan it and the
+// decoder would look its name up. Anything else (a new key, another
+// spacing, the end of the object) misses; the decoder reads the key as
+// usual and teaches the book with learn. A guess is only ever taken when
+// the input holds exactly the bytes it was learnt from, and a literal
+// names one field wherever it was learnt, so the book changes how fast a
+// key is read, never what is read.
 type keyBook struct {
 	// after is allocated when the first key is learnt: a decoder uses one
 	// book of the two it has, and other formats neither.
-	after *[keyBookFields][2]keyBookEntry
+	after *[keyBookSlots][2]keyBookEntry
 	// hit is the literal next last matched.
 	hit *jsonscan.KeyLit
 }
@@ -31,14 +32,20 @@ type keyBookEntry struct {
 	field uint8 // 0: empty
 }
 
+// slot is where the book keeps what follows field prev (0: the start of
+// an object) in an event of type t (EventUnknown until the type is read).
+func (kb *keyBook) slot(prev uint8, t EventType) *[2]keyBookEntry {
+	return &kb.after[(uint(t)<<6|uint(prev))%keyBookSlots]
+}
+
 // next returns the field whose key comes next in the input after field
-// prev (0: at the start of an object), having consumed the key, or 0
-// having consumed nothing.
-func (kb *keyBook) next(sc *jsonscan.Scanner, prev uint8) uint8 {
+// prev in an event of type t, having consumed the key, or 0 having
+// consumed nothing.
+func (kb *keyBook) next(sc *jsonscan.Scanner, prev uint8, t EventType) uint8 {
 	if kb.after == nil {
 		return 0
 	}
-	e := &kb.after[prev%keyBookFields]
+	e := kb.slot(prev, t)
 	if e[0].field != 0 && sc.NextKeyIs(&e[0].lit) {
 		kb.hit = &e[0].lit
 		return e[0].field
@@ -50,20 +57,21 @@ func (kb *keyBook) next(sc *jsonscan.Scanner, prev uint8) uint8 {
 	return 0
 }
 
-// learn records that field followed prev, its key read by the NextKey
-// call that has just returned: it becomes the first guess after prev.
-func (kb *keyBook) learn(sc *jsonscan.Scanner, prev, field uint8) {
-	if field == 0 || field >= keyBookFields {
+// learn records that field followed prev in an event of type t, its key
+// read by the NextKey call that has just returned, called at offset from:
+// it becomes the first guess there.
+func (kb *keyBook) learn(sc *jsonscan.Scanner, from int64, prev uint8, t EventType, field uint8) {
+	if field == 0 || field >= 64 {
 		return
 	}
-	lit, ok := sc.LastKeyLit()
+	lit, ok := sc.LastKeyLit(from)
 	if !ok {
 		return
 	}
 	if kb.after == nil {
-		kb.after = new([keyBookFields][2]keyBookEntry)
+		kb.after = new([keyBookSlots][2]keyBookEntry)
 	}
-	e := &kb.after[prev%keyBookFields]
+	e := kb.slot(prev, t)
 	if e[0].field != 0 {
 		e[1] = e[0]
 	}

@@ -26,22 +26,61 @@ type KeyLit struct {
 	first bool
 }
 
-// LastKeyLit returns the literal of the key the last NextKey call
-// returned, if nothing has been read since and its bytes are still in the
-// window, at least 8 and at most KeyLitMax long.
-func (s *Scanner) LastKeyLit() (lit KeyLit, ok bool) {
-	from, end := s.keyFrom-s.base, s.keyEnd-s.base
-	if s.keyEnd < 0 || end != int64(s.pos) || from < 0 || end-from < 8 || end-from > KeyLitMax {
+// LastKeyLit returns the literal of the key NextKey has just read, given
+// from, the offset the scanner was at when NextKey was called: the bytes
+// from there through the key's colon, if they are still in the window, 8
+// to KeyLitMax long, and make up one key (whitespace, a ',' unless the
+// member was its object's first, the quoted key, whitespace, the ':'),
+// which they do unless something else was read since.
+func (s *Scanner) LastKeyLit(from int64) (lit KeyLit, ok bool) {
+	f := from - s.base
+	if f < 0 || int64(s.pos)-f < 8 || int64(s.pos)-f > KeyLitMax {
 		return lit, false
 	}
-	b := s.buf[from:end]
+	b := s.buf[f:s.pos]
+	first, ok := keyShape(b)
+	if !ok {
+		return lit, false
+	}
 	lit.n, lit.words = uint8(len(b)), uint8((len(b)-1)/8)
 	for j := range lit.words {
 		lit.head[j] = binary.LittleEndian.Uint64(b[8*j:])
 	}
 	lit.tail = binary.LittleEndian.Uint64(b[len(b)-8:])
-	lit.first = s.keyFirst
+	lit.first = first
 	return lit, true
+}
+
+// keyShape reports whether b is one member's key as NextKey reads it:
+// whitespace, a ',' and whitespace unless the member is its object's first
+// (first), a string without escapes, whitespace, and a ':' as the last
+// byte. A key with an escape is not taken (it is rare, and the check
+// stays one search for the closing quote).
+func keyShape(b []byte) (first, ok bool) {
+	if len(b) == 0 || b[len(b)-1] != ':' {
+		return false, false
+	}
+	i := skipSpace(b, 0)
+	first = true
+	if i < len(b) && b[i] == ',' {
+		first = false
+		i = skipSpace(b, i+1)
+	}
+	if i >= len(b) || b[i] != '"' {
+		return false, false
+	}
+	end := bytes.IndexByte(b[i+1:], '"')
+	if end < 0 || bytes.IndexByte(b[i+1:i+1+end], '\\') >= 0 {
+		return false, false
+	}
+	return first, skipSpace(b, i+end+2) == len(b)-1
+}
+
+func skipSpace(b []byte, i int) int {
+	for i < len(b) && isSpace[b[i]] {
+		i++
+	}
+	return i
 }
 
 // NextKeyIs reads the next key of the innermost object when the input

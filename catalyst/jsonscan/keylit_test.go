@@ -74,11 +74,12 @@ func countMatches(doc string) int {
 				}
 			}
 			if !hit {
+				from := s.Offset()
 				_, more, err := s.NextKey()
 				if err != nil || !more {
 					break
 				}
-				if lit, ok := s.LastKeyLit(); ok {
+				if lit, ok := s.LastKeyLit(from); ok {
 					lits = append(lits, lit)
 				}
 			}
@@ -97,19 +98,20 @@ func errText(err error) string {
 }
 
 // TestLastKeyLit: a literal is the bytes NextKey consumed, whitespace and
-// separator included, and its key unescaped; there is none once the value
-// has been read, for a key too short or too long, or at an object's end.
+// separator included; there is none once the value has been read, for a
+// key with an escape, too short or too long, or at an object's end.
 func TestLastKeyLit(t *testing.T) {
-	s := NewBytes([]byte("{\"first\" :1,\n  \"se\\u0063ond\": 2, \"k\":3,\"" + strings.Repeat("x", 50) + "\":4}"))
+	s := NewBytes([]byte("{\"first\" :1,\n  \"second\": 2, \"th\\u0069rd\":3, \"k\":3,\"" + strings.Repeat("x", 50) + "\":4}"))
 	if err := s.BeginObject(); err != nil {
 		t.Fatal(err)
 	}
-	wantKeys := []string{"first", "second", "", ""}
+	wantKeys := []string{"first", "second", "", "", ""}
 	for i, want := range wantKeys {
+		from := s.Offset()
 		if _, more, err := s.NextKey(); err != nil || !more {
 			t.Fatalf("key %d: %v %v", i, more, err)
 		}
-		lit, ok := s.LastKeyLit()
+		lit, ok := s.LastKeyLit(from)
 		if ok != (want != "") {
 			t.Fatalf("key %d: LastKeyLit ok=%v, want %v", i, ok, want != "")
 		}
@@ -119,15 +121,54 @@ func TestLastKeyLit(t *testing.T) {
 		if err := s.SkipValue(); err != nil {
 			t.Fatal(err)
 		}
-		if _, ok := s.LastKeyLit(); ok {
+		if _, ok := s.LastKeyLit(from); ok {
 			t.Errorf("key %d: a literal after its value was read", i)
 		}
 	}
+	from := s.Offset()
 	if _, more, err := s.NextKey(); more || err != nil {
 		t.Fatalf("end: %v %v", more, err)
 	}
-	if _, ok := s.LastKeyLit(); ok {
+	if _, ok := s.LastKeyLit(from); ok {
 		t.Error("a literal at the end of the object")
+	}
+	// Bytes read past a key, into a nested object's first key, are not
+	// one key.
+	s = NewBytes([]byte(`{"abc":{"defgh":1}}`))
+	_ = s.BeginObject()
+	from = s.Offset()
+	_, _, _ = s.NextKey()
+	_ = s.BeginObject()
+	_, _, _ = s.NextKey()
+	if lit, ok := s.LastKeyLit(from); ok {
+		t.Errorf("a literal %q across two keys", lit.Key())
+	}
+}
+
+// keyShape accepts exactly one key without escapes, with its separator.
+func TestKeyShape(t *testing.T) {
+	for _, tt := range []struct {
+		in        string
+		first, ok bool
+	}{
+		{`"abcdefgh":`, true, true},
+		{` "a" :`, true, true},
+		{",\n    \"appID\":", false, true},
+		{`,"a\"b":`, false, false},
+		{`,"a\\":`, false, false},
+		{`,"a\u0062":`, false, false},
+		{`,"a":1`, false, false},
+		{`,"a":{"b":`, false, false},
+		{`"a","b":`, true, false},
+		{`,,"a":`, false, false},
+		{`"a"`, true, false},
+		{`:`, true, false},
+		{`,"a:`, false, false},
+	} {
+		first, ok := keyShape([]byte(tt.in))
+		if ok != tt.ok || ok && first != tt.first {
+			t.Errorf("keyShape(%q) = %v, %v; want %v, %v", tt.in, first, ok, tt.first, tt.ok)
+		}
 	}
 }
 

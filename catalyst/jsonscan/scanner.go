@@ -107,11 +107,6 @@ type Scanner struct {
 	mark int // first byte a refill must keep, or -1
 
 	scratch []byte // unescaped keys and strings
-
-	// The bytes the last NextKey consumed, for LastKeyLit: their input
-	// offsets, and whether the key was its object's first.
-	keyFrom, keyEnd int64
-	keyFirst        bool
 }
 
 // New returns a Scanner reading r through a 256 KiB window.
@@ -434,7 +429,6 @@ func (s *Scanner) NextKey() (key []byte, more bool, err error) {
 	if top < 0 || s.stack[top]&inArray != 0 {
 		return nil, false, errors.New("jsonscan: NextKey called outside an object")
 	}
-	s.keyFrom, s.keyEnd = s.base+int64(s.pos), -1
 	var c byte
 	if s.pos < s.end {
 		c = s.buf[s.pos]
@@ -446,8 +440,7 @@ func (s *Scanner) NextKey() (key []byte, more bool, err error) {
 	if !ok {
 		return nil, false, s.eofAt(s.pos, "inside an object")
 	}
-	first := s.stack[top]&beforeFirst != 0
-	if first {
+	if s.stack[top]&beforeFirst != 0 {
 		s.stack[top] = 0
 		if c == '}' {
 			s.stack = s.stack[:top]
@@ -478,7 +471,6 @@ func (s *Scanner) NextKey() (key []byte, more bool, err error) {
 	start := s.pos
 	if i := skipPlain(s.buf[:s.end], start+1); i+1 < s.end && s.buf[i] == '"' && s.buf[i+1] == ':' {
 		s.pos = i + 2
-		s.keyEnd, s.keyFirst = s.base+int64(s.pos), first
 		return s.buf[start+1 : i], true, nil
 	}
 	start, end, escaped, err := s.scanString()
@@ -487,7 +479,6 @@ func (s *Scanner) NextKey() (key []byte, more bool, err error) {
 	}
 	if !escaped && s.pos < s.end && s.buf[s.pos] == ':' {
 		s.pos++
-		s.keyEnd, s.keyFirst = s.base+int64(s.pos), first
 		return s.buf[start+1 : end-1], true, nil
 	}
 	// Escapes, or whitespace before the colon (which may move the window):
@@ -500,7 +491,6 @@ func (s *Scanner) NextKey() (key []byte, more bool, err error) {
 		return nil, false, s.unexpected(c, "':' after an object key")
 	}
 	s.pos++
-	s.keyEnd, s.keyFirst = s.base+int64(s.pos), first
 	return s.scratch, true, nil
 }
 

@@ -104,8 +104,9 @@ func nextKey(s *Scanner, lits *[]KeyLit) (key []byte, more bool, err error) {
 			return lit.Key(), true, nil
 		}
 	}
+	from := s.Offset()
 	key, more, err = s.NextKey()
-	if lit, ok := s.LastKeyLit(); ok && more {
+	if lit, ok := s.LastKeyLit(from); ok && more {
 		*lits = append(*lits, lit)
 	}
 	return key, more, err
