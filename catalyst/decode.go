@@ -25,6 +25,13 @@ type DecodeOptions struct {
 	// The result is the same either way.
 	Input     io.ReaderAt
 	InputSize int64
+	// DeferDataSharing leaves absent payloads absent: the decoder only
+	// records on Run.DataSharing the level the history reports (or, when
+	// it reports none but a filter applies, a filtered unknown level), and
+	// the caller applies a level with History.ApplyDataSharing. A saved
+	// history does, with the level its recording names: applying one here
+	// would be a pass over every event to undo.
+	DeferDataSharing bool
 }
 
 // ErrEmpty is returned for input that holds nothing but whitespace.
@@ -570,10 +577,24 @@ func (d *decoder) finish(filtered bool) *History {
 	run.Provenance = d.opts.Provenance
 	switch {
 	case d.run.levelSet && d.run.level != LevelUnknown:
-		h.ApplyDataSharing(DataSharing{Filtered: true, Level: d.run.level})
+		d.applyDataSharing(h, d.run.level)
 	case filtered || d.run.levelSet:
-		h.ApplyInferredDataSharing()
+		d.applyDataSharing(h, LevelUnknown)
 	}
 	d.event = -1
 	return h
+}
+
+// applyDataSharing applies a filtering source's level to h (inferring it
+// from the payloads when unknown), or with DeferDataSharing only records
+// it.
+func (d *decoder) applyDataSharing(h *History, level Level) {
+	switch {
+	case d.opts.DeferDataSharing:
+		h.Run.DataSharing = DataSharing{Filtered: true, Level: level}
+	case level != LevelUnknown:
+		h.ApplyDataSharing(DataSharing{Filtered: true, Level: level})
+	default:
+		h.ApplyInferredDataSharing()
+	}
 }

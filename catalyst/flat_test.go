@@ -1,6 +1,7 @@
 package catalyst
 
 import (
+	"encoding/json"
 	"strings"
 	"testing"
 	"time"
@@ -164,5 +165,49 @@ func TestFlatPayloadFollowsTheType(t *testing.T) {
 	}
 	if p := h.At(2).Payload; p.State != PayloadNone {
 		t.Errorf("timer payload %v, want none (timers carry none)", p.State)
+	}
+}
+
+// TestDeferDataSharingOnlyRecordsTheLevel: with DeferDataSharing a decode
+// records the level the history reports (or a filtered unknown one) and
+// withholds nothing, for Catalyst events bare and wrapped in an MCP
+// result, and for Dapr CLI rows in an MCP result (which Catalyst filtered);
+// without it the same documents come out withheld.
+func TestDeferDataSharingOnlyRecordsTheLevel(t *testing.T) {
+	events := `[{"event_id":-1,"event_type":"ExecutionStarted","timestamp":"2026-08-20T09:00:00Z","name":"W"},` +
+		`{"event_id":0,"event_type":"TaskScheduled","timestamp":"2026-08-20T09:00:01Z","name":"A"}]`
+	mcp := func(doc string) string {
+		text, _ := json.Marshal(doc)
+		return `{"content":[{"type":"text","text":` + string(text) + `}]}`
+	}
+	for _, c := range []struct {
+		name, doc string
+		level     Level
+	}{
+		{"reported level", `{"run_id":"r","data_sharing_level":"metadata","history":` + events + `}`, LevelMetadata},
+		{"no level", events, LevelUnknown},
+		{"MCP result", mcp(events), LevelUnknown},
+		{"Dapr CLI rows in an MCP result", mcp(`[{"namespace":"default","appID":"orders","play":0,"type":"ExecutionStarted",` +
+			`"name":"W","timestamp":"2026-08-20T09:00:00Z","elapsed":"1ms","status":"RUNNING","details":null},` +
+			`{"namespace":"default","appID":"orders","play":1,"type":"TaskScheduled","name":"A","eventId":0,` +
+			`"timestamp":"2026-08-20T09:00:01Z","elapsed":"1ms","status":"RUNNING","details":null}]`), LevelUnknown},
+	} {
+		deferred, err := Decode(strings.NewReader(c.doc), DecodeOptions{DeferDataSharing: true})
+		if err != nil {
+			t.Fatalf("%s: %v", c.name, err)
+		}
+		if ds := deferred.Run.DataSharing; !ds.Filtered || ds.Level != c.level || ds.Inferred {
+			t.Errorf("%s: deferred data sharing %+v, want filtered, level %q, not inferred", c.name, ds, c.level)
+		}
+		if n := len(deferred.Withheld()); n != 0 || deferred.Run.Input.State == PayloadWithheld {
+			t.Errorf("%s: deferred decode withheld %d payloads (run input %s)", c.name, n, deferred.Run.Input.State)
+		}
+		applied, err := Decode(strings.NewReader(c.doc), DecodeOptions{})
+		if err != nil {
+			t.Fatalf("%s: %v", c.name, err)
+		}
+		if n := len(applied.Withheld()); n != 2 {
+			t.Errorf("%s: a decode that applies the level withheld %d payloads, want 2", c.name, n)
+		}
 	}
 }

@@ -101,13 +101,13 @@ func (d *decoder) mcpResult() (*History, error) {
 		return nil, &ToolError{Message: msg}
 	}
 	if structured != nil {
-		return catalystInside(structured), nil
+		return d.catalystInside(structured), nil
 	}
 	var firstErr error
 	for _, text := range texts {
 		h, err := decodeBytes(text, d.opts, 0)
 		if err == nil {
-			return catalystInside(h), nil
+			return d.catalystInside(h), nil
 		}
 		var fe *FormatError
 		if firstErr == nil && !errors.As(err, &fe) && !errors.Is(err, ErrEmpty) {
@@ -206,13 +206,9 @@ func (d *decoder) inner(allow wrappers) (*History, error) {
 // catalystInside marks a history that came wrapped in an MCP result as
 // Catalyst's, whose data-sharing filter applies, unless it is Dapr's own
 // protojson.
-func catalystInside(h *History) *History {
+func (d *decoder) catalystInside(h *History) *History {
 	if h.Format != FormatProtoJSON && !h.Run.DataSharing.Filtered {
-		if h.Run.DataSharing.Level != LevelUnknown {
-			h.ApplyDataSharing(DataSharing{Filtered: true, Level: h.Run.DataSharing.Level})
-		} else {
-			h.ApplyInferredDataSharing()
-		}
+		d.applyDataSharing(h, h.Run.DataSharing.Level)
 	}
 	return h
 }
