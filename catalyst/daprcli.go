@@ -27,39 +27,24 @@ func (d *decoder) cliRow(e *Event) error {
 	typed := false
 	var prev uint8 // the field just read, for the key book
 	for {
-		var bit uint16
-		var key []byte // read by NextKey; nil when the key book knew it
-		if f := d.cliKeys.next(sc, prev, e.Type); f != 0 {
-			bit = 1 << (f - 1)
-		} else {
-			var more bool
-			var err error
-			from := sc.Offset()
-			key, more, err = sc.NextKey()
-			if err != nil {
-				return d.fail(err)
-			}
-			if !more {
-				break
-			}
-			if bit = cliField(key); bit == 0 {
-				prev = 0
-				if err := d.skipUnknown(); err != nil {
-					return err
-				}
-				continue
-			}
-			d.cliKeys.learn(sc, from, prev, e.Type, cliFieldNumber(bit))
+		f, key, more, err := d.cliKeys.read(sc, prev, e.Type, cliFieldNumberOf)
+		if err != nil {
+			return d.fail(err)
 		}
-		if seen&bit != 0 {
-			if key == nil {
-				key = d.cliKeys.hit.Key()
+		if !more {
+			break
+		}
+		if prev = f; f == 0 {
+			if err := d.skipUnknown(); err != nil {
+				return err
 			}
-			return d.duplicate(key)
+			continue
+		}
+		bit := uint16(1) << (f - 1)
+		if seen&bit != 0 {
+			return d.duplicate(d.cliKeys.keyOf(key))
 		}
 		seen |= bit
-		prev = cliFieldNumber(bit)
-		var err error
 		var b []byte
 		var present bool
 		switch bit {
@@ -151,9 +136,14 @@ const (
 	cliElapsed
 )
 
-// cliFieldNumber is a row key's number in the key book: its bit's
-// position, from 1.
-func cliFieldNumber(bit uint16) uint8 { return uint8(bits.TrailingZeros16(bit)) + 1 }
+// cliFieldNumberOf is a row key's number in the key book: its bit's
+// position, from 1; 0 for a key twice does not know.
+func cliFieldNumberOf(key []byte) uint8 {
+	if bit := cliField(key); bit != 0 {
+		return uint8(bits.TrailingZeros16(bit)) + 1
+	}
+	return 0
+}
 
 func cliField(key []byte) uint16 {
 	switch string(key) {

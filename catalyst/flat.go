@@ -113,6 +113,9 @@ func flatField(key []byte) int {
 	return ffUnknown
 }
 
+// flatFieldNumber is flatField as the key book numbers fields.
+func flatFieldNumber(key []byte) uint8 { return uint8(flatField(key)) }
+
 // flatEvent decodes one Catalyst flattened event.
 func (d *decoder) flatEvent(e *Event) error {
 	sc := d.sc
@@ -129,23 +132,15 @@ func (d *decoder) flatEvent(e *Event) error {
 	typed := false
 	var prev uint8 // the field just read, for the key book
 	for {
-		var key []byte // read by NextKey; nil when the key book knew it
-		f := int(d.flatKeys.next(sc, prev, e.Type))
-		if f == ffUnknown {
-			var more bool
-			var err error
-			from := sc.Offset()
-			key, more, err = sc.NextKey()
-			if err != nil {
-				return d.fail(err)
-			}
-			if !more {
-				break
-			}
-			f = flatField(key)
-			d.flatKeys.learn(sc, from, prev, e.Type, uint8(f))
+		field, key, more, err := d.flatKeys.read(sc, prev, e.Type, flatFieldNumber)
+		if err != nil {
+			return d.fail(err)
 		}
-		prev = uint8(f)
+		if !more {
+			break
+		}
+		prev = field
+		f := int(field)
 		switch f {
 		case ffUnknown:
 			if err := d.skipUnknown(); err != nil {
@@ -162,13 +157,9 @@ func (d *decoder) flatEvent(e *Event) error {
 			if f == ffType {
 				return d.errorf("the event has two event-type keys (event_type, type, eventType or kind)")
 			}
-			if key == nil {
-				key = d.flatKeys.hit.Key()
-			}
-			return d.duplicate(key)
+			return d.duplicate(d.flatKeys.keyOf(key))
 		}
 		seen |= 1 << f
-		var err error
 		var s string
 		switch f {
 		case ffType:

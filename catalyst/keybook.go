@@ -38,6 +38,33 @@ func (kb *keyBook) slot(prev uint8, t EventType) *[2]keyBookEntry {
 	return &kb.after[(uint(t)<<6|uint(prev))%keyBookSlots]
 }
 
+// read reads the next key after field prev in an event of type t: from
+// the book when it holds it, else with NextKey, numbering it with number
+// (0: a key the decoder does not know) and teaching the book. key is what
+// NextKey read, nil when the book knew the key (keyOf names it either
+// way); more is false at the end of the object.
+func (kb *keyBook) read(sc *jsonscan.Scanner, prev uint8, t EventType, number func(key []byte) uint8) (field uint8, key []byte, more bool, err error) {
+	if f := kb.next(sc, prev, t); f != 0 {
+		return f, nil, true, nil
+	}
+	from := sc.Offset()
+	if key, more, err = sc.NextKey(); err != nil || !more {
+		return 0, nil, more, err
+	}
+	field = number(key)
+	kb.learn(sc, from, prev, t, field)
+	return field, key, true, nil
+}
+
+// keyOf is the key read returned, or for one the book knew, the key its
+// literal holds.
+func (kb *keyBook) keyOf(key []byte) []byte {
+	if key == nil {
+		return kb.hit.Key()
+	}
+	return key
+}
+
 // next returns the field whose key comes next in the input after field
 // prev in an event of type t, having consumed the key, or 0 having
 // consumed nothing.

@@ -11,8 +11,9 @@ import (
 
 // TestSplitInvocationChecksGiveTheSameReport: building and checking the
 // invocations in ranges on several goroutines, with the run-wide checks on
-// one more, gives exactly the report one goroutine gives (the same invocations, keys and attempts, the same
-// findings in the same order, the same skipped checks),
+// one more, gives exactly the report one goroutine gives (the same
+// invocations, keys and attempts, the same findings in the same order, the
+// same skipped checks),
 // on every corpus history and on generated ones with payloads present and
 // withheld, for more workers than some histories have invocations.
 func TestSplitInvocationChecksGiveTheSameReport(t *testing.T) {
