@@ -8,7 +8,6 @@ import (
 
 	"github.com/twice-cli/twice/catalyst"
 	"github.com/twice-cli/twice/catalyst/safetext"
-	"github.com/twice-cli/twice/tui/common"
 	"github.com/twice-cli/twice/tui/format"
 	"github.com/twice-cli/twice/tui/runlist"
 )
@@ -299,7 +298,7 @@ func (m *Model) toggleFollow() tea.Cmd {
 	case h == nil:
 		m.setStatus("the run is still loading")
 		return nil
-	case common.IsSaved(h.Run.Provenance):
+	case h.Run.Provenance.Saved():
 		// A saved history does not change: polling it would only look
 		// like following.
 		m.setStatus("follow is for live runs: this history was read from " + savedWhere(h.Run.Provenance) +

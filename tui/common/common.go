@@ -8,7 +8,6 @@ import (
 
 	"charm.land/bubbles/v2/key"
 
-	"github.com/twice-cli/twice/catalyst"
 	"github.com/twice-cli/twice/tui/format"
 	"github.com/twice-cli/twice/tui/style"
 )
@@ -21,19 +20,6 @@ type Common struct {
 	TimeFormat format.TimeFormat
 	// Console is the console base URL for run links ("" = the default).
 	Console string
-}
-
-// IsSaved reports whether a run was read from a saved history (a file,
-// standard input or a bundled demo) rather than from a live source. A
-// saved run's clock stopped when it was saved: how long it has been
-// running is measured to its last recorded time, never to now, and there
-// is nothing to follow.
-func IsSaved(p catalyst.Provenance) bool {
-	switch p.Surface {
-	case catalyst.SurfaceFile, catalyst.SurfaceStdin, catalyst.SurfaceDemo:
-		return true
-	}
-	return false
 }
 
 // Keys is every key binding of the TUI. Panes build their own key maps from

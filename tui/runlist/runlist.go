@@ -443,7 +443,7 @@ func (m *Model) View() string {
 			if selected {
 				return s.Selected.Render("› " + l.Row(r.status, r.workflow, r.id, r.app, started, dur, fnd))
 			}
-			return "  " + l.Row(s.Tone(r.tone).Render(r.status), r.workflow, r.id, r.app, started, dur, s.Severity(sev).Render(fnd))
+			return "  " + l.Row(s.Tone(r.tone).Render(r.status), r.workflow, r.id, r.app, started, dur, s.Alert(format.SeverityAlert(sev)).Render(fnd))
 		})...)
 	}
 	for i := range lines {
@@ -570,7 +570,7 @@ func runDuration(run *catalyst.Run, now time.Time) string {
 	end, mark := run.UpdatedAt, ""
 	switch {
 	case run.Status.IsEnded():
-	case common.IsSaved(run.Provenance):
+	case run.Provenance.Saved():
 		if rec := run.Provenance.Recorded; end.IsZero() && rec != nil {
 			end = rec.CapturedAt
 		}

@@ -243,7 +243,7 @@ func (t *findingsTab) lines(width, height int) []string {
 		if selected {
 			return s.Selected.Render(cursor + " " + l.Row(cells...))
 		}
-		cells[0] = s.Severity(f.Severity).Render(mark)
+		cells[0] = s.Alert(format.SeverityAlert(f.Severity)).Render(mark)
 		return cursor + " " + l.Row(cells...)
 	})...)
 	return out
