@@ -177,7 +177,7 @@ func (t *invocationsTab) applyFilter(f filterState) tea.Cmd {
 		return nil
 	}
 	t.pending = true
-	return filterCmd(TabInvocations, t.seq, x.invTerms, x.invFlags, f, from)
+	return filterCmd(t.d, TabInvocations, t.seq, x.invTerms, x.invFlags, f, from)
 }
 
 // filteredRows takes the invocations a filter command matched, unless a

@@ -24,11 +24,27 @@ import (
 // BackMsg asks the root to leave the run view (esc with nothing to clear).
 type BackMsg struct{}
 
+// The run view's own messages are addressed to the view that sent them (its
+// viewData): one that arrives after its view was replaced by another (a
+// run closed and a new one opened) must not act on the new one.
+
 // jumpToEventMsg selects an event in the Events tab (enter on evidence).
-type jumpToEventMsg struct{ event int }
+type jumpToEventMsg struct {
+	to    *viewData
+	event int
+}
 
 // jumpToInvocationMsg selects and expands an invocation (enter on a finding).
-type jumpToInvocationMsg struct{ invocation int }
+type jumpToInvocationMsg struct {
+	to         *viewData
+	invocation int
+}
+
+// asyncFilter is a tab that filters a large list in a command: it takes the
+// rows the command computed.
+type asyncFilter interface {
+	filteredRows(msg filteredMsg)
+}
 
 // Tabs of the run view.
 const (
@@ -321,7 +337,8 @@ func (m *Model) SetSize(width, height int) {
 	m.layout()
 }
 
-// Update handles a message for the run view.
+// Update handles a message for the run view: its keys, its spinner, and
+// the messages it sent itself.
 func (m *Model) Update(msg tea.Msg) tea.Cmd {
 	switch msg := msg.(type) {
 	case spinner.TickMsg:
@@ -333,17 +350,18 @@ func (m *Model) Update(msg tea.Msg) tea.Cmd {
 		m.d.spinner = m.spin.View()
 		return cmd
 	case jumpToEventMsg:
-		m.jumpToEvent(msg.event)
-	case jumpToInvocationMsg:
-		m.jumpToInvocation(msg.invocation)
-	case filteredMsg:
-		switch t := m.tabs[msg.tab].(type) {
-		case *eventsTab:
-			t.filteredRows(msg)
-		case *invocationsTab:
-			t.filteredRows(msg)
+		if msg.to == m.d {
+			m.jumpToEvent(msg.event)
 		}
-		m.syncDetail(false)
+	case jumpToInvocationMsg:
+		if msg.to == m.d {
+			m.jumpToInvocation(msg.invocation)
+		}
+	case filteredMsg:
+		if t, ok := m.tabs[msg.tab].(asyncFilter); ok && msg.to == m.d {
+			t.filteredRows(msg)
+			m.syncDetail(false)
+		}
 	case tea.KeyPressMsg:
 		cmd := m.handleKey(msg)
 		m.syncDetail(false)
