@@ -21,7 +21,7 @@ import (
 // only the cells that changed, so the output stream never holds a whole
 // frame).
 type probe struct {
-	m     Model
+	m     *Model
 	frame *frame
 }
 
@@ -34,7 +34,7 @@ func (p probe) Init() tea.Cmd { return p.m.Init() }
 
 func (p probe) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	next, cmd := p.m.Update(msg)
-	p.m = next.(Model)
+	p.m = next.(*Model)
 	return p, cmd
 }
 
@@ -89,7 +89,7 @@ func press(tm *teatest.TestModel, names ...string) {
 }
 
 // finalModel quits the program and returns its last model.
-func finalModel(t *testing.T, tm *teatest.TestModel) Model {
+func finalModel(t *testing.T, tm *teatest.TestModel) *Model {
 	t.Helper()
 	press(tm, "q")
 	return tm.FinalModel(t, teatest.WithFinalTimeout(10*time.Second)).(probe).m
@@ -133,8 +133,8 @@ func TestFlowTriage(t *testing.T) {
 	if got := m.run.Selection(); got != "event:8" {
 		t.Errorf("selection = %q, want event:8", got)
 	}
-	if m.screen != screenRun {
-		t.Errorf("screen = %d, want the run view", m.screen)
+	if m.top() != m.run {
+		t.Errorf("screen = %T, want the run view", m.top())
 	}
 }
 
@@ -157,7 +157,7 @@ func TestFlowFollow(t *testing.T) {
 
 	// A response to an old request arrives late: it must not replace the
 	// history on screen.
-	tm.Send(historyLoadedMsg{seq: 0, history: tuitest.Empty(), keep: true, poll: true})
+	tm.Send(historyPolledMsg{seq: 0, history: tuitest.Empty()})
 
 	m := finalModel(t, tm)
 	h := m.run.History()

@@ -123,6 +123,9 @@ type Model struct {
 	width, height int
 }
 
+// The run list is a pane of the root's stack.
+var _ common.Pane = (*Model)(nil)
+
 // New returns an empty run list.
 func New(c *common.Common) *Model {
 	return &Model{

@@ -21,12 +21,9 @@ import (
 	"github.com/twice-cli/twice/tui/lineinput"
 )
 
-// BackMsg asks the root to leave the run view (esc with nothing to clear).
-type BackMsg struct{}
-
 // The run view's own messages are addressed to the view that sent them (its
-// viewData): one that arrives after its view was replaced by another (a
-// run closed and a new one opened) must not act on the new one.
+// viewData): every pane on the root's stack sees them, and a view must not
+// act on another's (common.Pane).
 
 // jumpToEventMsg selects an event in the Events tab (enter on evidence).
 type jumpToEventMsg struct {
@@ -337,8 +334,11 @@ func (m *Model) SetSize(width, height int) {
 	m.layout()
 }
 
-// Update handles a message for the run view: its keys, its spinner, and
-// the messages it sent itself.
+// The run view is a pane of the root's stack.
+var _ common.Pane = (*Model)(nil)
+
+// Update handles a message for the run view: its keys and pastes, its
+// spinner, and the messages it sent itself.
 func (m *Model) Update(msg tea.Msg) tea.Cmd {
 	switch msg := msg.(type) {
 	case spinner.TickMsg:
@@ -366,6 +366,8 @@ func (m *Model) Update(msg tea.Msg) tea.Cmd {
 		cmd := m.handleKey(msg)
 		m.syncDetail(false)
 		return cmd
+	case tea.PasteMsg:
+		return m.paste(msg)
 	}
 	return nil
 }
@@ -399,7 +401,7 @@ func (m *Model) handleKey(msg tea.KeyPressMsg) tea.Cmd {
 		if m.filter.active() {
 			return m.setFilter(filterState{})
 		}
-		return func() tea.Msg { return BackMsg{} }
+		return func() tea.Msg { return common.BackMsg{} }
 	case m.detail.Update(msg):
 	default:
 		return m.tabs[m.tab].update(msg)
@@ -426,8 +428,8 @@ func (m *Model) updateInput(msg tea.KeyPressMsg) tea.Cmd {
 	return nil
 }
 
-// Paste adds pasted text to the filter while it is being typed.
-func (m *Model) Paste(msg tea.PasteMsg) tea.Cmd {
+// paste adds pasted text to the filter while it is being typed.
+func (m *Model) paste(msg tea.PasteMsg) tea.Cmd {
 	if m.typing && m.input.Update(msg) {
 		f := m.filter
 		f.query = m.input.Value()
