@@ -89,15 +89,6 @@ type KeyGroup struct {
 	Keys  []key.Binding
 }
 
-// Bindings flattens groups into the [][]key.Binding of help.KeyMap.
-func Bindings(groups []KeyGroup) [][]key.Binding {
-	out := make([][]key.Binding, len(groups))
-	for i, g := range groups {
-		out[i] = g.Keys
-	}
-	return out
-}
-
 // Legend is a titled list of the marks a screen shows and what they mean,
 // for the help screen (colour is never the only signal, so every mark is a
 // glyph or a word that can be explained).

@@ -621,9 +621,6 @@ func (m *Model) Legend() []common.Legend {
 	}
 }
 
-// FullHelp returns every key of the list, grouped.
-func (m *Model) FullHelp() [][]key.Binding { return common.Bindings(m.KeyGroups()) }
-
 // KeyGroups returns every key of the list in titled groups.
 func (m *Model) KeyGroups() []common.KeyGroup {
 	k := &m.c.Keys

@@ -723,9 +723,6 @@ func (m *Model) Legend() []common.Legend {
 	}
 }
 
-// FullHelp returns every key of the run view, grouped.
-func (m *Model) FullHelp() [][]key.Binding { return common.Bindings(m.KeyGroups()) }
-
 // KeyGroups returns every key of the run view in titled groups.
 func (m *Model) KeyGroups() []common.KeyGroup {
 	k := &m.c.Keys
