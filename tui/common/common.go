@@ -1,6 +1,7 @@
-// Package common holds what every TUI pane is given: the styles, the key
-// bindings, the clock and the time format. It is built once by the root model
-// and passed down by pointer; panes never change it.
+// Package common holds what every TUI pane is given — the styles, the key
+// bindings, the clock and the time format (Common, built once by the root
+// model and passed down by pointer; panes never change it) — and the
+// contract every pane keeps with the root (Pane).
 package common
 
 import (
