@@ -124,7 +124,7 @@ func BenchmarkFirstFrameOpened(b *testing.B) {
 	for i := 0; i < b.N; i++ {
 		m := New(testOptions(Options{Source: tuitest.NewSource(), Open: &ref}))
 		next, _ := m.Update(tea.WindowSizeMsg{Width: 120, Height: 40})
-		next, _ = next.Update(historyDecodedMsg{seq: m.run.req.seq, history: h})
+		next, _ = next.Update(historyDecodedMsg{to: m.run, seq: m.run.req.seq, history: h})
 		_ = next.(*Model).View()
 	}
 }

@@ -34,11 +34,15 @@ type runAnalyzedMsg struct {
 	err     error
 }
 
+// The answers about a run's history are addressed to the run screen that
+// asked (to), with its request number (seq): an answer to a superseded
+// request is dropped.
+
 // historyDecodedMsg: a run opened afresh was fetched and decoded, or err
 // says why it could not be. It is shown at once, and its analysis follows
-// as a historyAnalyzedMsg with the same seq. seq is the run screen's
-// request number: an answer to a superseded request is dropped.
+// as a historyAnalyzedMsg with the same seq.
 type historyDecodedMsg struct {
+	to      *runScreen
 	seq     int
 	history *catalyst.History
 	err     error
@@ -47,6 +51,7 @@ type historyDecodedMsg struct {
 // historyAnalyzedMsg: detect ran on the history on screen and index holds
 // its results, or err says why it failed (the history stays on screen).
 type historyAnalyzedMsg struct {
+	to    *runScreen
 	seq   int
 	index *runview.Index
 	err   error
@@ -56,6 +61,7 @@ type historyAnalyzedMsg struct {
 // answered, so the view keeps its place and never falls back to
 // "analyzing"; err says why it could not be fetched or analyzed.
 type reloaded struct {
+	to      *runScreen
 	seq     int
 	history *catalyst.History
 	index   *runview.Index
@@ -105,10 +111,11 @@ const (
 )
 
 // loadRequest is a fetch of a run's history: which run, why, and the run
-// screen's request number its answer carries.
+// screen and request number its answer is addressed to.
 type loadRequest struct {
 	ref  catalyst.RunRef
 	kind loadKind
+	to   *runScreen
 	seq  int
 }
 
@@ -119,9 +126,9 @@ func loadHistory(ctx context.Context, src catalyst.Source, analyze analyzeFunc, 
 	return func() tea.Msg {
 		h, err := fetchHistory(ctx, src, req.ref)
 		if req.kind == loadOpen {
-			return historyDecodedMsg{seq: req.seq, history: h, err: err}
+			return historyDecodedMsg{to: req.to, seq: req.seq, history: h, err: err}
 		}
-		r := reloaded{seq: req.seq, history: h, err: err}
+		r := reloaded{to: req.to, seq: req.seq, history: h, err: err}
 		if err == nil {
 			r.index, r.err = analyzed(h, analyze)
 		}
@@ -142,11 +149,12 @@ func fetchHistory(ctx context.Context, src catalyst.Source, ref catalyst.RunRef)
 	return h, err
 }
 
-// analyzeHistory runs detect on a history that is already on screen.
-func analyzeHistory(h *catalyst.History, analyze analyzeFunc, seq int) tea.Cmd {
+// analyzeHistory runs detect on a history that is already on screen, for
+// the run screen to and its request seq.
+func analyzeHistory(h *catalyst.History, analyze analyzeFunc, to *runScreen, seq int) tea.Cmd {
 	return func() tea.Msg {
 		idx, err := analyzed(h, analyze)
-		return historyAnalyzedMsg{seq: seq, index: idx, err: err}
+		return historyAnalyzedMsg{to: to, seq: seq, index: idx, err: err}
 	}
 }
 

@@ -98,7 +98,7 @@ func TestStaleAnalysisIsDropped(t *testing.T) {
 	m := New(testOptions(Options{Source: src, Open: checkoutRef()}))
 	m = send(t, m, tea.WindowSizeMsg{Width: 120, Height: 40})
 	m.Init()
-	decoded := historyDecodedMsg{seq: m.run.req.seq, history: tuitest.Checkout()}
+	decoded := historyDecodedMsg{to: m.run, seq: m.run.req.seq, history: tuitest.Checkout()}
 	next, cmd := m.Update(decoded)
 	m = next.(*Model)
 	if m.run.History() == nil || m.run.Index() != nil {

@@ -143,11 +143,13 @@ func TestFlowTriage(t *testing.T) {
 // and follow stops when the run ends.
 func TestFlowFollow(t *testing.T) {
 	src := tuitest.NewSource().Add(tuitest.ChargeRunning(0), tuitest.ChargeRunning(2), tuitest.ChargeRunning(6))
-	tm, f := program(t, Options{
+	start := New(testOptions(Options{
 		Source:         src,
 		Open:           &catalyst.RunRef{ID: "charge-7731", AppID: "payments"},
 		FollowInterval: 20 * time.Millisecond,
-	})
+	}))
+	run := start.run
+	tm, f := programModel(t, start)
 	waitFor(t, f, "▷ running", "Events 9")
 	press(tm, "tab", "j", "j") // select event 2 in the Events tab
 	waitFor(t, f, "Event #2 · TaskScheduled")
@@ -157,14 +159,14 @@ func TestFlowFollow(t *testing.T) {
 
 	// A response to an old request arrives late: it must not replace the
 	// history on screen.
-	tm.Send(historyPolledMsg{seq: 0, history: tuitest.Empty()})
+	tm.Send(historyPolledMsg{to: run, seq: 0, history: tuitest.Empty()})
 
 	m := finalModel(t, tm)
 	h := m.run.History()
 	if h == nil || h.Len() != 15 || !h.Run.Status.Is(catalyst.StatusCompleted) {
 		t.Fatalf("history on screen = %v events, want the completed run's 15", h.Len())
 	}
-	if m.following {
+	if m.followed != nil {
 		t.Error("still following after the run ended")
 	}
 	if got := m.run.Selection(); got != "event:2" {

@@ -136,7 +136,7 @@ func (m *Model) onRunAnalyzed(msg runAnalyzedMsg) tea.Cmd {
 // analysis; its answer is dropped if another request comes meanwhile (same
 // seq).
 func (m *Model) onHistoryDecoded(msg historyDecodedMsg) tea.Cmd {
-	s := m.run
+	s := msg.to
 	if !s.req.current(msg.seq) {
 		return nil // stale: a newer request superseded it
 	}
@@ -145,13 +145,13 @@ func (m *Model) onHistoryDecoded(msg historyDecodedMsg) tea.Cmd {
 	}
 	cmd := s.SetHistory(msg.history, nil, false)
 	m.setStatus(s.OpenSummary())
-	return tea.Batch(cmd, analyzeHistory(msg.history, m.analyze, msg.seq))
+	return tea.Batch(cmd, analyzeHistory(msg.history, m.analyze, s, msg.seq))
 }
 
 // onHistoryAnalyzed adds detect's results to the history on screen, or says
 // why detect failed.
 func (m *Model) onHistoryAnalyzed(msg historyAnalyzedMsg) tea.Cmd {
-	s := m.run
+	s := msg.to
 	if !s.req.current(msg.seq) {
 		return nil
 	}
@@ -170,7 +170,7 @@ func (m *Model) onHistoryAnalyzed(msg historyAnalyzedMsg) tea.Cmd {
 // onHistoryRefreshed shows the run on screen fetched again, keeping the
 // user's place.
 func (m *Model) onHistoryRefreshed(msg historyRefreshedMsg) tea.Cmd {
-	s := m.run
+	s := msg.to
 	if !s.req.current(msg.seq) {
 		return nil
 	}
@@ -188,12 +188,12 @@ func (m *Model) onHistoryRefreshed(msg historyRefreshedMsg) tea.Cmd {
 // schedules the next poll; a failed poll backs off and retries; follow
 // stops when the run ended.
 func (m *Model) onHistoryPolled(msg historyPolledMsg) tea.Cmd {
-	s := m.run
+	s := msg.to
 	if !s.req.current(msg.seq) {
 		return nil
 	}
 	if msg.err != nil {
-		if !m.following {
+		if m.followed != s {
 			return m.loadFailed(s, msg.err)
 		}
 		m.followDelay = min(m.followDelay*2, maxFollowBackoff)
@@ -205,7 +205,7 @@ func (m *Model) onHistoryPolled(msg historyPolledMsg) tea.Cmd {
 		before = h.Len()
 	}
 	cmd := s.SetHistory(msg.history, msg.index, true)
-	if !m.following {
+	if m.followed != s {
 		return cmd
 	}
 	status := msg.history.Run.Status
@@ -244,7 +244,7 @@ func (m *Model) loadFailed(s *runScreen, err error) tea.Cmd {
 
 // toggleFollow starts or stops following the run on screen, s.
 func (m *Model) toggleFollow(s *runScreen) tea.Cmd {
-	if m.following {
+	if m.followed != nil {
 		m.stopFollow()
 		m.setStatus("stopped following")
 		return nil
@@ -268,7 +268,7 @@ func (m *Model) toggleFollow(s *runScreen) tea.Cmd {
 		m.setStatus("the run has ended (" + mark + "): nothing to follow")
 		return nil
 	}
-	m.following = true
+	m.followed = s
 	m.followSeq++
 	m.followDelay = m.opts.FollowInterval
 	s.SetFollowing(true)
@@ -289,18 +289,22 @@ func savedWhere(p catalyst.Provenance) string {
 	return "a file"
 }
 
+// stopFollow ends follow mode; a tick already scheduled is dropped.
 func (m *Model) stopFollow() {
-	m.following = false
+	if m.followed != nil {
+		m.followed.SetFollowing(false)
+		m.followed = nil
+	}
 	m.followSeq++
-	m.run.SetFollowing(false)
 }
 
 // onFollowTick polls the followed run.
 func (m *Model) onFollowTick(msg followTickMsg) tea.Cmd {
-	if !m.following || msg.seq != m.followSeq || m.run.ref == nil {
+	s := m.followed
+	if s == nil || msg.seq != m.followSeq || s.ref == nil {
 		return nil
 	}
-	return m.run.load(m, loadPoll)
+	return s.load(m, loadPoll)
 }
 
 // copyID copies the run id with OSC 52, when it is a plain id.
@@ -368,7 +372,7 @@ func (m *Model) onURLOpened(msg urlOpenedMsg) {
 
 // followState describes follow mode for the status line's right side.
 func (m *Model) followState() string {
-	if !m.following {
+	if m.followed == nil {
 		return ""
 	}
 	return "● follow " + format.Duration(m.followDelay.Truncate(time.Second))

@@ -194,7 +194,7 @@ func (s *runScreen) load(m *Model, why loadKind) tea.Cmd {
 		return nil
 	}
 	seq := s.req.start(m.ctx)
-	cmd := loadHistory(s.req.ctx, m.opts.Source, m.analyze, loadRequest{ref: *s.ref, kind: why, seq: seq})
+	cmd := loadHistory(s.req.ctx, m.opts.Source, m.analyze, loadRequest{ref: *s.ref, kind: why, to: s, seq: seq})
 	if why == loadPoll {
 		return cmd
 	}

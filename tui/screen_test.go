@@ -16,6 +16,7 @@ import (
 	"github.com/twice-cli/twice/detect"
 	"github.com/twice-cli/twice/tui/common"
 	"github.com/twice-cli/twice/tui/internal/tuitest"
+	"github.com/twice-cli/twice/tui/runview"
 )
 
 // fakeScreen is a screen the root knows nothing about: it records what
@@ -208,29 +209,30 @@ func TestEachLoadIsAnsweredByItsOwnMessage(t *testing.T) {
 	ref := *chargeRef()
 	analyses := 0
 	analyze := func(h *catalyst.History) *detect.Report { analyses++; return detect.Analyze(h, detect.Options{}) }
+	to := &runScreen{}
 	load := func(kind loadKind, analyze analyzeFunc) tea.Msg {
-		return loadHistory(context.Background(), src, analyze, loadRequest{ref: ref, kind: kind, seq: 7})()
+		return loadHistory(context.Background(), src, analyze, loadRequest{ref: ref, kind: kind, to: to, seq: 7})()
 	}
 
 	fetched, ok := load(loadOpen, analyze).(historyDecodedMsg)
-	if !ok || fetched.seq != 7 || fetched.history == nil || fetched.err != nil || analyses != 0 {
+	if !ok || fetched.to != to || fetched.seq != 7 || fetched.history == nil || fetched.err != nil || analyses != 0 {
 		t.Fatalf("open: %#v, %d analyses; want the decoded history, unanalyzed", fetched, analyses)
 	}
-	analyzedMsg, ok := analyzeHistory(fetched.history, analyze, 7)().(historyAnalyzedMsg)
-	if !ok || analyzedMsg.seq != 7 || analyzedMsg.index == nil || analyzedMsg.err != nil || analyses != 1 {
+	analyzedMsg, ok := analyzeHistory(fetched.history, analyze, to, 7)().(historyAnalyzedMsg)
+	if !ok || analyzedMsg.to != to || analyzedMsg.seq != 7 || analyzedMsg.index == nil || analyzedMsg.err != nil || analyses != 1 {
 		t.Fatalf("analysis: %#v; want the index", analyzedMsg)
 	}
 	refreshed, ok := load(loadRefresh, analyze).(historyRefreshedMsg)
-	if !ok || refreshed.seq != 7 || refreshed.history == nil || refreshed.index == nil || refreshed.err != nil {
+	if !ok || refreshed.to != to || refreshed.seq != 7 || refreshed.history == nil || refreshed.index == nil || refreshed.err != nil {
 		t.Fatalf("refresh: %#v; want the history analyzed", refreshed)
 	}
 	polled, ok := load(loadPoll, analyze).(historyPolledMsg)
-	if !ok || polled.seq != 7 || polled.history == nil || polled.index == nil || polled.err != nil {
+	if !ok || polled.to != to || polled.seq != 7 || polled.history == nil || polled.index == nil || polled.err != nil {
 		t.Fatalf("poll: %#v; want the history analyzed", polled)
 	}
 
 	boom := func(*catalyst.History) *detect.Report { panic("boom") }
-	if msg := analyzeHistory(fetched.history, boom, 7)().(historyAnalyzedMsg); msg.index != nil || msg.err == nil ||
+	if msg := analyzeHistory(fetched.history, boom, to, 7)().(historyAnalyzedMsg); msg.index != nil || msg.err == nil ||
 		!strings.Contains(msg.err.Error(), "analyzing run charge-7731 failed (a bug in twice): boom") {
 		t.Errorf("a panicking analysis: %#v", msg)
 	}
@@ -251,6 +253,54 @@ func TestEachLoadIsAnsweredByItsOwnMessage(t *testing.T) {
 		if err == nil || err.Error() != "503 Service Unavailable" {
 			t.Errorf("load kind %d: a failed fetch answered %v", kind, err)
 		}
+	}
+}
+
+// TestRunsStackAndAnswersFindTheirScreen: a run opened on top of another
+// (a child run, issue 17) loads into its own screen; an answer for the run
+// below goes to that run, not to the one on screen; esc closes the top run
+// and shows the one below where the user left it.
+func TestRunsStackAndAnswersFindTheirScreen(t *testing.T) {
+	src := tuitest.NewSource().Add(tuitest.Charge(), tuitest.Checkout())
+	m := start(t, Options{Source: src, Open: chargeRef()}, 120, 40)
+	parent := m.run
+	m = keys(t, m, "tab", "j", "j", "j")
+	if parent.Selection() != "event:3" {
+		t.Fatalf("selection %q, want event:3", parent.Selection())
+	}
+	m = drive(t, m, m.openRun(src.Runs.Runs[1]))
+	child := m.run
+	if m.top() != child || child == parent || len(m.stack) != 3 {
+		t.Fatalf("the child run is not on top of the stack (%d screens)", len(m.stack))
+	}
+	if h := child.History(); h == nil || h.Run.ID != "checkout-7731" || child.Index() == nil {
+		t.Fatalf("the child run did not load into its own screen")
+	}
+	if !strings.Contains(plain(m), "CheckoutWorkflow") {
+		t.Fatalf("the child run is not on screen:\n%s", plain(m))
+	}
+
+	// The parent's refresh answers while the child is on top: the parent
+	// takes it, the child does not.
+	seq := parent.req.start(context.Background())
+	refreshed := tuitest.Charge()
+	idx, _ := analyzed(refreshed, m.analyze)
+	m = send(t, m, historyRefreshedMsg{to: parent, seq: seq, history: refreshed, index: idx})
+	if parent.History() != refreshed || child.History().Run.ID != "checkout-7731" {
+		t.Fatalf("the parent's answer went to the wrong screen")
+	}
+
+	m = send(t, m, common.BackMsg{})
+	if m.top() != parent || parent.Selection() != "event:3" || parent.Tab() != runview.TabEvents {
+		t.Fatalf("back: top %T, selection %q, tab %d; want the parent where it was", m.top(), parent.Selection(), parent.Tab())
+	}
+	if out := plain(m); !strings.Contains(out, "ChargeWorkflow") || !strings.Contains(out, "[Events 15]") {
+		t.Errorf("the parent is not on screen as it was:\n%s", out)
+	}
+	// An answer for the closed child is dropped.
+	send(t, m, historyDecodedMsg{to: child, seq: child.req.seq - 1, history: tuitest.Empty()})
+	if child.History().Run.ID != "checkout-7731" {
+		t.Errorf("a closed screen took an answer")
 	}
 }
 

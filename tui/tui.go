@@ -97,8 +97,9 @@ type Model struct {
 	// takes the input. It is never empty.
 	stack []screen
 	// list is the run list (the bottom of the stack when there is a
-	// source); run is the run opened last (on the stack while it is open).
-	// The source's answers go to them.
+	// source), which the list's answers go to; run is the run opened last
+	// (on the stack while it is open). Answers about a run go to the run
+	// screen that asked.
 	list     *listScreen
 	run      *runScreen
 	showHelp bool
@@ -110,7 +111,9 @@ type Model struct {
 	statusRows int
 	status     statusLine
 
-	following   bool
+	// followed is the run screen follow mode polls (nil: not following);
+	// it is always the one on top.
+	followed    *runScreen
 	followDelay time.Duration
 	followSeq   int
 }
@@ -168,7 +171,7 @@ func (m *Model) Init() tea.Cmd {
 	switch {
 	case m.opts.History != nil:
 		seq := m.run.req.start(m.ctx)
-		return tea.Batch(analyzeHistory(m.opts.History, m.analyze, seq), m.run.SetLoading(""))
+		return tea.Batch(analyzeHistory(m.opts.History, m.analyze, m.run, seq), m.run.SetLoading(""))
 	case m.run.ref != nil:
 		return m.run.load(m, loadOpen)
 	}

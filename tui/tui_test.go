@@ -27,7 +27,7 @@ func TestStaleHistoryResponseIsDropped(t *testing.T) {
 	if m.run.History() == nil || m.run.History().Len() != 15 {
 		t.Fatalf("the run did not load")
 	}
-	stale := historyDecodedMsg{seq: m.run.req.seq - 1, history: tuitest.Empty()}
+	stale := historyDecodedMsg{to: m.run, seq: m.run.req.seq - 1, history: tuitest.Empty()}
 	m = send(t, m, stale)
 	if got := m.run.History().Run.ID; got != "charge-7731" {
 		t.Fatalf("a stale response replaced the run: now %q", got)
@@ -60,7 +60,7 @@ func TestFollowPollsBacksOffAndStops(t *testing.T) {
 	const every = time.Millisecond // the test's drive sleeps through each tick
 	m := start(t, Options{Source: src, Open: chargeRef(), FollowInterval: every}, 120, 40)
 	m = keys(t, m, "tab", "j", "j", "F")
-	if !m.following || m.followDelay != every {
+	if m.followed == nil || m.followDelay != every {
 		t.Fatalf("F did not start following (delay %s)", m.followDelay)
 	}
 
@@ -104,7 +104,7 @@ func TestFollowPollsBacksOffAndStops(t *testing.T) {
 	// The backoff is capped. (The tick it schedules is not run: it would
 	// sleep a minute.)
 	m.followDelay = 50 * time.Second
-	next, _ := m.Update(historyPolledMsg{seq: m.run.req.seq, err: errors.New("503 Service Unavailable")})
+	next, _ := m.Update(historyPolledMsg{to: m.run, seq: m.run.req.seq, err: errors.New("503 Service Unavailable")})
 	if m = next.(*Model); m.followDelay != maxFollowBackoff {
 		t.Fatalf("backoff %s, want the cap %s", m.followDelay, maxFollowBackoff)
 	}
@@ -112,7 +112,7 @@ func TestFollowPollsBacksOffAndStops(t *testing.T) {
 
 	// The run ends: follow stops.
 	m = send(t, m, followTickMsg{seq: m.followSeq})
-	if m.following || !strings.Contains(m.status.text, "follow stopped") {
+	if m.followed != nil || !strings.Contains(m.status.text, "follow stopped") {
 		t.Fatalf("follow did not stop when the run ended: %+v", m.status)
 	}
 }
@@ -132,8 +132,8 @@ func TestFollowNeedsARunningRunFromASource(t *testing.T) {
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			m := keys(t, start(t, c.opts, 120, 40), "F")
-			if m.following || !strings.Contains(m.status.text, c.want) {
-				t.Fatalf("following=%v status=%q, want %q", m.following, m.status.text, c.want)
+			if m.followed != nil || !strings.Contains(m.status.text, c.want) {
+				t.Fatalf("following=%v status=%q, want %q", m.followed != nil, m.status.text, c.want)
 			}
 		})
 	}
@@ -154,7 +154,7 @@ func TestFollowNeverPollsASavedHistory(t *testing.T) {
 	m := start(t, Options{Source: src, Open: chargeRef()}, 120, 40)
 	next, cmd := m.Update(keyMsg("F"))
 	m = next.(*Model)
-	if cmd != nil || m.following {
+	if cmd != nil || m.followed != nil {
 		t.Fatalf("F on a saved history started following (cmd %v)", cmd != nil)
 	}
 	m = send(t, m, followTickMsg{seq: m.followSeq})
