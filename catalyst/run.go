@@ -191,6 +191,19 @@ func (p Provenance) Live() bool {
 	return p.Surface == SurfaceCatalystMCP && p.Recorded == nil
 }
 
+// Saved reports whether the history was read from a saved history (a file,
+// standard input or a bundled demo) rather than from a live source. A saved
+// run's clock stopped when it was saved: how long it has been running is
+// measured to its last recorded time, never to now, and there is nothing to
+// follow.
+func (p Provenance) Saved() bool {
+	switch p.Surface {
+	case SurfaceFile, SurfaceStdin, SurfaceDemo:
+		return true
+	}
+	return false
+}
+
 // Recording describes a twice fixture a history was read from.
 type Recording struct {
 	// Surface is where the recorded history originally came from.

@@ -174,7 +174,7 @@ func (t *eventsTab) applyFilter(f filterState) tea.Cmd {
 		return nil
 	}
 	t.pending, t.pendingSel = true, sel
-	return filterCmd(TabEvents, t.seq, x.eventTerms, x.eventFlags, f, from)
+	return filterCmd(t.d, TabEvents, t.seq, x.eventTerms, x.eventFlags, f, from)
 }
 
 // filteredRows takes the rows a filter command computed, unless a newer request
