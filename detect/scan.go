@@ -57,9 +57,9 @@ type attemptRec struct {
 	outcome     int32 // position of the first outcome, -1: none
 	outcomeTurn int32
 	outLink     linkRank // how the outcome was tied: by id, or inferred
-	parent      int32 // union-find parent (the root is the set's first attempt)
-	prevExec    int32 // previous attempt with the same task execution id, -1
-	timer       int32 // retry timer that preceded it, -1
+	parent      int32    // union-find parent (the root is the set's first attempt)
+	prevExec    int32    // previous attempt with the same task execution id, -1
+	timer       int32    // retry timer that preceded it, -1
 	link        linkRank
 	child       bool
 	failed      bool // the first outcome is a failure
@@ -226,13 +226,13 @@ func inboxBeforeTurn(h *catalyst.History) bool {
 func newScan(h *catalyst.History, largeBytes int) *scan {
 	c := countKinds(h)
 	s := &scan{
-		h:             h,
-		attempts:      make([]attemptRec, 0, c.attempts),
-		timers:        make([]timerRec, 0, c.timers),
-		failures:      make([]int32, 0, c.failures),
-		firedOrder:    make([]int32, 0, c.fired),
-		ids:           newIDTable(c.numbered + 16),
-		execs:         newExecIndex(c.tasks),
+		h:          h,
+		attempts:   make([]attemptRec, 0, c.attempts),
+		timers:     make([]timerRec, 0, c.timers),
+		failures:   make([]int32, 0, c.failures),
+		firedOrder: make([]int32, 0, c.fired),
+		ids:        newIDTable(c.numbered + 16),
+		execs:      newExecIndex(c.tasks),
 		insts:      make(map[string]int32),
 		largeBytes: largeBytes,
 		byActionID: h.Format == catalyst.FormatDaprCLI,
