@@ -82,7 +82,7 @@ With --exit-status, twice exits 3 when a finding at or above --fail-on exists (f
 	fl.StringVarP(&opts.App, "app", "a", "", "app id of the runs")
 	fl.StringVarP(&opts.Project, "project", "p", "", "Catalyst project to scan (or that holds the run ids given)")
 	fl.StringVar(&opts.Run, "run", "", "the run id of the one history file or standard input given, when it does not name it")
-	fl.StringVar(&opts.Since, "since", "", "project scan: runs started within this duration (24h, 90m, 7d) or since this time (RFC 3339); default 24h")
+	fl.StringVar(&opts.Since, "since", "", "project scan: runs started within this duration (24h, 90m, 7d) or since this time (RFC 3339); 0 or all: no window; default 24h")
 	fl.StringVar(&opts.Until, "until", "", "project scan: only runs started before this duration ago or this time")
 	fl.StringVar(&opts.Status, "status", "", "project scan: only runs with this status (running, completed, failed, terminated, suspended, canceled, …)")
 	fl.StringVar(&opts.Workflow, "workflow", "", "project scan: only runs of this workflow")
@@ -333,6 +333,9 @@ func findingsStatus(opts *ScanOptions, p *scanPlan, n int) error {
 // syntax, plus d for days) or an instant (RFC 3339, or a date).
 func parseSince(s string, now time.Time) (time.Time, error) {
 	s = strings.TrimSpace(s)
+	if s == "0" || strings.EqualFold(s, "all") {
+		return time.Time{}, nil // no window
+	}
 	if days, ok := strings.CutSuffix(s, "d"); ok {
 		if n, err := strconv.ParseFloat(days, 64); err == nil && n > 0 && n <= 3650 {
 			return now.Add(-time.Duration(n * float64(24*time.Hour))), nil
