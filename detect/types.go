@@ -233,6 +233,10 @@ type Report struct {
 	// Skipped lists the checks that could not run and why (payloads
 	// withheld at the data-sharing level, redacted, ...).
 	Skipped []SkippedCheck
+	// OutcomeNotes say, for the attempts whose outcome the source did not
+	// tie to them by id, how it was inferred or why it is unknown; in
+	// invocation and attempt order (Note finds one).
+	OutcomeNotes []OutcomeNote
 }
 
 // Invocation is one logical call of an activity or child workflow, with
@@ -259,7 +263,8 @@ type Invocation struct {
 	OpenRetry *RetryTimer
 	Kind      Kind
 	// LinkRule is the least trusted rule that joined any of its attempts
-	// (LinkFirst for a single attempt).
+	// (LinkFirst for a single attempt), or LinkInferred when an attempt's
+	// outcome was tied to it by inference (Attempt.OutcomeLink).
 	LinkRule LinkRule
 	// Class is what the name suggests the activity does (after overrides).
 	Class ActivityClass
@@ -319,6 +324,11 @@ type Attempt struct {
 	// Outcome is how it ended (see OutcomeEvent).
 	Outcome      Outcome
 	FailureClass FailureClass
+	// OutcomeLink is how its outcome event was tied to it: LinkByID (the
+	// event's scheduled id or task execution id), LinkInferred (the
+	// source gave no id and the history still decided; Report.Note says
+	// why), or 0 when it has no outcome event.
+	OutcomeLink LinkRule
 }
 
 // Duration is the time from scheduling to outcome, or 0 when unknown.

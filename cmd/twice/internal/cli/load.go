@@ -37,6 +37,65 @@ type target struct {
 	arg string
 	// ref names the run for live reads.
 	ref catalyst.RunRef
+	// identity is the run id, app id and project the user gave on the
+	// command line (--run, --app, --project) for a history that does not
+	// name them: a file, standard input or a demo (applyIdentity).
+	identity catalyst.RunRef
+}
+
+// withIdentity gives a history read from a file, standard input or a demo
+// the identity the user's flags name (none for a live read, whose run is
+// the argument), and says on note which flags it ignores.
+func withIdentity(t target, run, app, project string, note func(string)) target {
+	if t.kind == targetLive {
+		if run != "" && run != t.ref.ID {
+			note("twice: --run " + quote(run) + " is ignored: the run read from Catalyst is the argument, " + quote(t.ref.ID))
+		}
+		return t
+	}
+	t.identity = catalyst.RunRef{ID: run, AppID: app, Project: project}
+	return t
+}
+
+// applyIdentity fills the run id, app id and project a history does not
+// name from what the user gave (withIdentity); one the history names
+// differently is an error naming both, never silently replaced.
+func applyIdentity(t target, h *catalyst.History) error {
+	id, run := t.identity, &h.Run
+	conflict := func(what, flag, has, given string) error {
+		return usagef("%s names %s %s, but %s says %s: drop %s, or give the history of that run",
+			targetName(t), what, quote(has), flag, quote(given), flag)
+	}
+	switch {
+	case id.ID == "":
+	case run.ID == "":
+		run.ID = id.ID
+	case run.ID != id.ID:
+		return conflict("run", "--run", run.ID, id.ID)
+	}
+	switch {
+	case id.AppID == "":
+	case run.AppID == "":
+		run.AppID = id.AppID
+	case run.AppID != id.AppID:
+		return conflict("app", "--app", run.AppID, id.AppID)
+	}
+	switch p := run.Project; {
+	case id.Project == "":
+	case p.Name == "" && p.UID == "":
+		run.Project.Name = id.Project
+	case id.Project != p.Name && id.Project != p.UID && strings.TrimPrefix(id.Project, "prj-") != strings.TrimPrefix(p.UID, "prj-"):
+		return conflict("project", "--project", first(p.Name, p.UID), id.Project)
+	}
+	return nil
+}
+
+// targetName names where a history was read from, for messages.
+func targetName(t target) string {
+	if t.kind == targetStdin {
+		return "the history on standard input"
+	}
+	return quote(t.arg)
 }
 
 // resolveTarget decides what an argument names: "-" is standard input,
@@ -118,6 +177,9 @@ func (f *Factory) loadHistory(ctx context.Context, t target, lc LiveClient) (*ca
 func (f *Factory) checkHistory(t target, h *catalyst.History, note func(string)) error {
 	if h.Len() == 0 {
 		return emptyHistoryError(t, h)
+	}
+	if err := applyIdentity(t, h); err != nil {
+		return err
 	}
 	return f.applyDataSharingLevel(t, h, note)
 }

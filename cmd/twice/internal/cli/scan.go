@@ -33,6 +33,7 @@ type ScanOptions struct {
 	// and Project also name live runs given as targets).
 	App      string
 	Project  string
+	Run      string
 	Since    string
 	Until    string
 	Status   string
@@ -80,7 +81,8 @@ With --exit-status, twice exits 3 when a finding at or above --fail-on exists (f
 	fl := cmd.Flags()
 	fl.StringVarP(&opts.App, "app", "a", "", "app id of the runs")
 	fl.StringVarP(&opts.Project, "project", "p", "", "Catalyst project to scan (or that holds the run ids given)")
-	fl.StringVar(&opts.Since, "since", "", "project scan: runs started within this duration (24h, 90m, 7d) or since this time (RFC 3339); default 24h")
+	fl.StringVar(&opts.Run, "run", "", "the run id of the one history file or standard input given, when it does not name it")
+	fl.StringVar(&opts.Since, "since", "", "project scan: runs started within this duration (24h, 90m, 7d) or since this time (RFC 3339); 0 or all: no window; default 24h")
 	fl.StringVar(&opts.Until, "until", "", "project scan: only runs started before this duration ago or this time")
 	fl.StringVar(&opts.Status, "status", "", "project scan: only runs with this status (running, completed, failed, terminated, suspended, canceled, …)")
 	fl.StringVar(&opts.Workflow, "workflow", "", "project scan: only runs of this workflow")
@@ -151,6 +153,9 @@ func runScan(ctx context.Context, opts *ScanOptions) error {
 		return err
 	}
 	if len(opts.Targets) == 0 {
+		if opts.Run != "" {
+			fmt.Fprintln(opts.F.IO.ErrOut, "twice: --run is ignored: a project scan reads every run it lists")
+		}
 		return runFleetScan(ctx, opts, p)
 	}
 	for _, flag := range []struct{ name, value string }{{"--since", opts.Since}, {"--until", opts.Until}, {"--status", opts.Status}, {"--workflow", opts.Workflow}} {
@@ -183,7 +188,18 @@ func runTargetScan(ctx context.Context, opts *ScanOptions, p *scanPlan) error {
 			}
 		}
 		needLive = needLive || t.kind == targetLive
-		targets[i] = t
+		targets[i] = withIdentity(t, opts.Run, opts.App, opts.Project, func(s string) { fmt.Fprintln(f.IO.ErrOut, s) })
+	}
+	if opts.Run != "" {
+		histories := 0
+		for _, t := range targets {
+			if t.kind != targetLive {
+				histories++
+			}
+		}
+		if histories > 1 {
+			return usagef("--run names one run, and %d histories were given: scan them one at a time to name each", histories)
+		}
 	}
 	var lc LiveClient
 	if needLive {
@@ -317,6 +333,9 @@ func findingsStatus(opts *ScanOptions, p *scanPlan, n int) error {
 // syntax, plus d for days) or an instant (RFC 3339, or a date).
 func parseSince(s string, now time.Time) (time.Time, error) {
 	s = strings.TrimSpace(s)
+	if s == "0" || strings.EqualFold(s, "all") {
+		return time.Time{}, nil // no window
+	}
 	if days, ok := strings.CutSuffix(s, "d"); ok {
 		if n, err := strconv.ParseFloat(days, 64); err == nil && n > 0 && n <= 3650 {
 			return now.Add(-time.Duration(n * float64(24*time.Hour))), nil

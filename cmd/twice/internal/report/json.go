@@ -235,6 +235,13 @@ func writeRunInfoMembers(e *jsonEnc, r *catalyst.Run) {
 	writePayloadJSON(e, "custom_status", r.CustomStatus)
 	e.strField("failure_message", r.FailureMessage)
 	e.strField("parent_id", r.ParentID)
+	if r.RerunOf != "" {
+		e.key("rerun_of")
+		e.beginObject()
+		e.strField("id", r.RerunOf)
+		e.intField("from_event_id", int64(r.RerunFrom))
+		e.endObject()
+	}
 }
 
 func writePayloadJSON(e *jsonEnc, name string, p catalyst.Payload) {
@@ -266,7 +273,8 @@ func writeEventJSON(e *jsonEnc, ev *catalyst.Event) {
 	e.name(ev.Type.String())
 	e.stampField("timestamp", ev.Timestamp)
 	e.strField("name", ev.Name)
-	if hasScheduledID(ev.Type) || ev.ScheduledID != 0 {
+	if ev.HasScheduledID() && (hasScheduledID(ev.Type) || ev.ScheduledID != 0) {
+		// An id the source did not give is left out, never written as 0.
 		e.intField("scheduled_id", int64(ev.ScheduledID))
 	}
 	if ev.Type == catalyst.EventExecutionStarted {
@@ -276,7 +284,7 @@ func writeEventJSON(e *jsonEnc, ev *catalyst.Event) {
 	} else {
 		e.strField("task_execution_id", ev.ExecutionID)
 	}
-	if ev.Type == catalyst.EventTimerFired || ev.TimerID != 0 {
+	if ev.HasTimerID() && (ev.Type == catalyst.EventTimerFired || ev.TimerID != 0) {
 		e.intField("timer_id", int64(ev.TimerID))
 	}
 	e.stampField("fire_at", ev.FireAt)
@@ -343,7 +351,7 @@ func writeReportJSON(e *jsonEnc, h *catalyst.History, r *detect.Report) {
 	e.key("invocations")
 	e.beginArray()
 	writeElements(e, len(r.Invocations), invocationsPerSegment, nil, func(e *jsonEnc, i int) {
-		writeInvocationJSON(e, r, &r.Invocations[i])
+		writeInvocationJSON(e, r, i, &r.Invocations[i])
 	})
 	e.endArray()
 
@@ -367,7 +375,7 @@ func writeReportJSON(e *jsonEnc, h *catalyst.History, r *detect.Report) {
 	e.endArray()
 }
 
-func writeInvocationJSON(e *jsonEnc, r *detect.Report, inv *detect.Invocation) {
+func writeInvocationJSON(e *jsonEnc, r *detect.Report, k int, inv *detect.Invocation) {
 	e.beginObject()
 	e.nameField("kind", inv.Kind.String())
 	e.strField("name", inv.Name)
@@ -394,13 +402,16 @@ func writeInvocationJSON(e *jsonEnc, r *detect.Report, inv *detect.Invocation) {
 	e.key("attempts")
 	e.beginArray()
 	for i := range inv.Attempts {
-		writeAttemptJSON(e, &inv.Attempts[i])
+		note, _ := r.Note(k, inv.Attempts[i].Number)
+		writeAttemptJSON(e, &inv.Attempts[i], note.Text)
 	}
 	e.endArray()
 	e.endObject()
 }
 
-func writeAttemptJSON(e *jsonEnc, a *detect.Attempt) {
+// writeAttemptJSON writes an attempt; note is why its outcome was inferred
+// or is unknown ("" when its outcome, if any, was tied by id).
+func writeAttemptJSON(e *jsonEnc, a *detect.Attempt, note string) {
 	e.beginObject()
 	e.intField("number", int64(a.Number))
 	e.intField("scheduled_event", int64(a.Scheduled))
@@ -412,6 +423,8 @@ func writeAttemptJSON(e *jsonEnc, a *detect.Attempt) {
 	if a.OutcomeEvent >= 0 {
 		e.intField("outcome_event", int64(a.OutcomeEvent))
 	}
+	e.nameField("outcome_link", a.OutcomeLink.String())
+	e.strField("outcome_reason", note)
 	if len(a.ExtraOutcomes) > 0 {
 		e.key("extra_outcome_events")
 		e.beginArray()

@@ -109,6 +109,9 @@ func (t *textWriter) run(a Analysis) {
 // backslashes of their escapes.
 func noLinkText(r *catalyst.Run) string {
 	switch {
+	case r.ID == "" && r.RerunOf != "":
+		return "no link: this history is a rerun of \"" + line(r.RerunOf) + "\" and does not name its own run id " +
+			"(give it with --run)"
 	case r.ID == "" && r.AppID == "":
 		return "no link: this history names neither its app id nor its run id"
 	case r.ID == "":
@@ -117,6 +120,13 @@ func noLinkText(r *catalyst.Run) string {
 		return "no link: this history does not name its app id; run \"" + line(r.ID) + "\""
 	}
 	return "no link: an id is not a plain id; app \"" + line(r.AppID) + "\", run \"" + line(r.ID) + "\""
+}
+
+// RerunText says which run a rerun was made from, and from which event:
+// the history up to that event is a copy of that run's.
+func RerunText(r *catalyst.Run) string {
+	return "rerun of " + line(r.RerunOf) + " from event " + strconv.Itoa(int(r.RerunFrom)) +
+		" (the events before it are copied from that run, its start included)"
 }
 
 func (t *textWriter) header(a Analysis) {
@@ -144,6 +154,9 @@ func (t *textWriter) header(a Analysis) {
 	}
 	if r.ParentID != "" {
 		t.field("Parent", line(r.ParentID))
+	}
+	if r.RerunOf != "" {
+		t.field("Rerun", RerunText(r))
 	}
 	t.field("Source", sourceText(h))
 	if r.Provenance.Recorded != nil {
@@ -429,8 +442,9 @@ func (t *textWriter) invocations(a Analysis) {
 		}
 		t.buf = trimRight(t.buf)
 		t.endLine()
-		if len(inv.Attempts) > 1 || len(inv.Findings) > 0 || inv.Outcome == detect.OutcomeUnknown || inv.ReusedInstanceID || inv.OpenRetry != nil {
-			t.attempts(inv)
+		if len(inv.Attempts) > 1 || len(inv.Findings) > 0 || inv.Outcome == detect.OutcomeUnknown || inv.ReusedInstanceID ||
+			inv.OpenRetry != nil || inv.LinkRule == detect.LinkInferred {
+			t.attempts(r, i, inv)
 		}
 	}
 }
@@ -443,7 +457,7 @@ func trimRight(buf []byte) []byte {
 	return buf
 }
 
-func (t *textWriter) attempts(inv *detect.Invocation) {
+func (t *textWriter) attempts(r *detect.Report, k int, inv *detect.Invocation) {
 	indent := "       "
 	if inv.Key != "" {
 		t.println(indent, "key ", line(inv.Key))
@@ -453,7 +467,8 @@ func (t *textWriter) attempts(inv *detect.Invocation) {
 	}
 	for i := range inv.Attempts {
 		t.buf = append(t.buf, indent...)
-		t.buf = appendAttempt(t.buf, &inv.Attempts[i])
+		note, _ := r.Note(k, inv.Attempts[i].Number)
+		t.buf = appendAttempt(t.buf, &inv.Attempts[i], note.Text)
 		t.endLine()
 	}
 	if rt := inv.OpenRetry; rt != nil {
@@ -473,8 +488,9 @@ func openRetryText(rt *detect.RetryTimer) string {
 }
 
 // appendAttempt describes one attempt on one line: its scheduling event,
-// ids, outcome, duration, backoff and retry timer, and failure.
-func appendAttempt(buf []byte, at *detect.Attempt) []byte {
+// ids, outcome, duration, backoff and retry timer, and failure, then, when
+// its outcome was inferred or is unknown for want of an id, why (note).
+func appendAttempt(buf []byte, at *detect.Attempt, note string) []byte {
 	buf = append(buf, "attempt "...)
 	buf = strconv.AppendInt(buf, int64(at.Number), 10)
 	buf = append(buf, ": event "...)
@@ -536,6 +552,13 @@ func appendAttempt(buf []byte, at *detect.Attempt) []byte {
 		if f.NonRetriable {
 			buf = append(buf, " (non-retriable)"...)
 		}
+	}
+	if note != "" {
+		buf = append(buf, " — "...)
+		if at.OutcomeLink == detect.LinkInferred {
+			buf = append(buf, "outcome inferred: "...)
+		}
+		buf = append(buf, line(note)...)
 	}
 	return buf
 }
