@@ -131,7 +131,7 @@ func New(opts Options) *Model {
 		Styles:     style.New(opts.Profile),
 		Keys:       common.DefaultKeys(),
 		Now:        opts.Now,
-		TimeFormat: format.ParseTimeFormat(opts.TimeFormat),
+		TimeFormat: timeFormat(opts.TimeFormat),
 		Console:    opts.Console,
 	}
 	m := &Model{
@@ -176,6 +176,14 @@ func (m *Model) Init() tea.Cmd {
 		return m.run.load(m, loadOpen)
 	}
 	return m.list.fetch(m)
+}
+
+// timeFormat parses Options.TimeFormat: "iso", else relative.
+func timeFormat(s string) format.TimeFormat {
+	if f, ok := format.ParseTimeFormat(s); ok {
+		return f
+	}
+	return format.Relative
 }
 
 // analyzer returns the analysis the view runs: detect with opts, judging a

@@ -1,7 +1,15 @@
-// Package format turns model values into the short, sanitized text the TUI
-// panes show: durations in the Dapr CLI's units, instants in the chosen time
-// format, width-aware fitting and wrapping, payloads, and the glyph-and-word
-// marks of severities, statuses and outcomes.
+// Package format is where twice turns model values into words and cells,
+// for every screen and document it writes: durations in the Dapr CLI's
+// units, instants in the chosen time format, the cut of long text, width-
+// aware fitting and wrapping, payloads, an event's DETAILS cell and its
+// JSON, the glyph-and-word marks of severities, statuses and outcomes, and
+// the tones and alert levels those marks are coloured by.
+//
+// The interactive view (tui/...) and the command line's text, Markdown and
+// JSON (cmd/twice/internal/report) both use it, so a time, a cut or a mark
+// reads the same everywhere. It holds no styling: it imports neither Bubble
+// Tea nor lipgloss (the view's styles map its tones and alerts to colours),
+// so the command line's writers do not link the view's styling.
 //
 // Every function that takes history text sanitizes it (safetext) before it
 // measures or cuts it; functions that take already-safe text say so.
@@ -15,70 +23,6 @@ import (
 
 	"github.com/charmbracelet/x/ansi"
 )
-
-// TimeFormat chooses how instants are shown.
-type TimeFormat uint8
-
-// Time formats.
-const (
-	// Relative shows how long ago ("2.1h ago"); the default.
-	Relative TimeFormat = iota
-	// ISO shows RFC 3339 in UTC.
-	ISO
-)
-
-// ParseTimeFormat maps "iso" to ISO and anything else ("relative", "") to
-// Relative.
-func ParseTimeFormat(s string) TimeFormat {
-	if strings.EqualFold(strings.TrimSpace(s), "iso") {
-		return ISO
-	}
-	return Relative
-}
-
-const (
-	isoShort  = "2006-01-02T15:04:05Z07:00"
-	isoMillis = "2006-01-02T15:04:05.000Z07:00"
-)
-
-// Instant shows t in the time format, relative to now; "-" when t is zero.
-// Relative instants name their direction ("3.0s ago", "in 2.0m").
-func Instant(t time.Time, f TimeFormat, now time.Time) string {
-	if t.IsZero() {
-		return "-"
-	}
-	if f == ISO {
-		return t.UTC().Format(isoShort)
-	}
-	d := now.Sub(t)
-	switch {
-	case d < 0:
-		return "in " + Duration(-d)
-	case d < time.Second:
-		return "just now"
-	}
-	return Duration(d) + " ago"
-}
-
-// Offset shows d as a signed offset from a reference instant, in
-// Duration's units: "+0s", "+30.52s", "-27.0ms". Times inside a run read
-// as offsets from its start (or an invocation's), which stay meaningful
-// however long ago the run was.
-func Offset(d time.Duration) string {
-	if d < 0 {
-		return Duration(d)
-	}
-	return "+" + Duration(d)
-}
-
-// Exact shows t in RFC 3339 with milliseconds, in UTC; "-" when zero. The
-// detail pane shows exact times whatever the time format.
-func Exact(t time.Time) string {
-	if t.IsZero() {
-		return "-"
-	}
-	return t.UTC().Format(isoMillis)
-}
 
 // Duration shows d in the Dapr CLI's units (ns, µs, ms, s, m, h), so that
 // durations read as they do in `dapr workflow history`, and in days from 48

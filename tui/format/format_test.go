@@ -64,8 +64,24 @@ func TestInstant(t *testing.T) {
 	if got := Exact(now.Add(1500 * time.Microsecond)); got != "2026-08-20T11:20:00.001Z" {
 		t.Errorf("Exact = %q", got)
 	}
-	if ParseTimeFormat("ISO") != ISO || ParseTimeFormat("relative") != Relative || ParseTimeFormat("") != Relative {
-		t.Error("ParseTimeFormat")
+	for in, want := range map[string]TimeFormat{"iso": ISO, "relative": Relative} {
+		if got, ok := ParseTimeFormat(in); !ok || got != want || got.String() != in {
+			t.Errorf("ParseTimeFormat(%q) = %v, %v", in, got, ok)
+		}
+	}
+	for _, bad := range []string{"", "ISO", "utc"} {
+		if _, ok := ParseTimeFormat(bad); ok {
+			t.Errorf("ParseTimeFormat(%q) accepted", bad)
+		}
+	}
+	if got := When(now.Add(-2*time.Hour), ISO, now); got != "2026-08-20T09:20:00.000Z" {
+		t.Errorf("When(ISO) = %q: documents show milliseconds", got)
+	}
+	if got := When(now.Add(-2*time.Hour), Relative, now); got != "2.0h ago" {
+		t.Errorf("When(Relative) = %q", got)
+	}
+	if ExactStamp(catalyst.StampNever) != "never" || ExactStamp(0) != "-" {
+		t.Errorf("ExactStamp: never %q, zero %q", ExactStamp(catalyst.StampNever), ExactStamp(0))
 	}
 }
 
@@ -105,6 +121,32 @@ func TestFitPadWrap(t *testing.T) {
 	}
 	if got := ExpandTabs("a\tb\n\tc"); got != "a   b\n    c" {
 		t.Errorf("ExpandTabs = %q", got)
+	}
+}
+
+// TestClip: the one cut of raw text: sanitized, then n columns and "…";
+// a huge text is read only as far as its first few hundred bytes.
+func TestClip(t *testing.T) {
+	for _, c := range []struct {
+		in   string
+		n    int
+		want string
+	}{
+		{"short", 10, "short"},
+		{"abcdef", 3, "abc…"},
+		{"exactly", 7, "exactly"},
+		{"", 5, ""},
+		{"a\x1b[2Jb", 40, `a\x1b[2Jb`},
+		{"漢字漢字", 4, "漢字…"},
+		{strings.Repeat("x", 1<<20), 5, "xxxxx…"},
+	} {
+		if got := Clip(c.in, c.n); got != c.want {
+			t.Errorf("Clip(%.20q, %d) = %q, want %q", c.in, c.n, got, c.want)
+		}
+	}
+	// A text of zero-width marks cut short still says it was cut.
+	if got := Clip("x"+strings.Repeat("\u0301", 1<<12), 5); !strings.HasSuffix(got, "…") {
+		t.Errorf("a cut text must end in …: %q", got[len(got)-8:])
 	}
 }
 
@@ -150,8 +192,8 @@ func TestPayloads(t *testing.T) {
 	if last := lines[len(lines)-1]; last != "… 10 more bytes not shown" {
 		t.Errorf("a large payload ends with %q", last)
 	}
-	if got := PayloadLine(catalyst.PresentPayload(strings.Repeat("y", 500)), meta, 10); Width(got) != 10 {
-		t.Errorf("PayloadLine is %d wide", Width(got))
+	if got := PayloadLine(catalyst.PresentPayload(strings.Repeat("y", 500)), meta, 10); got != "yyyyyyyyyy…" {
+		t.Errorf("PayloadLine = %q: 10 columns, then …", got)
 	}
 	if got := PayloadLine(catalyst.AbsentPayload(catalyst.PayloadWithheld), meta, 10); !strings.Contains(got, "(metadata)") {
 		t.Errorf("PayloadLine of a withheld payload = %q", got)

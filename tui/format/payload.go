@@ -13,18 +13,16 @@ import (
 // pane shows; the rest is summarised in a line saying how much was left out.
 const PayloadShowBytes = 16 << 10
 
-// PayloadLine describes a payload on one line: its text, sanitized and cut to
-// n characters, or the words for why there is none. A withheld payload is
-// named as withheld at the data-sharing level, never shown as empty.
+// PayloadLine describes a payload on one line: its text, sanitized and cut
+// to n columns (then "…"), or the words for why there is none. A withheld
+// payload is named as withheld at the data-sharing level, never shown as
+// empty.
 func PayloadLine(p catalyst.Payload, d catalyst.DataSharing, n int) string {
 	if !p.Has() {
-		return d.PayloadText(p)
+		// The words embed the reported level, which is source text too.
+		return safetext.Line(d.PayloadText(p))
 	}
-	text := p.Text()
-	if len(text) > 4*n+16 {
-		text = text[:4*n+16]
-	}
-	return Fit(safetext.Line(text), n)
+	return Clip(p.Text(), n)
 }
 
 // PayloadBlock returns the lines the detail pane shows for a payload: the

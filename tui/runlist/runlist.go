@@ -8,7 +8,6 @@ import (
 	"strconv"
 	"strings"
 	"time"
-	"unicode/utf8"
 
 	"charm.land/bubbles/v2/key"
 	"charm.land/bubbles/v2/spinner"
@@ -20,7 +19,6 @@ import (
 	"github.com/twice-cli/twice/tui/common"
 	"github.com/twice-cli/twice/tui/format"
 	"github.com/twice-cli/twice/tui/lineinput"
-	"github.com/twice-cli/twice/tui/style"
 	"github.com/twice-cli/twice/tui/table"
 )
 
@@ -76,7 +74,7 @@ type row struct {
 	// about says what the run demonstrates (a bundled demo's or a saved
 	// history's description), "" for none.
 	about string
-	tone  style.Tone
+	tone  format.Tone
 }
 
 // wants are the widths the flexible columns' content needs (the widest
@@ -387,7 +385,7 @@ func newRow(run *catalyst.Run) row {
 		app:      format.Line(run.AppID),
 	}
 	if rec := run.Provenance.Recorded; rec != nil && rec.Description != "" {
-		r.about = format.Line(trimText(rec.Description, 1000))
+		r.about = format.Clip(rec.Description, 1000)
 	}
 	r.search = strings.ToLower(strings.Join([]string{r.status, r.workflow, r.id, r.app}, "\x00"))
 	return r
@@ -487,17 +485,6 @@ func (m *Model) about() []string {
 		out = append(out, format.Pad(" "+l, m.width))
 	}
 	return out
-}
-
-// trimText cuts raw text to about n bytes before it is sanitized.
-func trimText(s string, n int) string {
-	if len(s) <= n {
-		return s
-	}
-	for n > 0 && !utf8.RuneStart(s[n]) {
-		n--
-	}
-	return s[:n]
 }
 
 // titleLine names the list, its size, whether it is partial, and the

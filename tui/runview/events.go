@@ -3,15 +3,12 @@ package runview
 import (
 	"sort"
 	"strconv"
-	"strings"
-	"unicode/utf8"
 
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/twice-cli/twice/catalyst"
 	"github.com/twice-cli/twice/tui/format"
-	"github.com/twice-cli/twice/tui/style"
 	"github.com/twice-cli/twice/tui/table"
 )
 
@@ -257,7 +254,7 @@ func (t *eventsTab) lines(width, height int) []string {
 		}
 		typ := c.typ
 		if c.failed {
-			typ = s.Tone(style.ToneBad).Render(typ)
+			typ = s.Tone(format.ToneBad).Render(typ)
 		}
 		row := " " + mark + l.Row(c.pos, typ, c.name, c.id, c.exec, c.elapsed, c.details)
 		if mark == "+" {
@@ -317,101 +314,9 @@ func elapsed(prev, cur catalyst.Stamp) string {
 }
 
 // eventDetails is the DETAILS column: the one-line summary of the event's
-// own facts, in the Dapr CLI's vocabulary, with its payload's text or mark.
+// own facts, as the text output's event table has it (format.AppendDetails).
 func eventDetails(e *catalyst.Event, ds catalyst.DataSharing) string {
-	var parts []string
-	add := func(s string) { parts = append(parts, s) }
-	switch e.Type {
-	case catalyst.EventExecutionStarted:
-		add("workflowStart")
-		if e.Detail != nil && e.Detail.ParentInstanceID != "" {
-			add("parent=" + format.Line(e.Detail.ParentInstanceID))
-		}
-	case catalyst.EventTaskCompleted, catalyst.EventChildWorkflowCompleted, catalyst.EventTaskFailed,
-		catalyst.EventChildWorkflowFailed:
-		if e.HasScheduledID() {
-			add("eventId=" + strconv.Itoa(int(e.ScheduledID)))
-		}
-	case catalyst.EventTimerCreated:
-		add("fireAt=" + fireAt(e.FireAt))
-		if o := e.Origin.String(); o != "" {
-			if e.OriginID != "" {
-				o += "(" + format.Line(e.OriginID) + ")"
-			}
-			add("origin=" + o)
-		}
-	case catalyst.EventTimerFired:
-		if e.HasTimerID() {
-			add("timerId=" + strconv.Itoa(int(e.TimerID)))
-		}
-	case catalyst.EventEventRaised:
-		add("event=" + format.Line(e.Name))
-	case catalyst.EventEventSent:
-		add("event=" + format.Line(e.Name) + "->" + format.Line(e.InstanceID))
-	case catalyst.EventChildWorkflowCreated:
-		if e.InstanceID != "" {
-			add("instance=" + format.Line(e.InstanceID))
-		}
-	case catalyst.EventExecutionCompleted:
-		if e.Detail != nil && e.Detail.WorkflowStatus != "" {
-			add("status=" + format.Line(string(e.Detail.WorkflowStatus)))
-		}
-	case catalyst.EventExecutionStalled:
-		if e.Detail != nil {
-			add("reason=" + format.Line(e.Detail.StallReason))
-		}
-	case catalyst.EventUnknown:
-		add("unknown type")
-	}
-	if f := e.Failure; f != nil {
-		text := format.Line(f.Type)
-		if f.Message != "" {
-			text += ": " + format.Line(trimText(f.Message, 200))
-		}
-		if f.NonRetriable {
-			text += " (non-retriable)"
-		}
-		add(text)
-	}
-	if field := e.Type.PayloadField(); field != "" && e.Payload.State != catalyst.PayloadNone {
-		add(field + "=" + payloadShort(e.Payload, ds))
-	}
-	return strings.Join(parts, ", ")
-}
-
-// payloadShort is a payload on a row: its first characters, or a short mark
-// ("withheld (metadata)").
-func payloadShort(p catalyst.Payload, ds catalyst.DataSharing) string {
-	if p.State == catalyst.PayloadWithheld {
-		if ds.Level == catalyst.LevelUnknown {
-			return "‹withheld: level not reported›"
-		}
-		return "‹withheld (" + format.Line(string(ds.Level)) + ")›"
-	}
-	if !p.Has() {
-		return "‹" + ds.PayloadText(p) + "›"
-	}
-	return format.PayloadLine(p, ds, 120)
-}
-
-// fireAt shows a timer's fire time exactly ("never" for an indefinite wait).
-func fireAt(s catalyst.Stamp) string {
-	if s.IsNever() {
-		return "never"
-	}
-	return format.Exact(s.Time())
-}
-
-// trimText cuts raw text to about n bytes before it is sanitized, so a huge
-// message costs nothing on a row.
-func trimText(s string, n int) string {
-	if len(s) <= n {
-		return s
-	}
-	for n > 0 && !utf8.RuneStart(s[n]) {
-		n--
-	}
-	return s[:n] + "…"
+	return string(format.AppendDetails(nil, e, ds))
 }
 
 func (t *eventsTab) selection() string {

@@ -9,7 +9,6 @@ import (
 	"github.com/twice-cli/twice/catalyst/safetext"
 	"github.com/twice-cli/twice/detect"
 	"github.com/twice-cli/twice/tui/format"
-	"github.com/twice-cli/twice/tui/style"
 	"github.com/twice-cli/twice/tui/table"
 )
 
@@ -19,7 +18,7 @@ type invCells struct {
 	// shortFlag is the flag without the severity's word ("▲ duplicate? +1"),
 	// for a FLAG column too narrow for the whole.
 	shortFlag   string
-	outcomeTone style.Tone
+	outcomeTone format.Tone
 	severity    detect.Severity
 }
 
@@ -410,9 +409,13 @@ func (t *invocationsTab) attemptLine(inv *detect.Invocation, ai int) string {
 		line += " inst " + format.Fit(format.Line(a.InstanceID), 13)
 	}
 	if f := a.Failure; f != nil {
-		line += " " + format.Line(trimText(f.Type, 80))
+		typ := "-"
+		if f.Type != "" {
+			typ = format.Clip(f.Type, 80)
+		}
+		line += " " + typ
 		if f.Message != "" {
-			line += ": " + format.Line(trimText(f.Message, 200))
+			line += ": " + format.Clip(f.Message, 200)
 		}
 	}
 	return line

@@ -17,7 +17,7 @@ import (
 )
 
 func newView(w, h int) *Model {
-	c := &common.Common{Styles: style.New(colorprofile.NoTTY), Keys: common.DefaultKeys(), Now: tuitest.Now}
+	c := &common.Common{Styles: style.New(colorprofile.NoTTY), Keys: common.DefaultKeys(), Now: tuitest.Now, TimeFormat: format.Relative}
 	m := New(c)
 	m.SetSize(w, h)
 	return m

@@ -14,6 +14,7 @@ import (
 	"github.com/twice-cli/twice/catalyst/live"
 	"github.com/twice-cli/twice/cmd/twice/internal/report"
 	"github.com/twice-cli/twice/detect"
+	"github.com/twice-cli/twice/tui/format"
 )
 
 // GlobalOptions are the flags every command takes.
@@ -133,14 +134,14 @@ func (f *Factory) colorEnabled() (bool, error) {
 
 // timeFormat decides the time format: the flag, else relative on a
 // terminal and iso when piped.
-func (f *Factory) timeFormat() (report.TimeFormat, error) {
+func (f *Factory) timeFormat() (format.TimeFormat, error) {
 	if f.Globals.TimeFormat == "" {
 		if f.stdoutTTY() {
-			return report.TimeRelative, nil
+			return format.Relative, nil
 		}
-		return report.TimeISO, nil
+		return format.ISO, nil
 	}
-	tf, ok := report.ParseTimeFormat(f.Globals.TimeFormat)
+	tf, ok := format.ParseTimeFormat(f.Globals.TimeFormat)
 	if !ok {
 		return 0, usagef("--time-format %q is not one of relative, iso", f.Globals.TimeFormat)
 	}

@@ -14,9 +14,9 @@ import (
 
 	"github.com/twice-cli/twice/catalyst"
 	"github.com/twice-cli/twice/catalyst/live"
-	"github.com/twice-cli/twice/cmd/twice/internal/report"
 	"github.com/twice-cli/twice/detect"
 	"github.com/twice-cli/twice/tui"
+	"github.com/twice-cli/twice/tui/format"
 )
 
 // TUIRequest is what the commands ask of the interactive view: a source,
@@ -40,7 +40,7 @@ type TUIRequest struct {
 	Console string
 	// Now is the clock; TimeFormat how times are shown.
 	Now        func() time.Time
-	TimeFormat report.TimeFormat
+	TimeFormat format.TimeFormat
 	// Color is false to draw without colour (NO_COLOR, --color never).
 	Color bool
 	// In and Out are the terminal.
@@ -79,7 +79,7 @@ func runTUI(ctx context.Context, req TUIRequest) error {
 }
 
 // tuiRequest starts a request with what every command passes the view.
-func (f *Factory) tuiRequest(det detect.Options, console string, tf report.TimeFormat) TUIRequest {
+func (f *Factory) tuiRequest(det detect.Options, console string, tf format.TimeFormat) TUIRequest {
 	return TUIRequest{Detect: det, Console: console, Now: f.Env.Now, TimeFormat: tf,
 		Color: mustColor(f), In: f.IO.In, Out: f.IO.Out, OpenURL: f.browser()}
 }

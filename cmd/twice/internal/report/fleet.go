@@ -11,6 +11,7 @@ import (
 	"github.com/twice-cli/twice/catalyst"
 	"github.com/twice-cli/twice/catalyst/safetext"
 	"github.com/twice-cli/twice/detect"
+	"github.com/twice-cli/twice/tui/format"
 )
 
 // DefaultWorstRuns is how many of the worst runs a fleet summary lists.
@@ -163,7 +164,7 @@ func byIDText(m map[detect.FindingID]int) string {
 }
 
 // queryText describes a run-list filter.
-func queryText(q catalyst.RunQuery, tf TimeFormat, now time.Time) string {
+func queryText(q catalyst.RunQuery, tf format.TimeFormat, now time.Time) string {
 	var parts []string
 	if q.Project != "" {
 		parts = append(parts, "project "+line(q.Project))

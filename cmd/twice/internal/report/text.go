@@ -196,7 +196,7 @@ func (t *textWriter) header(a Analysis) {
 // durationSoFar prints a run's duration; for a run that has not ended, as
 // the time so far and when its last event was, so that a run waiting for
 // hours does not read as one that took minutes.
-func durationSoFar(r *catalyst.Run, d time.Duration, f TimeFormat, now time.Time) string {
+func durationSoFar(r *catalyst.Run, d time.Duration, f format.TimeFormat, now time.Time) string {
 	if r.Status.IsEnded() {
 		return humanize(d)
 	}
@@ -253,7 +253,7 @@ func sourceText(h *catalyst.History) string {
 }
 
 // recordedText describes the fixture a history was read from.
-func recordedText(r *catalyst.Recording, f TimeFormat, now time.Time) string {
+func recordedText(r *catalyst.Recording, f format.TimeFormat, now time.Time) string {
 	var b strings.Builder
 	b.WriteString("by ")
 	b.WriteString(line(r.Producer))
@@ -482,7 +482,7 @@ func openRetryText(rt *detect.RetryTimer) string {
 	if rt.Fired >= 0 {
 		s += " fired at event " + strconv.Itoa(rt.Fired) + " but no attempt followed in this history"
 	} else {
-		s += " has not fired (due " + stampISO(rt.FireAt) + "): another attempt may follow"
+		s += " has not fired (due " + format.ExactStamp(rt.FireAt) + "): another attempt may follow"
 	}
 	return s
 }
@@ -631,7 +631,7 @@ func (t *textWriter) events(a Analysis) {
 		t.buf = pad(t.buf, t.elapsed(i, prev, e.Timestamp), 10)
 		negative = negative || (i > 0 && !prev.IsZero() && !e.Timestamp.IsZero() && e.Timestamp.Sub(prev) < 0)
 		prev = e.Timestamp
-		t.buf = appendDetails(t.buf, e, ds)
+		t.buf = format.AppendDetails(t.buf, e, ds)
 		t.buf = trimRight(t.buf)
 		t.endLine()
 	}
@@ -654,7 +654,7 @@ func (t *textWriter) elapsed(i int, prev, ts catalyst.Stamp) string {
 		return "-"
 	}
 	if i == 0 {
-		if t.opts.TimeFormat == TimeRelative {
+		if t.opts.TimeFormat == format.Relative {
 			return "Age:" + humanize(t.now.Sub(ts.Time()))
 		}
 		return "-"
