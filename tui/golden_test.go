@@ -85,28 +85,28 @@ func scenes() []scene {
 		{name: "invocations-expanded", opts: charge, keys: []string{"enter", "j"}},
 		{name: "invocations-flagged-only", opts: charge, keys: []string{"!"}},
 		{name: "invocations-no-detail", opts: charge, keys: []string{"p"}},
-		{name: "events", opts: charge, keys: []string{"tab"}},
-		{name: "events-failure", opts: charge, keys: []string{"tab", "j", "j", "j"}},
-		{name: "events-withheld-input", opts: charge, keys: []string{"tab", "j", "j"}},
-		{name: "events-filter", opts: charge, keys: []string{"tab", "/", "c", "h", "a", "r", "g", "e", "enter"}},
-		{name: "findings", opts: charge, keys: []string{"tab", "tab"}},
-		{name: "findings-evidence", opts: charge, keys: []string{"tab", "tab", "j"}},
+		{name: "events", opts: charge, keys: []string{"tab", "tab"}},
+		{name: "events-failure", opts: charge, keys: []string{"tab", "tab", "j", "j", "j"}},
+		{name: "events-withheld-input", opts: charge, keys: []string{"tab", "tab", "j", "j"}},
+		{name: "events-filter", opts: charge, keys: []string{"tab", "tab", "/", "c", "h", "a", "r", "g", "e", "enter"}},
+		{name: "findings", opts: charge, keys: []string{"tab", "tab", "tab"}},
+		{name: "findings-evidence", opts: charge, keys: []string{"tab", "tab", "tab", "j"}},
 		{name: "help-run", opts: charge, keys: []string{"?"}},
 
-		{name: "long-trace", opts: history(tuitest.LongTrace), keys: []string{"tab", "j", "j", "j", "J", "J", "J", "J", "J", "J"}},
-		{name: "payloads", opts: history(tuitest.FullPayloads), keys: []string{"tab", "j", "j"}},
+		{name: "long-trace", opts: history(tuitest.LongTrace), keys: []string{"tab", "tab", "j", "j", "j", "J", "J", "J", "J", "J", "J"}},
+		{name: "payloads", opts: history(tuitest.FullPayloads), keys: []string{"tab", "tab", "j", "j"}},
 		{name: "payloads-invocation", opts: history(tuitest.FullPayloads), keys: []string{"enter", "j", "j"}},
 
 		{name: "hostile-invocations", opts: hostile},
-		{name: "hostile-events", opts: hostile, keys: []string{"tab", "j", "j", "j"}},
-		{name: "hostile-unknown-event", opts: hostile, keys: []string{"tab", "G"}},
-		{name: "hostile-findings", opts: hostile, keys: []string{"tab", "tab"}},
+		{name: "hostile-events", opts: hostile, keys: []string{"tab", "tab", "j", "j", "j"}},
+		{name: "hostile-unknown-event", opts: hostile, keys: []string{"tab", "tab", "G"}},
+		{name: "hostile-findings", opts: hostile, keys: []string{"tab", "tab", "tab"}},
 
 		{name: "empty", opts: history(tuitest.Empty)},
-		{name: "empty-events", opts: history(tuitest.Empty), keys: []string{"tab"}},
-		{name: "empty-findings", opts: history(tuitest.Empty), keys: []string{"tab", "tab"}},
+		{name: "empty-events", opts: history(tuitest.Empty), keys: []string{"tab", "tab"}},
+		{name: "empty-findings", opts: history(tuitest.Empty), keys: []string{"tab", "tab", "tab"}},
 		{name: "no-activity", opts: history(tuitest.NoActivity)},
-		{name: "no-findings-withheld", opts: history(tuitest.NoActivity), keys: []string{"tab", "tab"}},
+		{name: "no-findings-withheld", opts: history(tuitest.NoActivity), keys: []string{"tab", "tab", "tab"}},
 
 		{name: "run-loading", opts: func() Options {
 			return Options{Source: listSource(), Open: &catalyst.RunRef{ID: "charge-7731", AppID: "payments"}}
@@ -141,8 +141,8 @@ func layoutScenes() []scene {
 		{name: "runlist", opts: func() Options { return Options{Source: listSource()} }},
 		{name: "checkout", opts: checkout},
 		{name: "checkout-expanded", opts: checkout, keys: []string{"enter", "j"}},
-		{name: "checkout-events", opts: checkout, keys: []string{"tab", "j", "j", "j", "j", "j", "j"}},
-		{name: "checkout-findings", opts: checkout, keys: []string{"tab", "tab"}},
+		{name: "checkout-events", opts: checkout, keys: []string{"tab", "tab", "j", "j", "j", "j", "j", "j"}},
+		{name: "checkout-findings", opts: checkout, keys: []string{"tab", "tab", "tab"}},
 		{name: "checkout-help", opts: checkout, keys: []string{"?"}},
 	}
 }

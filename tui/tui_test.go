@@ -3,6 +3,7 @@ package tui
 import (
 	"errors"
 	"reflect"
+	"regexp"
 	"strings"
 	"testing"
 	"time"
@@ -43,7 +44,7 @@ func TestStaleHistoryResponseIsDropped(t *testing.T) {
 func TestRefreshKeepsTheSelection(t *testing.T) {
 	src := tuitest.NewSource().Add(tuitest.Charge())
 	m := start(t, Options{Source: src, Open: chargeRef()}, 120, 40)
-	m = keys(t, m, "tab", "j", "j", "j", "R")
+	m = keys(t, m, "tab", "tab", "j", "j", "j", "R")
 	if got := m.run.Selection(); got != "event:3" {
 		t.Errorf("selection after refresh = %q, want event:3", got)
 	}
@@ -59,7 +60,7 @@ func TestFollowPollsBacksOffAndStops(t *testing.T) {
 	src := tuitest.NewSource().Add(tuitest.ChargeRunning(0), tuitest.ChargeRunning(2), tuitest.ChargeRunning(6))
 	const every = time.Millisecond // the test's drive sleeps through each tick
 	m := start(t, Options{Source: src, Open: chargeRef(), FollowInterval: every}, 120, 40)
-	m = keys(t, m, "tab", "j", "j", "F")
+	m = keys(t, m, "tab", "tab", "j", "j", "F")
 	if m.followed == nil || m.followDelay != every {
 		t.Fatalf("F did not start following (delay %s)", m.followDelay)
 	}
@@ -170,11 +171,14 @@ func TestCopyAndOpen(t *testing.T) {
 	link := "https://catalyst.diagrid.io/workflows/payments/charge-7731?project=default"
 	m := start(t, Options{History: tuitest.Charge()}, 120, 40)
 
+	// y copies what is selected (TestCopyTargets): here ChargeCard's task
+	// execution id, and says so.
 	next, cmd := m.Update(keyMsg("y"))
-	if !sameCmd(cmd, tea.SetClipboard("charge-7731")) {
-		t.Errorf("y does not copy the run id")
+	exec := "8a4f2c71-3b9e-4d05-a6c2-91e07f5d3b18"
+	if !sameCmd(cmd, tea.SetClipboard(exec)) {
+		t.Errorf("y does not copy the selected invocation's task execution id")
 	}
-	if got := next.(*Model).status.text; got != "copied run id charge-7731 to the clipboard (OSC 52, if the terminal allows it)" {
+	if got := next.(*Model).status.text; got != "copied the task execution id of ChargeCard "+exec+" to the clipboard (OSC 52, if the terminal allows it)" {
 		t.Errorf("status after y = %q", got)
 	}
 	next, cmd = m.Update(keyMsg("Y"))
@@ -237,6 +241,11 @@ func TestResizeRelayouts(t *testing.T) {
 	if !strings.Contains(out, strings.Repeat("─", 80)) || !strings.Contains(out, "ChargeCard · activity") {
 		t.Errorf("at 80 columns the detail pane is not below the list:\n%s", out)
 	}
+	// p cycles the detail pane: wider, the whole screen, hidden.
+	m = keys(t, m, "p", "p")
+	if out := plain(m); !strings.Contains(out, "▶ ChargeCard · activity") || strings.Contains(out, "ATTEMPTS") {
+		t.Errorf("p p did not zoom the detail pane to the whole screen:\n%s", out)
+	}
 	m = keys(t, m, "p")
 	if strings.Contains(plain(m), "ChargeCard · activity") {
 		t.Errorf("p did not hide the detail pane")
@@ -248,7 +257,7 @@ func TestDetailAppearsWhenTheRunArrivesAfterTheWindowSize(t *testing.T) {
 	m := New(testOptions(Options{Source: src, Open: chargeRef()}))
 	m = send(t, m, tea.WindowSizeMsg{Width: 120, Height: 40})
 	cmd := m.Init()
-	if !strings.Contains(plain(m), "loading charge-7731") {
+	if !strings.Contains(plain(m), "loading run charge-7731") {
 		t.Fatalf("no loading state:\n%s", plain(m))
 	}
 	m = drive(t, m, cmd)
@@ -333,7 +342,7 @@ func TestRunListAnalyzesRowsWithBoundedConcurrency(t *testing.T) {
 	}
 
 	m = start(t, Options{Source: src}, 120, 40)
-	if got := strings.Count(plain(m), "▲ HIGH 1"); got != 10 {
+	if got := strings.Count(plain(m), "▲ HIGH duplicate? ChargeCard"); got != 10 {
 		t.Errorf("%d rows show their findings, want 10:\n%s", got, plain(m))
 	}
 }
@@ -341,7 +350,9 @@ func TestRunListAnalyzesRowsWithBoundedConcurrency(t *testing.T) {
 func TestRunListToggles(t *testing.T) {
 	// (The root changes in place: each case starts anew.)
 	fresh := func() *Model { return start(t, Options{Source: listSource()}, 120, 40) }
-	count := func(m *Model) int { return strings.Count(plain(m), "charge-7") + strings.Count(plain(m), "empty-1") }
+	// Rows only: the preview names the selected run again ("charge-7731:").
+	rows := regexp.MustCompile(`(charge-7\d+|empty-1) `)
+	count := func(m *Model) int { return len(rows.FindAllString(plain(m), -1)) }
 	if n := count(fresh()); n != 4 {
 		t.Fatalf("%d runs listed, want 4", n)
 	}
@@ -354,7 +365,7 @@ func TestRunListToggles(t *testing.T) {
 			t.Errorf("%v shows %d runs, want %d", c.keys, got, c.want)
 		}
 	}
-	sorted := plain(keys(t, fresh(), "s"))
+	sorted := plain(keys(t, fresh(), "s", "s"))
 	if strings.Index(sorted, "charge-7800") > strings.Index(sorted, "charge-7731") {
 		t.Errorf("s did not sort the oldest first:\n%s", sorted)
 	}

@@ -198,7 +198,7 @@ func TestTerminalPipedHistoryOpensTheView(t *testing.T) {
 	term := startTerminal(t, 110, 30, append(baseEnv, "HOME="+home, "XDG_CONFIG_HOME="+home), "cat "+src+" | "+bin+" show -")
 	term.waitFor("run (not in this history)")
 	term.waitFor("charge_card")
-	term.keys("Tab")
+	term.keys("Tab", "Tab")
 	term.waitFor("[Events 24]")
 	term.keys("q")
 	if st := term.exitStatus(); st != "0" {

@@ -10,7 +10,8 @@ import (
 // of the interactive view and of the text output: its type-specific facts
 // as "key=value" pairs joined by "; ", in the Dapr CLI's vocabulary (its
 // details and attrs). Every history string is sanitized; a payload that is
-// not present says why (withheld names the data-sharing level).
+// not present says why, in a word for a withheld one (the table's legend
+// names the level once: WithheldLegend).
 func AppendDetails(buf []byte, e *catalyst.Event, ds catalyst.DataSharing) []byte {
 	start := len(buf)
 	sep := func() {
@@ -97,7 +98,7 @@ func AppendDetails(buf []byte, e *catalyst.Event, ds catalyst.DataSharing) []byt
 		}
 	}
 	if field := e.Type.PayloadField(); field != "" {
-		kv(field, PayloadLine(e.Payload, ds, DetailsPayload))
+		kv(field, PayloadCell(e.Payload, ds, DetailsPayload))
 	}
 	if e.Router != nil && e.Router.Target != "" && e.Router.Target != e.Router.Source {
 		kv("router", lineOrEmpty(e.Router.Source)+"->"+lineOrEmpty(e.Router.Target))

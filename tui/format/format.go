@@ -121,7 +121,9 @@ func PadLeft(s string, w int) string {
 }
 
 // Wrap breaks one line of safe text into lines of at most w columns, at
-// spaces where it can and anywhere when it must.
+// spaces (a hyphenated id stays whole); a word wider than a line is broken
+// where it must be, except a link, which is cut on a line of its own
+// instead (WrapHanging).
 func Wrap(s string, w int) []string {
 	if w <= 0 {
 		return nil
@@ -129,11 +131,84 @@ func Wrap(s string, w int) []string {
 	if Width(s) <= w {
 		return []string{s}
 	}
-	lines := strings.Split(ansi.Wrap(s, w, ""), "\n")
-	for i, l := range lines {
-		lines[i] = Fit(l, w) // a wide character cannot be split: never overflow
+	return WrapHanging(s, w, w)
+}
+
+// WrapHanging breaks safe text into lines of at most first columns (the
+// first line) and rest columns (the others), at spaces. A word wider than
+// its line is broken where it must be; a link (http:// or https://) never
+// is: it gets a line of its own, cut with "…" when wider than that (it is
+// copied whole with y and Y, never split across lines).
+func WrapHanging(s string, first, rest int) []string {
+	if strings.IndexByte(s, 0x1b) >= 0 && strings.Contains(s, " ") {
+		// Styled prose (a label and its value): ansi.Wrap keeps each
+		// line's styling whole.
+		lines := strings.Split(ansi.Wrap(s, max(min(first, rest), 1), ""), "\n")
+		for i, l := range lines {
+			lines[i] = Fit(l, max(min(first, rest), 1)) // a wide character cannot be split: never overflow
+		}
+		return lines
 	}
-	return lines
+	var out []string
+	var cur strings.Builder
+	curW := 0
+	room := func() int {
+		if len(out) == 0 {
+			return max(first, 1)
+		}
+		return max(rest, 1)
+	}
+	flush := func() {
+		out = append(out, cur.String())
+		cur.Reset()
+		curW = 0
+	}
+	for _, word := range strings.Split(s, " ") {
+		w := Width(word)
+		switch {
+		case curW > 0 && curW+1+w <= room():
+			cur.WriteByte(' ')
+			cur.WriteString(word)
+			curW += 1 + w
+			continue
+		case curW == 0 && w <= room():
+			cur.WriteString(word)
+			curW = w
+			continue
+		}
+		if curW > 0 {
+			flush()
+		}
+		if w <= room() {
+			cur.WriteString(word)
+			curW = w
+			continue
+		}
+		if isLink(word) {
+			out = append(out, Fit(word, room()))
+			continue
+		}
+		// A word wider than a line: broken where it must be (a wide
+		// character is never split).
+		for _, part := range strings.Split(ansi.Hardwrap(word, room(), true), "\n") {
+			part = Fit(part, room())
+			if Width(part) < room() {
+				cur.WriteString(part)
+				curW = Width(part)
+				break
+			}
+			out = append(out, part)
+		}
+	}
+	if curW > 0 || len(out) == 0 {
+		flush()
+	}
+	return out
+}
+
+// isLink reports whether a word (possibly styled) is a web link.
+func isLink(word string) bool {
+	return strings.Contains(word, "https://") || strings.Contains(word, "http://")
 }
 
 // ExpandTabs replaces tabs with spaces up to the next multiple of four

@@ -25,6 +25,27 @@ func PayloadLine(p catalyst.Payload, d catalyst.DataSharing, n int) string {
 	return Clip(p.Text(), n)
 }
 
+// PayloadCell is a payload in a table's cell (DETAILS): PayloadLine, but a
+// withheld payload says only "withheld" — the table says once, in its
+// heading or legend, what withheld means (WithheldLegend), rather than on
+// every row.
+func PayloadCell(p catalyst.Payload, d catalyst.DataSharing, n int) string {
+	if p.State == catalyst.PayloadWithheld {
+		return WithheldWord
+	}
+	return PayloadLine(p, d, n)
+}
+
+// WithheldWord is a withheld payload in a table's cell.
+const WithheldWord = "withheld"
+
+// WithheldLegend says once, for a table whose cells say WithheldWord, what
+// it means: "withheld: not shared at this organization's data-sharing
+// level (metadata)", naming the level (or that it was not reported).
+func WithheldLegend(d catalyst.DataSharing) string {
+	return safetext.Line(d.WithheldText())
+}
+
 // PayloadBlock returns the lines the detail pane shows for a payload: the
 // text, pretty-printed when it is valid JSON, sanitized for a multi-line
 // pane, with tabs expanded; or one line with the payload's mark (withheld at

@@ -1,6 +1,7 @@
 package format
 
 import (
+	"strings"
 	"time"
 
 	"github.com/twice-cli/twice/catalyst"
@@ -112,4 +113,32 @@ func Offset(d time.Duration) string {
 		return Duration(d)
 	}
 	return "+" + Duration(d)
+}
+
+// QueryText describes a run query in words: "project default, app
+// payments, status failed, started since 2026-…"; "all runs" for none.
+func QueryText(q catalyst.RunQuery, tf TimeFormat, now time.Time) string {
+	var parts []string
+	if q.Project != "" {
+		parts = append(parts, "project "+Line(q.Project))
+	}
+	if q.AppID != "" {
+		parts = append(parts, "app "+Line(q.AppID))
+	}
+	if q.Workflow != "" {
+		parts = append(parts, "workflow "+Line(q.Workflow))
+	}
+	if q.Status != "" {
+		parts = append(parts, "status "+Line(string(q.Status)))
+	}
+	if !q.Since.IsZero() {
+		parts = append(parts, "started since "+When(q.Since, tf, now))
+	}
+	if !q.Until.IsZero() {
+		parts = append(parts, "started before "+When(q.Until, tf, now))
+	}
+	if len(parts) == 0 {
+		return "all runs"
+	}
+	return strings.Join(parts, ", ")
 }

@@ -117,7 +117,7 @@ func TestEventDetailShowsJSON(t *testing.T) {
 	m := newView(120, 60)
 	h := tuitest.Hostile()
 	m.SetHistory(h, analyzed(h), false)
-	press(m, "tab", "j", "j")
+	press(m, "tab", "tab", "j", "j")
 	detail := ansi.Strip(strings.Join(m.DetailLines(), "\n"))
 	for _, want := range []string{eventJSONHeading, `"event_id": 0`, `"type": "TaskScheduled"`, `"task_execution_id": "8a4f2c71`} {
 		if !strings.Contains(detail, want) {

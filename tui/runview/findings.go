@@ -1,7 +1,10 @@
 package runview
 
 import (
+	"cmp"
+	"slices"
 	"strconv"
+	"strings"
 
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
@@ -26,6 +29,7 @@ type findingsTab struct {
 	rows    []findRow
 	shown   int // findings shown (after the filter)
 	applied filterState
+	sort    sortState
 	kept    findRow
 	keptOff int
 }
@@ -47,6 +51,48 @@ func findingColumns(x *Index) []table.Column {
 		{Title: "CONFIDENCE", Width: 10, Drop: 1},
 	}
 }
+
+// sorts are the columns the Findings tab sorts by; the first is the
+// report's order, most severe first.
+func (t *findingsTab) sorts() []sortColumn {
+	if t.d.idx == nil {
+		return []sortColumn{{key: "v", title: "SEVERITY"}}
+	}
+	fs := t.d.idx.Report.Findings
+	return []sortColumn{
+		{key: "v", title: "SEVERITY"},
+		{key: "f", title: "FINDING", compare: func(a, b int32) int { return strings.Compare(string(fs[a].ID), string(fs[b].ID)) }},
+		{key: "a", title: "ACTIVITY", compare: func(a, b int32) int { return strings.Compare(fs[a].Activity, fs[b].Activity) }},
+		{key: "c", title: "CONFIDENCE", compare: func(a, b int32) int {
+			return cmp.Compare(confidenceRank(fs[a].Confidence), confidenceRank(fs[b].Confidence))
+		}},
+	}
+}
+
+// confidenceRank orders confidences from the least sure.
+func confidenceRank(c detect.Confidence) int {
+	switch c {
+	case detect.ConfidenceObserved:
+		return 2
+	case detect.ConfidenceProbable:
+		return 1
+	}
+	return 0
+}
+
+func (t *findingsTab) sortState() ([]sortColumn, sortState) { return t.sorts(), t.sort }
+
+func (t *findingsTab) setSort(c int) tea.Cmd {
+	if t.sort.col == c {
+		t.sort.desc = !t.sort.desc
+	} else {
+		t.sort = sortState{col: c}
+	}
+	t.rebuild(t.applied)
+	return nil
+}
+
+func (t *findingsTab) table() *table.Model { return &t.tbl }
 
 func (t *findingsTab) title() string { return "Findings" }
 
@@ -121,6 +167,7 @@ func (t *findingsTab) rebuild(f filterState) {
 	if x != nil {
 		q := x.findTerms.Prepare(f.query)
 		need := f.flags() &^ flagFlagged // every finding is flagged
+		var kept []int32
 		for fi := range x.Report.Findings {
 			fd := &x.Report.Findings[fi]
 			if need != 0 {
@@ -129,13 +176,18 @@ func (t *findingsTab) rebuild(f filterState) {
 					continue
 				}
 			}
-			if !q.Match(fi) {
-				continue
+			if q.Match(fi) {
+				kept = append(kept, int32(fi))
 			}
+		}
+		if c := comparator(t.sorts(), t.sort); c != nil {
+			slices.SortStableFunc(kept, c)
+		}
+		for _, fi := range kept {
 			t.shown++
-			t.rows = append(t.rows, findRow{int32(fi), -1})
-			for ei := range fd.Evidence {
-				t.rows = append(t.rows, findRow{int32(fi), int32(ei)})
+			t.rows = append(t.rows, findRow{fi, -1})
+			for ei := range x.Report.Findings[fi].Evidence {
+				t.rows = append(t.rows, findRow{fi, int32(ei)})
 			}
 		}
 	}
@@ -219,15 +271,16 @@ func (t *findingsTab) lines(width, height int) []string {
 		return []string{"", " no finding matches the filter (esc clears it)"}
 	}
 	s := t.d.c.Styles
-	l := table.NewLayout(width-2, findingColumns(x))
+	cols := findingColumns(x)
+	l := table.NewLayout(width-2, cols)
 	out := make([]string, 0, height)
-	out = append(out, s.Heading.Render("  "+l.Header()))
+	out = append(out, s.Heading.Render("  "+l.Row(headings(cols, t.sorts(), t.sort)...)))
 	out = append(out, t.tbl.Lines(func(i int, selected bool) string {
 		r := t.rows[i]
 		f := &x.Report.Findings[r.f]
 		cursor := " "
 		if selected {
-			cursor = "›"
+			cursor = t.d.cursor()
 		}
 		var line string
 		if r.ev >= 0 {
@@ -270,6 +323,31 @@ func (t *findingsTab) noFindings() []string {
 		}
 	}
 	return out
+}
+
+// need is the width the Findings tab's columns want, gutter included.
+func (t *findingsTab) need(int) int {
+	return 2 + table.Need(findingColumns(t.d.idx), maxNameWant)
+}
+
+// matches names what the filter matched on the selected finding.
+func (t *findingsTab) matches(q string) []string {
+	r, ok := t.selected()
+	if !ok || t.d.idx == nil {
+		return nil
+	}
+	return findingMatches(t.d.idx.Report, int(r.f), q)
+}
+
+// copyTarget is what y copies on the Findings tab: the finding with its
+// evidence, as Markdown for a ticket.
+func (t *findingsTab) copyTarget() (text, what string) {
+	r, ok := t.selected()
+	if !ok || t.d.idx == nil {
+		return "", ""
+	}
+	f := &t.d.idx.Report.Findings[r.f]
+	return string(format.AppendFindingMarkdown(nil, f)), "the " + string(f.ID) + " finding as Markdown"
 }
 
 func (t *findingsTab) selection() string {

@@ -3,6 +3,8 @@ package runview
 import (
 	"math/rand/v2"
 	"testing"
+
+	"github.com/twice-cli/twice/tui/table"
 )
 
 // bruteRows builds the rows one by one, as the layout must behave.
@@ -51,8 +53,18 @@ func TestInvRowsMatchesBruteForce(t *testing.T) {
 			}
 		}
 		rng.Shuffle(len(expanded), func(i, j int) { expanded[i], expanded[j] = expanded[j], expanded[i] })
-		want := bruteRows(base, n, open, attempts)
-		r := newInvRows(base, n, expanded, attempts)
+		// Half the trials sort the rows (by attempts, descending).
+		var sorted func(a, b int32) int
+		if rng.IntN(2) == 0 {
+			sorted = func(a, b int32) int { return int(attempts(b) - attempts(a)) }
+		}
+		order := table.NewOrder(n, base, sorted)
+		shownOrder := make([]int32, order.Len())
+		for p := range shownOrder {
+			shownOrder[p] = order.At(p)
+		}
+		want := bruteRows(shownOrder, n, open, attempts)
+		r := newInvRows(order, expanded, attempts)
 		if r.len() != len(want) {
 			t.Fatalf("trial %d: len %d, want %d", trial, r.len(), len(want))
 		}

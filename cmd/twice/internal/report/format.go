@@ -34,6 +34,13 @@ func payloadLine(p catalyst.Payload, d catalyst.DataSharing) string {
 	return format.PayloadLine(p, d, payloadTrim)
 }
 
+// payloadCell describes a payload in a header line or a table's cell: as
+// payloadLine, but a withheld one says only "withheld" (what that means is
+// said once, in the data-sharing line or the table's legend).
+func payloadCell(p catalyst.Payload, d catalyst.DataSharing) string {
+	return format.PayloadCell(p, d, payloadTrim)
+}
+
 // width is the display width of sanitized text.
 func width(s string) int { return format.Width(s) }
 

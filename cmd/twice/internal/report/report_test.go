@@ -50,20 +50,29 @@ func TestWriteText(t *testing.T) {
 	}
 }
 
+// TestWriteTextWithheldIsNamedNeverEmpty: every withheld payload says
+// "withheld", and what that means, with the level, is said once per table
+// (the header's data-sharing line, the event table's legend), not on every
+// row.
 func TestWriteTextWithheldIsNamedNeverEmpty(t *testing.T) {
 	out := render(t, func(b *bytes.Buffer) error { return WriteText(b, sampleAnalysis(), textOptions(format.ISO, true)) })
-	mark := "withheld: not shared at this organization's data-sharing level (metadata)"
 	// The run's input, output and custom status, and every event payload
 	// (ExecutionStarted, 3 TaskScheduled, 2 TaskCompleted, ExecutionCompleted).
-	if got := strings.Count(out, mark); got != 3+7 {
-		t.Errorf("withheld mark appears %d times, want 10:\n%s", got, out)
+	cells := strings.Count(out, "input=withheld") + strings.Count(out, "output=withheld") +
+		strings.Count(out, "Input         withheld\n") + strings.Count(out, "Output        withheld\n") +
+		strings.Count(out, "Custom status withheld\n")
+	if cells != 3+7 {
+		t.Errorf("%d payloads say withheld, want 10:\n%s", cells, out)
+	}
+	if got := strings.Count(out, "withheld: not shared at this organization's data-sharing level (metadata)"); got != 1 {
+		t.Errorf("the event table's legend names the level %d times, want once:\n%s", got, out)
 	}
 	for _, bad := range []string{"input=empty", "output=empty", "input=;", "output=;", "Input         empty", "Output        empty"} {
 		if strings.Contains(out, bad) {
 			t.Errorf("output shows a withheld payload as empty (%q)", bad)
 		}
 	}
-	if !strings.Contains(out, "Data sharing  metadata; 7 event payloads withheld") {
+	if !strings.Contains(out, "Data sharing  metadata; 7 event payloads withheld: not shared at this organization's data-sharing level\n") {
 		t.Errorf("header does not count the withheld payloads:\n%s", out)
 	}
 }

@@ -172,26 +172,44 @@ func (t *textWriter) header(a Analysis) {
 		t.field("Skipped", plural(h.UnknownFields, "unrecognised field"))
 	}
 	ds := r.DataSharing
-	level := safetext.Line(ds.LevelText())
-	if n := withheldCount(h); n > 0 {
-		level += "; " + plural(n, "event payload") + " withheld"
-	}
-	t.field("Data sharing", level)
+	t.field("Data sharing", dataSharingText(h))
 	if link, ok := a.Link(t.opts.Console); ok {
 		t.field("Console", link)
 	} else {
 		t.field("Console", noLinkText(r))
 	}
-	t.field("Input", payloadLine(r.Input, ds))
-	t.field("Output", payloadLine(r.Output, ds))
+	t.field("Input", payloadCell(r.Input, ds))
+	t.field("Output", payloadCell(r.Output, ds))
 	if r.CustomStatus.State != catalyst.PayloadNone {
-		t.field("Custom status", payloadLine(r.CustomStatus, ds))
+		t.field("Custom status", payloadCell(r.CustomStatus, ds))
 	}
-	if r.FailureMessage != "" {
-		t.field("Failure", trimmed(r.FailureMessage, 200))
+	if why := format.RunWhy(h); why != "" {
+		// Why it failed, was terminated or stalled, as the view's header
+		// says it.
+		t.field("Why", why)
 	}
 	t.field("Events", strconv.Itoa(h.Len()))
 }
+
+// dataSharingText is the header's data-sharing line: the level, and, when
+// payloads are withheld, how many and what withheld means — said once here,
+// while the payloads themselves only say "withheld".
+func dataSharingText(h *catalyst.History) string {
+	r := &h.Run
+	text := safetext.Line(r.DataSharing.LevelText())
+	switch n := withheldCount(h); {
+	case n > 0:
+		text += "; " + plural(n, "event payload") + " " + format.WithheldWord + ": " + withheldMeaning
+	case r.Input.State == catalyst.PayloadWithheld || r.Output.State == catalyst.PayloadWithheld ||
+		r.CustomStatus.State == catalyst.PayloadWithheld:
+		text += "; the run's payloads " + format.WithheldWord + ": " + withheldMeaning
+	}
+	return text
+}
+
+// withheldMeaning is what a withheld payload is (the level is named next
+// to it).
+const withheldMeaning = "not shared at this organization's data-sharing level"
 
 // durationSoFar prints a run's duration; for a run that has not ended, as
 // the time so far and when its last event was, so that a run waiting for
@@ -293,28 +311,10 @@ func countsText(c [detect.SeverityHigh + 1]int) string {
 }
 
 // attemptsText prints attempt numbers: "attempt 2" or "attempts 1, 2".
-func attemptsText(n []int) string {
-	if len(n) == 0 {
-		return ""
-	}
-	s := make([]string, len(n))
-	for i, v := range n {
-		s[i] = strconv.Itoa(v)
-	}
-	if len(n) == 1 {
-		return "attempt " + s[0]
-	}
-	return "attempts " + strings.Join(s, ", ")
-}
+func attemptsText(n []int) string { return format.AttemptsText(n) }
 
 // evidenceRef names an evidence event by position and eventId.
-func evidenceRef(ev detect.Evidence) string {
-	s := "event " + strconv.Itoa(ev.Event)
-	if ev.EventID >= 0 {
-		s += " (eventId " + strconv.Itoa(int(ev.EventID)) + ")"
-	}
-	return s
-}
+func evidenceRef(ev detect.Evidence) string { return format.EvidenceRef(ev) }
 
 func (t *textWriter) findings(a Analysis) {
 	r := a.Report
@@ -568,13 +568,15 @@ type eventColumns struct {
 	index, typ, name, id, exec int
 }
 
-func measureEvents(h *catalyst.History) eventColumns {
+func measureEvents(h *catalyst.History, callOf []int32) eventColumns {
 	c := eventColumns{index: len("#"), typ: len("TYPE"), name: len("NAME"), id: len("EVENTID"), exec: len("EXECUTION_ID")}
 	c.index = max(c.index, len(strconv.Itoa(h.Len()-1)))
-	for _, e := range h.All() {
+	for i, e := range h.All() {
 		c.typ = max(c.typ, min(width(line(e.TypeLabel())), maxTypeWidth))
 		if e.Name != "" {
 			c.name = max(c.name, min(width(line(e.Name)), maxNameWidth))
+		} else if n := format.CallName(h, callOf, i); n != "" {
+			c.name = max(c.name, min(width(format.DerivedMark)+width(n), maxNameWidth))
 		}
 		if e.ID >= 0 {
 			c.id = max(c.id, len(strconv.Itoa(int(e.ID))))
@@ -603,7 +605,13 @@ func (t *textWriter) events(a Analysis) {
 	if h.Len() == 0 {
 		return
 	}
-	c := measureEvents(h)
+	ds := h.Run.DataSharing
+	if withheldCount(h) > 0 {
+		// Said once for the table; its rows say only "withheld".
+		t.println("  ", t.opts.Styles.Faint(format.WithheldLegend(ds)))
+	}
+	callOf := format.CallOf(h, a.Report)
+	c := measureEvents(h, callOf)
 	t.buf = append(t.buf, "  "...)
 	t.buf = pad(t.buf, "#", c.index+2)
 	t.buf = pad(t.buf, "TYPE", c.typ+2)
@@ -613,7 +621,6 @@ func (t *textWriter) events(a Analysis) {
 	t.buf = pad(t.buf, "ELAPSED", 10)
 	t.buf = append(t.buf, "DETAILS"...)
 	t.endLine()
-	ds := h.Run.DataSharing
 	var prev catalyst.Stamp
 	var num [12]byte
 	negative := false
@@ -621,7 +628,8 @@ func (t *textWriter) events(a Analysis) {
 		t.buf = append(t.buf, "  "...)
 		t.buf = pad(t.buf, string(strconv.AppendInt(num[:0], int64(i), 10)), c.index+2)
 		t.buf = pad(t.buf, fit(line(e.TypeLabel()), c.typ), c.typ+2)
-		t.buf = pad(t.buf, fit(line(e.Name), c.name), c.name+2)
+		name, _ := format.EventName(h, callOf, i)
+		t.buf = pad(t.buf, fit(name, c.name), c.name+2)
 		if e.ID >= 0 && (e.Type.IsNumbered() || e.ID > 0) {
 			t.buf = pad(t.buf, string(strconv.AppendInt(num[:0], int64(e.ID), 10)), c.id+2)
 		} else {
