@@ -71,9 +71,9 @@ func (f *fakeScreen) subject() (catalyst.Run, bool) {
 	return catalyst.Run{ID: "fake-1", AppID: "fakes"}, true
 }
 
-func (f *fakeScreen) title() string              { return "fake-1" }
-func (f *fakeScreen) note() string               { return "a note from " + f.name }
-func (f *fakeScreen) context() string            { return f.name }
+func (f *fakeScreen) title() string   { return "fake-1" }
+func (f *fakeScreen) note() string    { return "a note from " + f.name }
+func (f *fakeScreen) context() string { return f.name }
 func (f *fakeScreen) copyTarget() (string, string) {
 	return "fake-1", "the fake run id"
 }
