@@ -451,3 +451,93 @@ func flattenBatch(cmd tea.Cmd) []tea.Cmd {
 		return []tea.Cmd{cmd}
 	}
 }
+
+// TestMouse: the view turns mouse reporting on; a click selects the row
+// under it (and a tab in the tab bar), the wheel scrolls the pane under the
+// pointer — the list or the detail pane — and a click on the detail pane
+// gives it the keys.
+func TestMouse(t *testing.T) {
+	m := start(t, Options{History: tuitest.Checkout(), Banner: "a banner"}, 120, 24)
+	if m.View().MouseMode != tea.MouseModeCellMotion {
+		t.Fatalf("mouse mode %v, want cell motion", m.View().MouseMode)
+	}
+	// Rows start below the banner (1), the header (3), the tab bar (1) and
+	// the heading (1).
+	click := func(x, y int) tea.MouseClickMsg { return tea.MouseClickMsg{X: x, Y: y, Button: tea.MouseLeft} }
+	m = send(t, m, click(10, 6))
+	if got := m.run.Selection(); got != "invocation:0:-1" {
+		t.Errorf("a click on the first row selected %q", got)
+	}
+	m = send(t, m, tea.MouseWheelMsg{X: 10, Y: 7, Button: tea.MouseWheelDown})
+	if got := m.run.Selection(); got != "invocation:2:-1" {
+		t.Errorf("the wheel over the list selected %q, want the last row", got)
+	}
+	// The tab bar: a click on "Events" switches to it.
+	bar := strings.Split(plain(m), "\n")[4]
+	m = send(t, m, click(strings.Index(bar, "Events"), 4))
+	if m.run.Tab() != runview.TabEvents {
+		t.Errorf("a click on Events in the tab bar: tab %d", m.run.Tab())
+	}
+	// The detail pane: the wheel scrolls it; a click focuses it.
+	m = send(t, m, tea.MouseWheelMsg{X: 100, Y: 10, Button: tea.MouseWheelDown})
+	if out := plain(m); !strings.Contains(out, "%, J/K") || strings.Contains(out, "(0%,") {
+		t.Errorf("the wheel did not scroll the detail pane:\n%s", plain(m))
+	}
+	m = send(t, m, click(100, 10))
+	if !strings.Contains(plain(m), "▶ Event #") {
+		t.Errorf("a click did not focus the detail pane:\n%s", plain(m))
+	}
+	// Over the banner or the key bar, nothing happens.
+	sel := m.run.Selection()
+	m = send(t, m, click(10, 0), click(10, 23))
+	if m.run.Selection() != sel {
+		t.Errorf("a click outside the pane changed the selection")
+	}
+}
+
+// TestAutoRefresh: with RefreshEvery the run list is read again when the
+// tick comes while it is on screen (not while a run covers it), and the
+// title says when it was read.
+func TestAutoRefresh(t *testing.T) {
+	src := listSource()
+	m := start(t, testOptions(Options{Source: src, RefreshEvery: time.Millisecond}), 120, 40)
+	if !strings.Contains(plain(m), "read 11:20:00, every 1.0ms") {
+		t.Errorf("the title does not say when the list was read:\n%s", plain(m))
+	}
+	tick := refreshTickMsg{seq: m.refreshSeq}
+	next, cmd := m.Update(tick)
+	m = next.(*Model)
+	if cmd == nil {
+		t.Fatal("a refresh tick with the list on screen did not list the runs again")
+	}
+	m = drive(t, m, cmd)
+	// A stale tick (an older timer) does nothing.
+	if _, cmd := m.Update(refreshTickMsg{seq: m.refreshSeq - 1}); cmd != nil {
+		t.Error("a stale tick listed the runs")
+	}
+	// Covered by a run: the tick waits for the next one, and the list is
+	// not read.
+	m = keys(t, m, "enter")
+	listed := m.list.req.seq
+	if _, cmd := m.Update(refreshTickMsg{seq: m.refreshSeq}); cmd == nil || m.list.req.seq != listed {
+		t.Errorf("a tick under a run: a command %v, the list's request %d → %d", cmd != nil, listed, m.list.req.seq)
+	}
+}
+
+// TestLoadingSaysWhatItWaitsOn: while a run loads, the view says which run,
+// for how long, and what the source is doing (a retry).
+func TestLoadingSaysWhatItWaitsOn(t *testing.T) {
+	now := tuitest.Now()
+	clock := func() time.Time { return now }
+	src := tuitest.NewSource().Add(tuitest.Charge())
+	src.Gate = make(chan struct{})
+	defer close(src.Gate)
+	m := New(testOptions(Options{Source: src, Open: chargeRef(), Now: clock,
+		SourceNote: func() string { return "retry 2 after HTTP 503 Service Unavailable" }}))
+	m = send(t, m, tea.WindowSizeMsg{Width: 120, Height: 40})
+	m.Init()
+	now = now.Add(3200 * time.Millisecond)
+	if out := plain(m); !strings.Contains(out, "loading run charge-7731 for 3.20s (retry 2 after HTTP 503 Service Unavailable)…") {
+		t.Errorf("the loading line:\n%s", out)
+	}
+}

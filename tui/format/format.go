@@ -295,5 +295,11 @@ func CapTail(s string, n int) string {
 	for cut > 0 && !utf8.RuneStart(s[cut]) {
 		cut--
 	}
-	return s[:cut] + " … " + Count(len(s)-cut) + " more bytes not shown"
+	return s[:cut] + " … " + ShownOf(cut, len(s))
+}
+
+// ShownOf says how much of a cut text is shown: "shown 16,384 of 70,000
+// bytes".
+func ShownOf(shown, total int) string {
+	return "shown " + Count(shown) + " of " + Count(total) + " bytes"
 }

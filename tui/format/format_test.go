@@ -172,6 +172,7 @@ func TestPayloads(t *testing.T) {
 		{"json is indented", catalyst.PresentPayload(`{"a":1,"b":[2]}`), meta, []string{"{", `  "a": 1,`, `  "b": [`, "    2", "  ]", "}"}},
 		{"other text as is", catalyst.PresentPayload("ch_1\tx"), meta, []string{"ch_1    x"}},
 		{"invalid json as is", catalyst.PresentPayload(`{"a":`), meta, []string{`{"a":`}},
+		{"a json string's lines", catalyst.PresentPayload(`"line one\nline two"`), meta, []string{"line one", "line two"}},
 		{"withheld names the level", catalyst.AbsentPayload(catalyst.PayloadWithheld), meta,
 			[]string{"‹withheld: not shared at this organization's data-sharing level (metadata)›"}},
 		{"withheld, level unknown", catalyst.AbsentPayload(catalyst.PayloadWithheld), catalyst.DataSharing{Filtered: true},
@@ -189,7 +190,7 @@ func TestPayloads(t *testing.T) {
 	}
 	big := strings.Repeat("x", PayloadShowBytes+10)
 	lines := TextBlock(big)
-	if last := lines[len(lines)-1]; last != "… 10 more bytes not shown" {
+	if last := lines[len(lines)-1]; last != "… shown 16,384 of 16,394 bytes" {
 		t.Errorf("a large payload ends with %q", last)
 	}
 	if got := PayloadLine(catalyst.PresentPayload(strings.Repeat("y", 500)), meta, 10); got != "yyyyyyyyyy…" {
@@ -252,7 +253,7 @@ func TestCapLine(t *testing.T) {
 	if !utf8.ValidString(got) {
 		t.Fatal("cut inside a character")
 	}
-	if !strings.HasSuffix(got, " more bytes not shown") || len(got) > LineShowBytes+64 {
+	if !strings.Contains(got, " … shown ") || len(got) > LineShowBytes+64 {
 		t.Errorf("CapLine = …%q (%d bytes)", got[len(got)-40:], len(got))
 	}
 }
@@ -270,7 +271,7 @@ func TestFitCutsAHugePlainLineQuickly(t *testing.T) {
 	if got := CapTail(styled, 100); got != styled {
 		t.Error("CapTail cut a styled line's closing sequence")
 	}
-	if got := CapTail("\x1b[1mlabel:\x1b[0m "+huge, 100); !strings.HasSuffix(got, "more bytes not shown") || len(got) > 200 {
+	if got := CapTail("\x1b[1mlabel:\x1b[0m "+huge, 100); !strings.HasSuffix(got, " bytes") || len(got) > 200 {
 		t.Errorf("CapTail left a plain tail whole: %d bytes", len(got))
 	}
 }

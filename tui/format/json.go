@@ -209,7 +209,7 @@ func (w *JSON) appendValue(b []byte, v string) []byte {
 		for cut > 0 && !utf8.RuneStart(v[cut]) {
 			cut--
 		}
-		return safetext.AppendJSON(b, v[:cut]+"… ("+Count(len(v)-cut)+" more bytes not shown)")
+		return safetext.AppendJSON(b, v[:cut]+"… ("+ShownOf(cut, len(v))+")")
 	}
 	return safetext.AppendJSON(b, v)
 }

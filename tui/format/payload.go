@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/twice-cli/twice/catalyst"
 	"github.com/twice-cli/twice/catalyst/safetext"
@@ -59,24 +60,34 @@ func PayloadBlock(p catalyst.Payload, d catalyst.DataSharing) []string {
 
 // TextBlock returns multi-line history text (a stack trace, a payload) as
 // sanitized lines with tabs expanded, showing at most PayloadShowBytes and
-// saying how much was left out.
+// saying how much of how much it showed.
 func TextBlock(text string) []string {
-	var more int
+	total, cut := len(text), false
 	if len(text) > PayloadShowBytes {
-		more = len(text) - PayloadShowBytes
-		text = text[:PayloadShowBytes]
+		n := PayloadShowBytes
+		for n > 0 && !utf8.RuneStart(text[n]) {
+			n--
+		}
+		text, cut = text[:n], true
 	}
 	lines := strings.Split(ExpandTabs(safetext.Block(strings.TrimRight(text, "\n"))), "\n")
-	if more > 0 {
-		lines = append(lines, "… "+Count(more)+" more bytes not shown")
+	if cut {
+		lines = append(lines, "… "+ShownOf(len(text), total))
 	}
 	return lines
 }
 
 // prettyJSON indents text when it is a JSON object or array of reasonable
-// size; anything else is returned as it is.
+// size, and shows a JSON string's text (its \n as line breaks); anything
+// else is returned as it is.
 func prettyJSON(text string) string {
 	t := strings.TrimSpace(text)
+	if len(t) >= 2 && t[0] == '"' && strings.Contains(t, `\n`) {
+		var s string
+		if err := json.Unmarshal([]byte(t), &s); err == nil {
+			return s
+		}
+	}
 	if len(t) < 2 || len(t) > 4*PayloadShowBytes || (t[0] != '{' && t[0] != '[') {
 		return text
 	}

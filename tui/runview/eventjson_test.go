@@ -106,7 +106,7 @@ func TestEventJSONIsSafeAndCapped(t *testing.T) {
 	if len(text) > format.PayloadShowBytes+200 {
 		t.Errorf("a 4 MiB payload gave %d bytes of JSON lines", len(text))
 	}
-	if !strings.Contains(text, "more bytes not shown") {
+	if !strings.Contains(text, "… shown 16,384 of ") {
 		t.Errorf("the cut is not said:\n%s", text[len(text)-200:])
 	}
 }

@@ -48,7 +48,13 @@ func (t *timelineTab) position() string {
 	if t.tbl.Len() == 0 {
 		return ""
 	}
-	return format.Count(t.tbl.Cursor()+1) + "/" + format.Count(t.tbl.Len())
+	pos := format.Count(t.tbl.Cursor()+1) + "/" + format.Count(t.tbl.Len())
+	if t.zoomed && t.d.h != nil {
+		const width = 100
+		factor := float64(t.whole(width).Span()) / float64(t.axis(width).Span())
+		pos = "zoom ×" + strconv.FormatFloat(factor, 'f', -1, 64) + " (0: whole run)  " + pos
+	}
+	return pos
 }
 
 func (t *timelineTab) sortState() ([]sortColumn, sortState) { return t.inv.sortState() }
@@ -222,16 +228,13 @@ func (t *timelineTab) lines(width, height int) []string {
 	case t.tbl.Len() == 0 && !t.inv.list.pending:
 		return []string{"", " no invocation matches the filter (esc clears it)"}
 	}
-	nameW := min(max(t.d.idx.nameWidth, 4), timelineName, max(width/4, 4))
+	nameW := min(max(t.d.idx.nameWidth, 4), timelineName, max(width/3, 4))
 	barW := width - 3 - nameW - 1
 	if barW < 8 {
 		return []string{"", " too narrow for a timeline: widen the window, or p hides the detail pane"}
 	}
 	a := t.axis(barW)
 	head := "   " + format.Pad("NAME", nameW) + " " + a.Ticks(t.d.start)
-	if t.zoomed {
-		head = "   " + format.Pad("NAME (zoomed: 0 shows all)", nameW) + " " + a.Ticks(t.d.start)
-	}
 	out := make([]string, 0, height)
 	out = append(out, s.Heading.Render(format.Pad(head, width)))
 	rep := t.d.idx.Report
