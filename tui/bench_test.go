@@ -59,6 +59,12 @@ func benchKeys(b *testing.B, n int) {
 		{name: "failed-toggle-settled", setup: []string{"tab", "tab"}, keys: []string{"f"}, settle: true},
 		{name: "findings-move", setup: []string{"tab", "tab", "tab"}, keys: []string{"j", "k"}},
 		{name: "findings-filter-keystroke", setup: []string{"tab", "tab", "tab", "/"}, keys: []string{"s", "backspace"}},
+		{name: "timeline-move", setup: []string{"tab"}, keys: []string{"j", "k"}},
+		{name: "timeline-page", setup: []string{"tab"}, keys: []string{"ctrl+d", "ctrl+u"}},
+		{name: "timeline-zoom", setup: []string{"tab"}, keys: []string{"+", "-"}},
+		{name: "sort-keystroke", setup: []string{"tab", "tab"}, keys: []string{"s", "t"}},
+		{name: "sort-settled", setup: []string{"tab", "tab"}, keys: []string{"s", "t"}, settle: true},
+		{name: "detail-focused-page", setup: []string{"l"}, keys: []string{"ctrl+d", "ctrl+u"}},
 	}
 	for _, c := range cases {
 		b.Run(c.name, func(b *testing.B) {

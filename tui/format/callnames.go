@@ -27,34 +27,24 @@ func CallOf(h *catalyst.History, rep *detect.Report) []int32 {
 	for i := range of {
 		of[i] = -1
 	}
-	calls := make(map[int32]int32)
-	timers := make(map[int32]int32)
+	// The events that open a call or a timer, by eventId: one table, as
+	// the engine numbers both from one counter.
+	var opened idTable
 	for i, e := range h.All() {
 		switch e.Type {
 		case catalyst.EventExecutionStarted:
 			// A new generation (continue-as-new) numbers its calls afresh.
-			clear(calls)
-			clear(timers)
-		case catalyst.EventTaskScheduled, catalyst.EventChildWorkflowCreated:
-			if e.ID >= 0 {
-				calls[e.ID] = int32(i)
-			}
-		case catalyst.EventTimerCreated:
-			if e.ID >= 0 {
-				timers[e.ID] = int32(i)
-			}
+			opened.reset()
+		case catalyst.EventTaskScheduled, catalyst.EventChildWorkflowCreated, catalyst.EventTimerCreated:
+			opened.set(e.ID, int32(i), e.Type == catalyst.EventTimerCreated)
 		case catalyst.EventTaskCompleted, catalyst.EventTaskFailed,
 			catalyst.EventChildWorkflowCompleted, catalyst.EventChildWorkflowFailed:
 			if e.HasScheduledID() {
-				if at, ok := calls[e.ScheduledID]; ok {
-					of[i] = at
-				}
+				of[i] = opened.get(e.ScheduledID, false)
 			}
 		case catalyst.EventTimerFired:
 			if e.HasTimerID() {
-				if at, ok := timers[e.TimerID]; ok {
-					of[i] = at
-				}
+				of[i] = opened.get(e.TimerID, true)
 			}
 		}
 	}
@@ -82,6 +72,63 @@ func CallOf(h *catalyst.History, rep *detect.Report) []int32 {
 		}
 	}
 	return of
+}
+
+// idTable maps eventIds to the positions of the events that carry them:
+// a slice for the small, dense ids engines give, a map for any other. A
+// timer and a call are told apart, so a completion is never paired with a
+// timer of the same id (nor the reverse).
+type idTable struct {
+	dense  []int32 // position+1, negated for a timer; 0: none
+	sparse map[int32]int32
+}
+
+// denseIDs bounds the ids the slice holds.
+const denseIDs = 1 << 22
+
+func (t *idTable) reset() {
+	clear(t.dense)
+	clear(t.sparse)
+}
+
+func (t *idTable) set(id, pos int32, timer bool) {
+	if id < 0 {
+		return
+	}
+	v := pos + 1
+	if timer {
+		v = -v
+	}
+	if id < denseIDs {
+		for int(id) >= len(t.dense) {
+			t.dense = append(t.dense, make([]int32, max(len(t.dense), 64))...)
+		}
+		t.dense[id] = v
+		return
+	}
+	if t.sparse == nil {
+		t.sparse = make(map[int32]int32)
+	}
+	t.sparse[id] = v
+}
+
+// get returns the position of the call (or timer) with id, -1 for none.
+func (t *idTable) get(id int32, timer bool) int32 {
+	var v int32
+	switch {
+	case id < 0:
+	case id < denseIDs && int(id) < len(t.dense):
+		v = t.dense[id]
+	case id >= denseIDs:
+		v = t.sparse[id]
+	}
+	switch {
+	case v > 0 && !timer:
+		return v - 1
+	case v < 0 && timer:
+		return -v - 1
+	}
+	return -1
 }
 
 // EventName is the NAME cell of event i: its own name, sanitized; else,

@@ -2,7 +2,7 @@ package runview
 
 import (
 	"cmp"
-	"slices"
+	"sort"
 	"strconv"
 	"strings"
 
@@ -20,21 +20,71 @@ import (
 // lines (ev ≥ 0).
 type findRow struct{ f, ev int32 }
 
-// findingsTab lists the findings, most severe first, each followed by its
-// evidence; enter on evidence shows its event, enter on a finding its
-// invocation.
+// findingsTab lists the findings, most severe first (or sorted by a
+// column), each followed by its evidence; enter on evidence shows its
+// event, enter on a finding its invocation. Its findings are filtered and
+// sorted as the other lists are (rowList; a run of a million events has
+// tens of thousands), and its rows are those findings with their evidence
+// between them (findRows).
 type findingsTab struct {
 	d       *viewData
-	tbl     table.Model
-	rows    []findRow
-	shown   int // findings shown (after the filter)
-	applied filterState
-	sort    sortState
+	list    rowList
+	rows    findRows
 	kept    findRow
 	keptOff int
 }
 
-func newFindingsTab(d *viewData) *findingsTab { return &findingsTab{d: d, kept: findRow{-1, -1}} }
+func newFindingsTab(d *viewData) *findingsTab {
+	return &findingsTab{d: d, kept: findRow{-1, -1}, list: rowList{tab: TabFindings, syncMax: syncFindings}}
+}
+
+// syncFindings is the number of findings up to which a filter runs on the
+// UI goroutine: a finding's search text (its evidence) is long.
+const syncFindings = 2048
+
+// findRows maps list positions of the Findings tab to rows: each finding
+// shown, then its evidence lines. start holds each shown finding's row, so
+// a lookup is a binary search, whatever the number of findings.
+type findRows struct {
+	order table.Order
+	start []int32
+	n     int
+}
+
+// newFindRows lays out the findings in order, each followed by evidence(f)
+// rows.
+func newFindRows(order table.Order, evidence func(f int32) int) findRows {
+	r := findRows{order: order, start: make([]int32, order.Len())}
+	for p := range r.start {
+		r.start[p] = int32(r.n)
+		r.n += 1 + evidence(order.At(p))
+	}
+	return r
+}
+
+// at returns the row at list position p.
+func (r *findRows) at(p int) findRow {
+	k := sort.Search(len(r.start), func(i int) bool { return int(r.start[i]) > p }) - 1
+	return findRow{r.order.At(k), int32(p) - r.start[k] - 1}
+}
+
+// find returns the list position of row x (of its finding when the
+// evidence line does not exist); false when the finding is not shown.
+func (r *findRows) find(x findRow) (int, bool) {
+	k, ok := r.order.Find(x.f)
+	if !ok {
+		return 0, false
+	}
+	p := int(r.start[k])
+	next := r.n
+	if k+1 < len(r.start) {
+		next = int(r.start[k+1])
+	}
+	if x.ev >= 0 && p+1+int(x.ev) < next {
+		return p + 1 + int(x.ev), true
+	}
+	return p, true
+}
 
 // findingColumns are the Findings tab's columns: the finding's stable id
 // (what JSON output and the docs call it) and the activity get what they
@@ -80,19 +130,14 @@ func confidenceRank(c detect.Confidence) int {
 	return 0
 }
 
-func (t *findingsTab) sortState() ([]sortColumn, sortState) { return t.sorts(), t.sort }
+func (t *findingsTab) sortState() ([]sortColumn, sortState) { return t.sorts(), t.list.sort }
 
 func (t *findingsTab) setSort(c int) tea.Cmd {
-	if t.sort.col == c {
-		t.sort.desc = !t.sort.desc
-	} else {
-		t.sort = sortState{col: c}
-	}
-	t.rebuild(t.applied)
-	return nil
+	t.list.pickSort(c)
+	return t.apply(t.list.applied, t.selectedFinding())
 }
 
-func (t *findingsTab) table() *table.Model { return &t.tbl }
+func (t *findingsTab) table() *table.Model { return &t.list.tbl }
 
 func (t *findingsTab) title() string { return "Findings" }
 
@@ -107,113 +152,111 @@ func (t *findingsTab) count() string {
 	if t.d.idx == nil {
 		return "…"
 	}
-	if t.applied.active() {
-		return format.Count(t.shown) + "/" + format.Count(t.total())
-	}
-	return format.Count(t.total())
+	return t.list.count()
 }
 
-func (t *findingsTab) position() string {
-	if t.tbl.Len() == 0 {
-		return ""
-	}
-	return format.Count(t.tbl.Cursor()+1) + "/" + format.Count(t.tbl.Len())
-}
+func (t *findingsTab) position() string { return t.list.position() }
 
-func (t *findingsTab) setHeight(h int) { t.tbl.SetHeight(h) }
+func (t *findingsTab) setHeight(h int) { t.list.tbl.SetHeight(h) }
 
-func (t *findingsTab) rowCount() int { return t.tbl.Len() }
+func (t *findingsTab) rowCount() int { return t.list.tbl.Len() }
 
 func (t *findingsTab) selected() (findRow, bool) {
-	c := t.tbl.Cursor()
-	if c < 0 || c >= len(t.rows) {
+	c := t.list.tbl.Cursor()
+	if c < 0 || c >= t.rows.n {
 		return findRow{}, false
 	}
-	return t.rows[c], true
+	return t.rows.at(c), true
+}
+
+// selectedFinding is the selected row's finding, -1 for none.
+func (t *findingsTab) selectedFinding() int32 {
+	if r, ok := t.selected(); ok {
+		return r.f
+	}
+	return -1
 }
 
 func (t *findingsTab) remember() {
-	t.kept, t.keptOff = findRow{-1, -1}, t.tbl.Offset()
+	t.kept, t.keptOff = findRow{-1, -1}, t.list.tbl.Offset()
 	if r, ok := t.selected(); ok {
 		t.kept = r
 	}
 }
 
 func (t *findingsTab) load(keep bool, f filterState) tea.Cmd {
-	t.rebuild(f)
-	if !keep || t.kept.f < 0 || !t.selectRow(t.kept) {
-		t.tbl.SetCursor(0)
+	t.list.reset(t.total())
+	t.buildRows()
+	t.list.tbl.SetCursor(0)
+	sel := int32(-1)
+	if keep && t.kept.f >= 0 {
+		sel = t.kept.f
+	}
+	cmd := t.apply(f, sel)
+	if keep && t.kept.f >= 0 && t.selectRow(t.kept) {
+		t.list.tbl.SetView(t.list.tbl.Cursor(), t.keptOff)
+	}
+	return cmd
+}
+
+// applyFilter shows the findings matching f.
+func (t *findingsTab) applyFilter(f filterState) tea.Cmd {
+	if f == t.list.applied && !t.list.pending {
 		return nil
 	}
-	t.tbl.SetView(t.tbl.Cursor(), t.keptOff)
-	return nil
+	return t.apply(f, t.selectedFinding())
 }
 
-// applyFilter filters the findings (there are few: always at once).
-func (t *findingsTab) applyFilter(f filterState) tea.Cmd {
-	if f != t.applied {
-		t.rebuild(f)
-	}
-	return nil
-}
-
-// rebuild lists the findings matching f, each followed by its evidence.
-func (t *findingsTab) rebuild(f filterState) {
-	prev, ok := t.selected()
-	t.applied = f
-	t.rows = t.rows[:0]
-	t.shown = 0
+// apply filters and sorts the findings (in a command for many), keeping
+// finding sel selected.
+func (t *findingsTab) apply(f filterState, sel int32) tea.Cmd {
 	x := t.d.idx
-	if x != nil {
-		q := x.findTerms.Prepare(f.query)
-		need := f.flags() &^ flagFlagged // every finding is flagged
-		var kept []int32
-		for fi := range x.Report.Findings {
-			fd := &x.Report.Findings[fi]
-			if need != 0 {
-				ii := fd.InvocationIndex
-				if ii < 0 || ii >= len(x.invFlags) || x.invFlags[ii]&need != need {
-					continue
-				}
-			}
-			if q.Match(fi) {
-				kept = append(kept, int32(fi))
-			}
-		}
-		if c := comparator(t.sorts(), t.sort); c != nil {
-			slices.SortStableFunc(kept, c)
-		}
-		for _, fi := range kept {
-			t.shown++
-			t.rows = append(t.rows, findRow{fi, -1})
-			for ei := range x.Report.Findings[fi].Evidence {
-				t.rows = append(t.rows, findRow{fi, int32(ei)})
-			}
+	if x == nil {
+		t.list.seq++
+		t.list.take(filterState{}, nil, table.NewOrder(0, nil, nil), -1)
+		t.buildRows()
+		return nil
+	}
+	prepare := func(f filterState) *table.Query { return x.findTerms.Prepare(f.query) }
+	cmd := t.list.apply(t.d, f, prepare, x.findFlags, t.sorts(), sel)
+	if cmd != nil {
+		return cmd // the rows stay until the command answers
+	}
+	t.buildRows()
+	if sel >= 0 {
+		t.selectRow(findRow{sel, -1})
+	}
+	return nil
+}
+
+// filteredRows takes the findings a filter command kept.
+func (t *findingsTab) filteredRows(msg filteredMsg) {
+	if t.list.answer(msg) {
+		sel := t.list.sel
+		t.buildRows()
+		if sel >= 0 {
+			t.selectRow(findRow{sel, -1})
 		}
 	}
-	t.tbl.SetLen(len(t.rows))
-	if ok {
-		t.selectRow(prev)
+}
+
+// buildRows lays out the findings shown with their evidence.
+func (t *findingsTab) buildRows() {
+	var fs []detect.Finding
+	if t.d.idx != nil {
+		fs = t.d.idx.Report.Findings
 	}
+	t.rows = newFindRows(t.list.order, func(f int32) int { return len(fs[f].Evidence) })
+	t.list.tbl.SetLen(t.rows.n)
 }
 
 // selectRow puts the cursor on r, or on its finding; false when hidden.
 func (t *findingsTab) selectRow(r findRow) bool {
-	parent := -1
-	for i, row := range t.rows {
-		if row == r {
-			t.tbl.SetCursor(i)
-			return true
-		}
-		if row.f == r.f && row.ev < 0 {
-			parent = i
-		}
+	p, ok := t.rows.find(r)
+	if ok {
+		t.list.tbl.SetCursor(p)
 	}
-	if parent >= 0 {
-		t.tbl.SetCursor(parent)
-		return true
-	}
-	return false
+	return ok
 }
 
 func (t *findingsTab) update(msg tea.KeyPressMsg) tea.Cmd {
@@ -234,7 +277,7 @@ func (t *findingsTab) update(msg tea.KeyPressMsg) tea.Cmd {
 		}
 		return nil
 	}
-	t.tbl.Update(msg, k)
+	t.list.tbl.Update(msg, k)
 	return nil
 }
 
@@ -267,16 +310,16 @@ func (t *findingsTab) lines(width, height int) []string {
 			out = append(out, " "+l)
 		}
 		return out
-	case len(t.rows) == 0:
+	case t.rows.n == 0 && !t.list.pending:
 		return []string{"", " no finding matches the filter (esc clears it)"}
 	}
 	s := t.d.c.Styles
 	cols := findingColumns(x)
 	l := table.NewLayout(width-2, cols)
 	out := make([]string, 0, height)
-	out = append(out, s.Heading.Render("  "+l.Row(headings(cols, t.sorts(), t.sort)...)))
-	out = append(out, t.tbl.Lines(func(i int, selected bool) string {
-		r := t.rows[i]
+	out = append(out, s.Heading.Render("  "+l.Row(headings(cols, t.sorts(), t.list.sort)...)))
+	out = append(out, t.list.tbl.Lines(func(i int, selected bool) string {
+		r := t.rows.at(i)
 		f := &x.Report.Findings[r.f]
 		cursor := " "
 		if selected {

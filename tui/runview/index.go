@@ -34,6 +34,7 @@ type Index struct {
 	eventAttempt []int32 // per event: its attempt's position in the invocation, -1 for none
 	eventFlags   []uint8
 	invFlags     []uint8
+	findFlags    []uint8 // per finding: its invocation's flags (every finding is flagged)
 	evidence     map[int][]int // event position → findings citing it
 	eventTerms   *table.Terms
 	invTerms     *table.Terms
@@ -154,6 +155,8 @@ func NewIndex(h *catalyst.History, rep *detect.Report) *Index {
 	x.invTerms = invTerms.Terms()
 
 	x.callOf = format.CallOf(h, rep)
+	// Columns: the type, the event's own name, the name of the call it
+	// closes (shown as derived), and its error.
 	evTerms := table.NewTermsBuilder(4, n)
 	for i, e := range h.All() {
 		if isFailure(e) {
@@ -169,23 +172,26 @@ func NewIndex(h *catalyst.History, rep *detect.Report) *Index {
 			x.eventFlags[i] |= flagNumbered
 		}
 		shared[0], shared[1], shared[2], shared[3] = e.TypeLabel(), e.Name, "", ""
-		if e.Name == "" {
-			if call := format.RawCallName(h, x.callOf, i); call != "" {
-				shared[1] = format.DerivedMark + call
-			}
+		if e.Name == "" && x.callOf[i] >= 0 {
+			shared[2] = format.RawCallName(h, x.callOf, i)
 		}
 		if f := e.Failure; f != nil {
-			shared[2], shared[3] = f.Type, searchCap(f.Message)
+			shared[3] = failureSearch(f)
 		}
 		evTerms.Add(shared[:], eventID(e))
 	}
 	x.eventTerms = evTerms.Terms()
-	x.eventNameWidth = min(x.eventTerms.Widest(1), maxNameWant)
+	x.eventNameWidth = min(max(x.eventTerms.Widest(1), x.eventTerms.Widest(2)+format.Width(format.DerivedMark)), maxNameWant)
 
 	findTerms := table.NewTermsBuilder(3, len(rep.Findings))
+	x.findFlags = make([]uint8, len(rep.Findings))
 	for fi := range rep.Findings {
 		f := &rep.Findings[fi]
 		findTerms.Add([]string{string(f.ID), f.Activity, evidenceText(f)}, f.Invocation)
+		x.findFlags[fi] = flagFlagged
+		if ii := f.InvocationIndex; ii >= 0 && ii < len(x.invFlags) {
+			x.findFlags[fi] |= x.invFlags[ii] & filterFlags
+		}
 	}
 	x.findTerms = findTerms.Terms()
 	return x

@@ -93,3 +93,47 @@ func TestInvRowsMatchesBruteForce(t *testing.T) {
 		}
 	}
 }
+
+// TestFindRowsMatchesBruteForce: the Findings tab's rows — each finding
+// shown, in its order, then its evidence — found by position and by row.
+func TestFindRowsMatchesBruteForce(t *testing.T) {
+	rng := rand.New(rand.NewPCG(5, 6))
+	for trial := 0; trial < 200; trial++ {
+		n := rng.IntN(30)
+		evidence := make([]int, n)
+		for i := range evidence {
+			evidence[i] = rng.IntN(4)
+		}
+		var kept []int32
+		for i := 0; i < n; i++ {
+			if rng.IntN(3) > 0 {
+				kept = append(kept, int32(i))
+			}
+		}
+		var sorted func(a, b int32) int
+		if rng.IntN(2) == 0 {
+			sorted = func(a, b int32) int { return evidence[b] - evidence[a] }
+		}
+		order := table.NewOrder(n, kept, sorted)
+		var want []findRow
+		for p := 0; p < order.Len(); p++ {
+			f := order.At(p)
+			want = append(want, findRow{f, -1})
+			for e := 0; e < evidence[f]; e++ {
+				want = append(want, findRow{f, int32(e)})
+			}
+		}
+		r := newFindRows(order, func(f int32) int { return evidence[f] })
+		if r.n != len(want) {
+			t.Fatalf("trial %d: %d rows, want %d", trial, r.n, len(want))
+		}
+		for p, row := range want {
+			if got := r.at(p); got != row {
+				t.Fatalf("trial %d: at(%d) = %v, want %v", trial, p, got, row)
+			}
+			if got, ok := r.find(row); !ok || got != p {
+				t.Fatalf("trial %d: find(%v) = %d %v, want %d", trial, row, got, ok, p)
+			}
+		}
+	}
+}

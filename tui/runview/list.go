@@ -98,7 +98,11 @@ func headings(cols []table.Column, sorts []sortColumn, s sortState) []string {
 // million rows: the old rows stay on screen, marked "filtering…", until
 // the new ones arrive (seq drops a superseded answer).
 type rowList struct {
-	tab     int
+	tab int
+	// syncMax, when set, is the size up to which the list is filtered on
+	// the UI goroutine (default syncRows): a list whose rows are costly to
+	// test goes to a command sooner.
+	syncMax int
 	tbl     table.Model
 	total   int
 	applied filterState
@@ -177,7 +181,11 @@ func (l *rowList) apply(d *viewData, f filterState, prepare query, flags []uint8
 		}
 		return kept, table.NewOrder(len(flags), kept, cmpf)
 	}
-	if len(flags) <= syncRows {
+	limit := syncRows
+	if l.syncMax > 0 {
+		limit = l.syncMax
+	}
+	if len(flags) <= limit {
 		kept, order := compute()
 		l.take(f, kept, order, sel)
 		return nil

@@ -504,6 +504,8 @@ func (m *Model) filteredRows(msg filteredMsg) {
 		t.filteredRows(msg)
 	case *eventsTab:
 		t.filteredRows(msg)
+	case *findingsTab:
+		t.filteredRows(msg)
 	}
 	m.syncDetail(false)
 }

@@ -241,8 +241,8 @@ func TestToggles(t *testing.T) {
 				got = append(got, x.Report.Invocations[tab.rows.at(i).inv].Name)
 			}
 		case *findingsTab:
-			for _, r := range tab.rows {
-				if r.ev < 0 {
+			for i := 0; i < tab.rows.n; i++ {
+				if r := tab.rows.at(i); r.ev < 0 {
 					got = append(got, string(x.Report.Findings[r.f].ID))
 				}
 			}

@@ -32,6 +32,15 @@ func searchCap(s string) string {
 	return s[:cut]
 }
 
+// failureSearch is a failure's search text: its type and message (the
+// part a screen shows).
+func failureSearch(f *catalyst.Failure) string {
+	if f.Message == "" {
+		return f.Type
+	}
+	return f.Type + "\x00" + searchCap(f.Message)
+}
+
 // findingIDs joins the ids of an invocation's findings, for its search
 // terms ("duplicate-side-effect timeout-race").
 func findingIDs(rep *detect.Report, inv *detect.Invocation) string {

@@ -44,6 +44,9 @@ type TermsBuilder struct {
 	shared int
 	texts  map[string]uint32
 	combos map[[maxShared]uint32]uint32
+	// empty is the id of "" once it has one (-1 before): most rows leave
+	// most of their columns empty.
+	empty int64
 }
 
 // NewTermsBuilder starts Terms whose rows have shared shared texts (at most
@@ -59,6 +62,7 @@ func NewTermsBuilder(shared, rows int) *TermsBuilder {
 		shared: min(shared, maxShared),
 		texts:  make(map[string]uint32),
 		combos: make(map[[maxShared]uint32]uint32),
+		empty:  -1,
 	}
 }
 
@@ -111,8 +115,14 @@ func (t *Terms) Widest(c int) int {
 func (b *TermsBuilder) Terms() *Terms { return b.t }
 
 func (b *TermsBuilder) text(raw string) uint32 {
+	if raw == "" && b.empty >= 0 {
+		return uint32(b.empty)
+	}
 	if id, ok := b.texts[raw]; ok {
 		return id
+	}
+	if raw == "" {
+		b.empty = int64(len(b.t.texts))
 	}
 	id := uint32(len(b.t.texts))
 	s := searchText(raw)
