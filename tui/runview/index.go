@@ -34,7 +34,7 @@ type Index struct {
 	eventAttempt []int32 // per event: its attempt's position in the invocation, -1 for none
 	eventFlags   []uint8
 	invFlags     []uint8
-	findFlags    []uint8 // per finding: its invocation's flags (every finding is flagged)
+	findFlags    []uint8       // per finding: its invocation's flags (every finding is flagged)
 	evidence     map[int][]int // event position → findings citing it
 	eventTerms   *table.Terms
 	invTerms     *table.Terms
