@@ -1,6 +1,7 @@
 package runlist
 
 import (
+	"regexp"
 	"strings"
 	"testing"
 	"time"
@@ -340,6 +341,24 @@ func TestDurationOfSavedRunsStopsWhenSaved(t *testing.T) {
 	} {
 		if got := runDuration(&c.run, now); got != c.want {
 			t.Errorf("%s: duration %q, want %q", c.name, got, c.want)
+		}
+	}
+}
+
+// TestISOTimesAreNeverCut: in ISO, the STARTED column is as wide as an
+// instant, or hidden when the list is too narrow for it — never cut to
+// "2026-11-0…".
+func TestISOTimesAreNeverCut(t *testing.T) {
+	for _, w := range []int{60, 80, 100, 120} {
+		m := newList(w, 20)
+		m.c.TimeFormat = format.ISO
+		m.SetRuns(catalyst.RunList{Runs: runs()})
+		view := m.View()
+		if regexp.MustCompile(`2026-[0-9T:-]*…`).MatchString(view) {
+			t.Errorf("width %d: an instant is cut:\n%s", w, view)
+		}
+		if w >= 100 && !strings.Contains(view, "2026-08-20T09:14:03Z") {
+			t.Errorf("width %d: the start is not shown:\n%s", w, view)
 		}
 	}
 }
