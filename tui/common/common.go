@@ -9,6 +9,8 @@ import (
 
 	"charm.land/bubbles/v2/key"
 
+	"github.com/twice-cli/twice/catalyst/safetext"
+
 	"github.com/twice-cli/twice/tui/format"
 	"github.com/twice-cli/twice/tui/style"
 )
@@ -26,12 +28,23 @@ type Common struct {
 	SourceNote func() string
 }
 
-// Note returns what the source says it is doing ("" for nothing).
-func (c *Common) Note() string {
-	if c.SourceNote == nil {
-		return ""
+// Waiting says how long a read that began at since has been waiting (from
+// a second on) and what the source says it is doing: " for 3.20s (retry 2
+// after HTTP 503 Service Unavailable)", "" for neither. The loading lines
+// end with it.
+func (c *Common) Waiting(since time.Time) string {
+	var text string
+	if !since.IsZero() {
+		if d := c.Now().Sub(since); d >= time.Second {
+			text = " for " + format.Duration(d.Truncate(100*time.Millisecond))
+		}
 	}
-	return c.SourceNote()
+	if c.SourceNote != nil {
+		if n := c.SourceNote(); n != "" {
+			text += " (" + safetext.Line(n) + ")"
+		}
+	}
+	return text
 }
 
 // Keys is every key binding of the TUI. Panes build their own key maps from

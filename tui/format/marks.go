@@ -114,3 +114,12 @@ func OutcomeMark(o detect.Outcome) (string, Tone) {
 	}
 	return "? " + o.String(), ToneNeutral
 }
+
+// SortArrow marks a sorted column's direction: "↓" descending, "↑"
+// ascending.
+func SortArrow(desc bool) string {
+	if desc {
+		return "↓"
+	}
+	return "↑"
+}

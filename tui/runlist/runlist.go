@@ -607,7 +607,7 @@ func (m *Model) View() string {
 		for i, c := range cols {
 			titles[i] = c.Title
 			if c.Title == sortKeys[m.sort.col].title {
-				titles[i] += arrow(m.sort.desc)
+				titles[i] += format.SortArrow(m.sort.desc)
 			}
 		}
 		body = append(body, s.Heading.Render("  "+l.Row(titles...)))
@@ -652,27 +652,10 @@ func (m *Model) View() string {
 	return strings.Join(lines[:m.height], "\n")
 }
 
-// arrow marks the sorted column's direction.
-func arrow(desc bool) string {
-	if desc {
-		return "↓"
-	}
-	return "↑"
-}
-
 // loadingText says what the list waits on, for how long, and what the
 // source is doing (a retry).
 func (m *Model) loadingText() string {
-	text := "listing " + m.queryText()
-	if !m.loadSince.IsZero() {
-		if d := m.c.Now().Sub(m.loadSince); d >= time.Second {
-			text += " for " + format.Duration(d.Truncate(100*time.Millisecond))
-		}
-	}
-	if n := m.c.Note(); n != "" {
-		text += " (" + safetext.Line(n) + ")"
-	}
-	return text + "…"
+	return "listing " + m.queryText() + m.c.Waiting(m.loadSince) + "…"
 }
 
 // queryText names what the list lists: the query and the source.
@@ -807,7 +790,7 @@ func (m *Model) titleLine() string {
 		for i, k := range sortKeys {
 			parts[i] = k.key + " " + strings.ToLower(k.title)
 			if i == m.sort.col {
-				parts[i] += " " + arrow(m.sort.desc)
+				parts[i] += " " + format.SortArrow(m.sort.desc)
 			}
 		}
 		menu := "sort by: " + strings.Join(parts, " · ") + " (again: reverse; esc: cancel)"

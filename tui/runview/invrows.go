@@ -82,20 +82,3 @@ func (r *invRows) find(x invRow) (int, bool) {
 	}
 	return pos + extra, true
 }
-
-// basePos is the position among the base rows of the first base row at
-// or after list position p (for keeping the place in a list that changes).
-func (r *invRows) basePos(p int) int {
-	extra := 0
-	for _, o := range r.open {
-		head := int(o.pos) + extra
-		if p <= head {
-			break
-		}
-		if p <= head+int(o.attempts) {
-			return int(o.pos)
-		}
-		extra += int(o.attempts)
-	}
-	return p - extra
-}

@@ -37,12 +37,7 @@ func sortText(cols []sortColumn, s sortState) string {
 }
 
 // arrow marks a sorted column's direction.
-func arrow(desc bool) string {
-	if desc {
-		return "↓"
-	}
-	return "↑"
-}
+func arrow(desc bool) string { return format.SortArrow(desc) }
 
 // sortMenu is the sort menu's line: each column's key and title.
 func sortMenu(cols []sortColumn, s sortState) string {

@@ -913,16 +913,7 @@ func (m *Model) loadingText() string {
 	if what == "" {
 		return "loading: no run open"
 	}
-	text := "loading run " + what
-	if !m.loadSince.IsZero() {
-		if d := m.c.Now().Sub(m.loadSince); d >= time.Second {
-			text += " for " + format.Duration(d.Truncate(100*time.Millisecond))
-		}
-	}
-	if n := m.c.Note(); n != "" {
-		text += " (" + safetext.Line(n) + ")"
-	}
-	return text + "…"
+	return "loading run " + what + m.c.Waiting(m.loadSince) + "…"
 }
 
 // tabBar renders the tab names with their counts, the active one marked by

@@ -180,7 +180,7 @@ func TestLargeListsFilterOffTheUIGoroutine(t *testing.T) {
 
 	run(m, m.Update(keyPress("f")))
 	ev := m.tabs[TabEvents].(*eventsTab)
-	if ev.list.matched == nil || len(ev.list.matched) == 0 {
+	if len(ev.list.matched) == 0 {
 		t.Fatal("the filter result was not applied")
 	}
 	for _, e := range ev.list.matched {

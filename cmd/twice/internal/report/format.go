@@ -27,13 +27,6 @@ func line(s string) string { return format.Line(s) }
 // trimmed sanitizes s for one line and cuts it to n characters plus "…".
 func trimmed(s string, n int) string { return format.Clip(s, n) }
 
-// payloadLine describes a payload on one line: its text, sanitized and cut
-// to payloadTrim characters, or the words for why there is none (withheld
-// names the data-sharing level; it is never shown as empty).
-func payloadLine(p catalyst.Payload, d catalyst.DataSharing) string {
-	return format.PayloadLine(p, d, payloadTrim)
-}
-
 // payloadCell describes a payload in a header line or a table's cell: as
 // payloadLine, but a withheld one says only "withheld" (what that means is
 // said once, in the data-sharing line or the table's legend).
