@@ -127,17 +127,7 @@ func holds(raw, q string) bool {
 }
 
 // digitsOnly reports whether q is a number (an eventId query).
-func digitsOnly(q string) bool {
-	if q == "" {
-		return false
-	}
-	for i := 0; i < len(q); i++ {
-		if q[i] < '0' || q[i] > '9' {
-			return false
-		}
-	}
-	return true
-}
+func digitsOnly(q string) bool { return q != "" && strings.Trim(q, "0123456789") == "" }
 
 // payloadHolds reports whether a present payload's text contains q, in
 // the first searchBytes of it. A payload kept in its wire form is searched
