@@ -15,6 +15,7 @@ import (
 	"github.com/go-resty/resty/v2"
 	"github.com/twice-cli/twice/catalyst"
 	"github.com/twice-cli/twice/catalyst/safetext"
+	"github.com/twice-cli/twice/catalyst/secret"
 )
 
 // Defaults of a Config's zero fields.
@@ -95,6 +96,12 @@ type Config struct {
 	// the server sends (the fleet scan lowers its concurrency on 429). It
 	// must return quickly and be safe for concurrent use.
 	OnStatus func(status int)
+	// Redactor, when set, is the command's redactor: the client adds the
+	// token to it when it resolves one, and redacts with it every answer
+	// as it arrives (body and headers), every error it returns and the
+	// doctor's report, so that no text from the server carries the token
+	// (nil: the client keeps a redactor of its own).
+	Redactor *secret.Redactor
 	// Debug, when set, receives a redacted request log: methods, hosts,
 	// statuses, sizes and timings, never header values or the token.
 	Debug io.Writer
@@ -119,6 +126,8 @@ type Client struct {
 	http     *resty.Client
 	auth     *authTransport
 	debug    *debugLog
+	// redact removes the token from everything the server said.
+	redact *secret.Redactor
 	nextID   atomic.Int64
 	// answered is set once any HTTP answer came back (twice doctor: the
 	// server was reached even when it refused).
@@ -149,7 +158,11 @@ func New(cfg Config) (*Client, error) {
 		host:        u.Host,
 		sessionLock: make(chan struct{}, 1),
 	}
-	c.debug = newDebugLog(cfg.Debug)
+	c.redact = cfg.Redactor
+	if c.redact == nil {
+		c.redact = secret.New()
+	}
+	c.debug = newDebugLog(cfg.Debug, c.redact)
 	c.auth = &authTransport{base: base, host: u.Host, org: cfg.Org}
 	hc := &http.Client{Transport: c.auth}
 	c.http = resty.NewWithClient(hc).

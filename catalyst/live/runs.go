@@ -54,8 +54,9 @@ func (c *Client) ListRuns(ctx context.Context, q catalyst.RunQuery) (catalyst.Ru
 	}
 	list, err := paginate(ctx, fetch, limit, c.cfg.MaxPages)
 	if err != nil {
-		return catalyst.RunList{}, err
+		return catalyst.RunList{}, c.redact.Error(err)
 	}
+	list.Reason = c.redact.String(list.Reason)
 	sort.SliceStable(list.Runs, func(i, j int) bool {
 		a, b := list.Runs[i].CreatedAt, list.Runs[j].CreatedAt
 		if a.IsZero() != b.IsZero() {
