@@ -128,7 +128,7 @@ type Client struct {
 	debug    *debugLog
 	// redact removes the token from everything the server said.
 	redact *secret.Redactor
-	nextID   atomic.Int64
+	nextID atomic.Int64
 	// answered is set once any HTTP answer came back (twice doctor: the
 	// server was reached even when it refused).
 	answered atomic.Bool

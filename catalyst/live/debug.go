@@ -34,4 +34,3 @@ func (d *debugLog) printf(format string, args ...any) {
 	defer d.mu.Unlock()
 	fmt.Fprintf(d.w, "twice debug %s %s\n", time.Now().UTC().Format("15:04:05.000"), line)
 }
-
