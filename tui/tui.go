@@ -67,6 +67,9 @@ type Options struct {
 	// next (e.g. "not authenticated: run twice doctor"); "" or nil falls
 	// back to the error's own text.
 	Hint func(error) string
+	// Redact removes secrets from an error's words before they are shown
+	// (the command's secret.Redactor; nil shows them as they are).
+	Redact func(string) string
 }
 
 // maxFollowBackoff caps the follow-mode poll interval after errors.
@@ -314,8 +317,17 @@ func (m *Model) showStatus(s statusLine) {
 	}
 }
 
-// errorText words err for the user: the caller's hint, or the error's text.
+// errorText words err for the user: the caller's hint, or the error's text,
+// with any secret redacted.
 func (m *Model) errorText(err error) string {
+	text := m.describeError(err)
+	if m.opts.Redact != nil {
+		text = m.opts.Redact(text)
+	}
+	return text
+}
+
+func (m *Model) describeError(err error) string {
 	if m.opts.Hint != nil {
 		if h := m.opts.Hint(err); h != "" {
 			return h

@@ -12,6 +12,7 @@ import (
 
 	"github.com/twice-cli/twice/catalyst"
 	"github.com/twice-cli/twice/catalyst/live"
+	"github.com/twice-cli/twice/catalyst/secret"
 	"github.com/twice-cli/twice/cmd/twice/internal/report"
 	"github.com/twice-cli/twice/detect"
 )
@@ -74,6 +75,15 @@ type Factory struct {
 	// RunTUI runs the interactive view until the user quits.
 	RunTUI func(ctx context.Context, req TUIRequest) error
 
+	// redact is the command's one redactor: the live client adds the
+	// token to it, and standard output, standard error, the view's errors
+	// and record's check of the file use it (redact.go).
+	redact *secret.Redactor
+	// streams are the streams as given, before Execute wrapped standard
+	// output and standard error in the redactor (the view draws on the
+	// terminal itself).
+	streams *IOStreams
+
 	configOnce sync.Once
 	config     *Config
 	configErr  error
@@ -86,8 +96,9 @@ type Factory struct {
 // the real live client and interactive view.
 func NewFactory(streams *IOStreams, env Env) *Factory {
 	return &Factory{
-		IO:  streams,
-		Env: env,
+		IO:     streams,
+		Env:    env,
+		redact: secret.New(),
 		NewLive: func(cfg live.Config) (LiveClient, error) {
 			c, err := live.New(cfg)
 			if err != nil {
@@ -224,6 +235,7 @@ func (f *Factory) liveConfig(onRateLimit func()) (live.Config, error) {
 		MaxBodyBytes:   cfg.MaxBodyBytes,
 		HTTPTransport:  f.Env.Transport,
 		OnStatus:       onStatus,
+		Redactor:       f.redactor(),
 	}, nil
 }
 

@@ -202,7 +202,7 @@ func (f *Factory) readingNotice() func() {
 // stderrTTY reports whether standard error is a terminal: a writer that
 // says so itself (tests), or a file descriptor that is one.
 func (f *Factory) stderrTTY() bool {
-	switch w := f.IO.ErrOut.(type) {
+	switch w := f.terminal().ErrOut.(type) {
 	case interface{ IsTerminal() bool }:
 		return w.IsTerminal()
 	case interface{ Fd() uintptr }:

@@ -48,6 +48,8 @@ type TUIRequest struct {
 	Out io.Writer
 	// OpenURL opens a console link in a browser (nil: the view prints it).
 	OpenURL func(url string) error
+	// Redact removes the token from an error before the view shows it.
+	Redact func(string) string
 }
 
 // errNoTUI is what a factory's RunTUI returns when it has no interactive
@@ -75,13 +77,14 @@ func runTUI(ctx context.Context, req TUIRequest) error {
 		Output:     req.Out,
 		OpenURL:    req.OpenURL,
 		Hint:       errorHint,
+		Redact:     req.Redact,
 	})
 }
 
 // tuiRequest starts a request with what every command passes the view.
 func (f *Factory) tuiRequest(det detect.Options, console string, tf report.TimeFormat) TUIRequest {
 	return TUIRequest{Detect: det, Console: console, Now: f.Env.Now, TimeFormat: tf,
-		Color: mustColor(f), In: f.IO.In, Out: f.IO.Out, OpenURL: f.browser()}
+		Color: mustColor(f), In: f.IO.In, Out: f.terminal().Out, OpenURL: f.browser(), Redact: f.redactor().String}
 }
 
 // errorHint words a source's error for the view, with what to do next, when
