@@ -67,6 +67,8 @@ type Options struct {
 	ArgNames map[string]string
 	// Latency delays every request, for benchmarks.
 	Latency time.Duration
+	// ServerName is the name initialize reports (default "catalysttest").
+	ServerName string
 }
 
 // Paging selects how the list tool's page tokens behave.
@@ -137,7 +139,11 @@ func New(opts Options) *Server {
 		r := opts.Runs[i]
 		s.runs = append(s.runs, &r)
 	}
-	s.mcp = mcp.NewServer(&mcp.Implementation{Name: "catalysttest", Version: "1.0.0"}, nil)
+	name := opts.ServerName
+	if name == "" {
+		name = "catalysttest"
+	}
+	s.mcp = mcp.NewServer(&mcp.Implementation{Name: name, Version: "1.0.0"}, nil)
 	s.addTools()
 	handler := mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return s.mcp },
 		&mcp.StreamableHTTPOptions{Stateless: opts.Stateless, JSONResponse: opts.JSONResponse})
