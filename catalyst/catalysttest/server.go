@@ -49,6 +49,8 @@ type Options struct {
 	Runs []Run
 	// PageSize is the list's page size when the client sends none (default 50).
 	PageSize int
+	// IgnorePageSize serves PageSize rows a page whatever the client asks.
+	IgnorePageSize bool
 	// Paging makes the list's page tokens misbehave.
 	Paging Paging
 	// JSONResponse answers application/json instead of text/event-stream.

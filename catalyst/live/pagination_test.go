@@ -26,7 +26,8 @@ func TestPaginationFaults(t *testing.T) {
 	}{
 		{name: "normal pages end", paging: catalysttest.PagingNormal, wantCalls: 4, wantRuns: 4},
 		{name: "a repeated token", paging: catalysttest.PagingRepeat, wantCalls: 2, wantRuns: 2, wantReason: "repeated a page token after 2 pages"},
-		{name: "a cycle A→B→A", paging: catalysttest.PagingCycle, wantCalls: 3, wantRuns: 3, wantReason: "repeated a page token after 3 pages"},
+		// Pages 2 and 3 hold the same run: it is listed once.
+		{name: "a cycle A→B→A", paging: catalysttest.PagingCycle, wantCalls: 3, wantRuns: 2, wantReason: "repeated a page token after 3 pages"},
 		{name: "empty pages with a token forever", paging: catalysttest.PagingEmptyForever, wantCalls: 5, wantRuns: 0,
 			wantReason: "page cap (5 pages) with no runs on the pages read", notReason: "more runs exist"},
 		{name: "the page cap with runs read", paging: catalysttest.PagingNormal, maxPages: 2, wantCalls: 2, wantRuns: 2,
@@ -186,4 +187,45 @@ func FuzzPagination(f *testing.F) {
 			t.Fatalf("partial %v with reason %q", list.Partial, list.Reason)
 		}
 	})
+}
+
+// TestRunsOnTwoPagesAreListedOnce: a server whose pages overlap (pages 2
+// and 3 hold the same runs) lists each run once and says the
+// list may be missing runs.
+func TestRunsOnTwoPagesAreListedOnce(t *testing.T) {
+	h := newHarness(t, catalysttest.Options{Paging: catalysttest.PagingCycle}, func(c *Config) { c.PageSize = 2; c.MaxPages = 5 })
+	list, err := h.client.ListRuns(context.Background(), catalyst.RunQuery{Project: "default"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	seen := map[string]bool{}
+	for _, r := range list.Runs {
+		if seen[r.AppID+"/"+r.ID] {
+			t.Errorf("run %s listed twice", r.ID)
+		}
+		seen[r.AppID+"/"+r.ID] = true
+	}
+	if !list.Partial || !strings.Contains(list.Reason, "listed 2 runs on more than one page (each is listed once)") {
+		t.Errorf("partial %v, reason %q", list.Partial, list.Reason)
+	}
+}
+
+// TestAnOversizedPageIsPartial: a server that ignores the page size and
+// sends 1,200 rows when 100 were asked: twice keeps its limit of 1,000
+// and says the list is partial and why.
+func TestAnOversizedPageIsPartial(t *testing.T) {
+	base := catalysttest.Bundled()[0]
+	var runs []catalysttest.Run
+	for i := range 1200 {
+		runs = append(runs, base.WithID(fmt.Sprintf("r-%04d", i)))
+	}
+	h := newHarness(t, catalysttest.Options{Runs: runs, IgnorePageSize: true, PageSize: 5000}, nil)
+	list, err := h.client.ListRuns(context.Background(), catalyst.RunQuery{Project: "default"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(list.Runs) != DefaultListLimit || !list.Partial ||
+		!strings.Contains(list.Reason, "the server sent 200 more runs than the limit of 1000, which were left out") {
+		t.Errorf("%d runs, partial %v, reason %q", len(list.Runs), list.Partial, list.Reason)
+	}
 }
