@@ -254,29 +254,45 @@ func withDefaults(cfg Config) Config {
 	return cfg
 }
 
+// ErrBadEndpoint marks an endpoint New refuses (not a URL, plain http to
+// another host, credentials in it): a mistake in how twice was called,
+// which the command line reports as a usage error (exit 2).
+var ErrBadEndpoint = errors.New("bad catalyst endpoint")
+
+// endpointError is an endpoint refused, in words; errors.Is finds
+// ErrBadEndpoint in it.
+type endpointError struct{ msg string }
+
+func (e *endpointError) Error() string        { return e.msg }
+func (e *endpointError) Is(target error) bool { return target == ErrBadEndpoint }
+
+func endpointErrorf(format string, args ...any) error {
+	return &endpointError{msg: fmt.Sprintf(format, args...)}
+}
+
 // checkEndpoint accepts an https URL, or an http URL whose host is a
 // loopback address; never one carrying credentials.
 func checkEndpoint(raw string) (*url.URL, error) {
 	u, err := url.Parse(strings.TrimSpace(raw))
 	if err != nil || u.Host == "" || u.Scheme == "" {
-		return nil, fmt.Errorf("catalyst endpoint %q is not a URL: give one like %s (flag --endpoint, env %s or config endpoint)",
+		return nil, endpointErrorf("catalyst endpoint %q is not a URL: give one like %s (flag --endpoint, env %s or config endpoint)",
 			safetext.Line(raw), DefaultEndpoint, EnvEndpoint)
 	}
 	if u.User != nil {
-		return nil, fmt.Errorf("catalyst endpoint %s carries credentials in the URL: remove them and provide the token through %s, token_file or token_command",
+		return nil, endpointErrorf("catalyst endpoint %s carries credentials in the URL: remove them and provide the token through %s, token_file or token_command",
 			safetext.Line(u.Redacted()), EnvToken)
 	}
 	if u.Fragment != "" {
-		return nil, fmt.Errorf("catalyst endpoint %q has a fragment: remove it", safetext.Line(raw))
+		return nil, endpointErrorf("catalyst endpoint %q has a fragment: remove it", safetext.Line(raw))
 	}
 	switch {
 	case u.Scheme == "https":
 	case u.Scheme == "http" && isLoopbackHost(u.Hostname()):
 	case u.Scheme == "http":
-		return nil, fmt.Errorf("catalyst endpoint %s is plain http: the token would travel in clear; use https (plain http is allowed only for loopback addresses)",
+		return nil, endpointErrorf("catalyst endpoint %s is plain http: the token would travel in clear; use https (plain http is allowed only for loopback addresses)",
 			safetext.Line(u.String()))
 	default:
-		return nil, fmt.Errorf("catalyst endpoint %s has scheme %q: use https", safetext.Line(u.String()), safetext.Line(u.Scheme))
+		return nil, endpointErrorf("catalyst endpoint %s has scheme %q: use https", safetext.Line(u.String()), safetext.Line(u.Scheme))
 	}
 	return u, nil
 }

@@ -253,6 +253,10 @@ func (f *Factory) live(onRateLimit func()) (LiveClient, error) {
 		return nil, err
 	}
 	c, err := f.NewLive(lc)
+	if errors.Is(err, live.ErrBadEndpoint) {
+		// --endpoint, CATALYST_MCP_URL or endpoint: given wrong (exit 2).
+		return nil, &UsageError{Msg: err.Error()}
+	}
 	if err != nil {
 		return nil, err
 	}
