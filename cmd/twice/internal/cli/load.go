@@ -119,6 +119,9 @@ func (f *Factory) checkHistory(t target, h *catalyst.History, note func(string))
 	if h.Len() == 0 {
 		return emptyHistoryError(t, h)
 	}
+	if rec := h.Run.Provenance.Recorded; rec != nil && rec.Unverified != "" && note != nil {
+		note("twice: " + quote(t.arg) + " was " + safetext.Line(rec.Unverified))
+	}
 	return f.applyDataSharingLevel(t, h, note)
 }
 
