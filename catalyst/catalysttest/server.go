@@ -120,6 +120,8 @@ type Seen struct {
 	ProtocolVersion string
 	// Arguments are a tools/call's arguments as sent.
 	Arguments string
+	// ID is the JSON-RPC id as sent ("" for a notification).
+	ID string
 }
 
 // New starts a server; Close stops it.

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/twice-cli/twice/catalyst"
 	"github.com/twice-cli/twice/catalyst/catalysttest"
@@ -227,5 +228,29 @@ func TestAnOversizedPageIsPartial(t *testing.T) {
 	if len(list.Runs) != DefaultListLimit || !list.Partial ||
 		!strings.Contains(list.Reason, "the server sent 200 more runs than the limit of 1000, which were left out") {
 		t.Errorf("%d runs, partial %v, reason %q", len(list.Runs), list.Partial, list.Reason)
+	}
+}
+
+// TestARetryIsANewRequest: an attempt that timed out may still be in
+// flight at the server, which refuses a second request with its id
+// ("duplicate in-flight request ID"): each retry carries an id of its own.
+func TestARetryIsANewRequest(t *testing.T) {
+	h := newHarness(t, catalysttest.Options{}, func(c *Config) { faultConfig(c); c.RequestTimeout = 100 * time.Millisecond })
+	h.srv.Inject(catalysttest.Fault{On: catalysttest.ToolListRuns, Times: 1, Kind: catalysttest.FaultDelay, Delay: time.Second})
+	if _, err := h.client.ListRuns(context.Background(), catalyst.RunQuery{Project: "default"}); err != nil {
+		t.Fatal(err)
+	}
+	ids := map[string]bool{}
+	for _, s := range h.srv.Seen() {
+		if s.Tool != catalysttest.ToolListRuns {
+			continue
+		}
+		if ids[s.ID] {
+			t.Errorf("a retry reused the id %s", s.ID)
+		}
+		ids[s.ID] = true
+	}
+	if len(ids) < 2 {
+		t.Errorf("%d list requests seen, want the timed-out one and its retry", len(ids))
 	}
 }

@@ -94,19 +94,22 @@ type attemptResult struct {
 // exchange sends call, retrying transient failures with backoff, honouring
 // Retry-After up to its cap and the context throughout.
 func (c *Client) exchange(ctx context.Context, sess *session, call rpcCall) (*rpcReply, error) {
-	req := rpcRequest{JSONRPC: "2.0", Method: call.method, Params: call.params}
-	var id int64
-	if !call.notify {
-		id = c.nextID.Add(1)
-		req.ID = &id
-	}
-	body, err := json.Marshal(req)
-	if err != nil {
-		return nil, fmt.Errorf("%s: encoding the request: %w", call.op, err)
-	}
 	for attempt := 1; ; attempt++ {
 		if ctx.Err() != nil {
 			return nil, cancelled(ctx, call.op)
+		}
+		// Each attempt is a new request with an id of its own: one that
+		// timed out may still be in flight at the server, which refuses a
+		// second request with its id.
+		req := rpcRequest{JSONRPC: "2.0", Method: call.method, Params: call.params}
+		var id int64
+		if !call.notify {
+			id = c.nextID.Add(1)
+			req.ID = &id
+		}
+		body, err := json.Marshal(req)
+		if err != nil {
+			return nil, fmt.Errorf("%s: encoding the request: %w", call.op, err)
 		}
 		res := c.attempt(ctx, sess, call, body, id, attempt)
 		if res.err == nil {

@@ -10,8 +10,10 @@ import (
 	"sync"
 	"syscall"
 	"testing"
+	"time"
 
 	"github.com/twice-cli/twice/catalyst/catalysttest"
+	"github.com/twice-cli/twice/catalyst/live"
 )
 
 // The attacks of issue 15 that are not about the token in output (those
@@ -127,7 +129,9 @@ func TestRunsAreListedOnceAndDroppedRowsArePartial(t *testing.T) {
 	}
 	run := func(srv *catalysttest.Server) listDoc {
 		t.Helper()
-		r := liveRun(t, srv, nil, io.Discard, "runs", "--project", "default", "-o", "json")
+		// A page of 1,200 runs takes a while under the race detector.
+		r := liveRunWith(t, srv, nil, io.Discard, func(c *live.Config) { c.RequestTimeout = 30 * time.Second },
+			"runs", "--project", "default", "-o", "json")
 		var doc listDoc
 		if err := json.Unmarshal([]byte(r.out), &doc); err != nil {
 			t.Fatalf("runs -o json: %v\n%s\n%s", err, r.out, r.errOut)

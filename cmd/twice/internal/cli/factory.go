@@ -81,8 +81,9 @@ type Factory struct {
 	redact *secret.Redactor
 	// streams are the streams as given, before Execute wrapped standard
 	// output and standard error in the redactor (the view draws on the
-	// terminal itself).
-	streams *IOStreams
+	// terminal itself); out and errOut are the wrappers.
+	streams     *IOStreams
+	out, errOut *secret.Writer
 
 	configOnce sync.Once
 	config     *Config

@@ -53,6 +53,13 @@ func (s *syncBuffer) String() string {
 // timeouts (no backoff sleeps), and returns its outcome.
 func liveRun(t *testing.T, srv *catalysttest.Server, vars map[string]string, debug io.Writer, args ...string) result {
 	t.Helper()
+	return liveRunWith(t, srv, vars, debug, nil, args...)
+}
+
+// liveRunWith is liveRun with the live client's config changed by adjust
+// after the short timeouts are set.
+func liveRunWith(t *testing.T, srv *catalysttest.Server, vars map[string]string, debug io.Writer, adjust func(*live.Config), args ...string) result {
+	t.Helper()
 	env := map[string]string{"CATALYST_TOKEN": catalysttest.TestToken, "CATALYST_MCP_URL": srv.URL}
 	for k, v := range vars {
 		env[k] = v
@@ -64,6 +71,9 @@ func liveRun(t *testing.T, srv *catalysttest.Server, vars map[string]string, deb
 		cfg.RequestTimeout = 300 * time.Millisecond
 		cfg.MaxAttempts = 2
 		cfg.Sleep = func(ctx context.Context, d time.Duration) error { return ctx.Err() }
+		if adjust != nil {
+			adjust(&cfg)
+		}
 		c, err := live.New(cfg)
 		if err != nil {
 			return nil, err

@@ -16,22 +16,22 @@ func (f *Factory) redactor() *secret.Redactor {
 // redactOutput puts the redactor between the command and its standard
 // output and standard error, so that nothing a command prints holds the
 // token, whatever built the text; it returns what passes on what the
-// redactor held back when the command ends. The streams as given stay for
-// the interactive view and for asking whether a stream is a terminal.
+// redactor held back, called when the command ends. The streams as given
+// stay for the interactive view and for asking whether a stream is a
+// terminal. The factory keeps the wrapped streams (a read abandoned at
+// ctrl+c may still use them).
 func (f *Factory) redactOutput() (flush func()) {
-	if f.streams != nil {
-		return func() {} // already wrapped (Execute within Execute)
+	if f.streams == nil {
+		f.streams = f.IO
+		wrapped := *f.IO
+		f.out = f.redactor().Writer(f.IO.Out)
+		f.errOut = f.redactor().Writer(f.IO.ErrOut)
+		wrapped.Out, wrapped.ErrOut = f.out, f.errOut
+		f.IO = &wrapped
 	}
-	f.streams = f.IO
-	wrapped := *f.IO
-	out := f.redactor().Writer(f.IO.Out)
-	errOut := f.redactor().Writer(f.IO.ErrOut)
-	wrapped.Out, wrapped.ErrOut = out, errOut
-	f.IO = &wrapped
 	return func() {
-		_ = out.Flush()
-		_ = errOut.Flush()
-		f.IO, f.streams = f.streams, nil
+		_ = f.out.Flush()
+		_ = f.errOut.Flush()
 	}
 }
 
