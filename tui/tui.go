@@ -70,6 +70,9 @@ type Options struct {
 	// Redact removes secrets from an error's words before they are shown
 	// (the command's secret.Redactor; nil shows them as they are).
 	Redact func(string) string
+	// Width and Height, when both are set, are the terminal's size before
+	// it reports one (tests that draw into a buffer).
+	Width, Height int
 }
 
 // maxFollowBackoff caps the follow-mode poll interval after errors.
@@ -223,6 +226,9 @@ func Run(ctx context.Context, opts Options) error {
 	}
 	if opts.Profile != colorprofile.Unknown {
 		popts = append(popts, tea.WithColorProfile(opts.Profile))
+	}
+	if opts.Width > 0 && opts.Height > 0 {
+		popts = append(popts, tea.WithWindowSize(opts.Width, opts.Height))
 	}
 	_, err := tea.NewProgram(m, popts...).Run()
 	if errors.Is(err, tea.ErrProgramKilled) && ctx.Err() != nil {

@@ -57,12 +57,15 @@ type TUIRequest struct {
 var errNoTUI = errors.New("the interactive view is not available")
 
 // runTUI runs the interactive view until the user quits.
-func runTUI(ctx context.Context, req TUIRequest) error {
+func runTUI(ctx context.Context, req TUIRequest) error { return tui.Run(ctx, tuiOptions(req)) }
+
+// tuiOptions are the view's options for a request.
+func tuiOptions(req TUIRequest) tui.Options {
 	profile := colorprofile.Unknown // let Bubble Tea detect the terminal
 	if !req.Color {
 		profile = colorprofile.Ascii // no colour: reverse video, glyphs and words
 	}
-	return tui.Run(ctx, tui.Options{
+	return tui.Options{
 		Source:     req.Source,
 		Query:      req.Query,
 		Open:       req.Ref,
@@ -78,7 +81,7 @@ func runTUI(ctx context.Context, req TUIRequest) error {
 		OpenURL:    req.OpenURL,
 		Hint:       errorHint,
 		Redact:     req.Redact,
-	})
+	}
 }
 
 // tuiRequest starts a request with what every command passes the view.
