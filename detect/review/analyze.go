@@ -87,7 +87,7 @@ func analyze(rep *Report, files []*File) {
 		f := &frame{fn: fn, file: fn.File, taint: map[string]*source{}, values: map[string]*Expr{}, ctx: ctxParam(fn)}
 		w.walkFunc(fn, f)
 		w.finish(f)
-		walkers[ap.Name] = w
+		walkers[string(ap.Lang)+":"+ap.Name] = w
 	}
 	for _, wf := range wfs {
 		w := Workflow{Name: wf.reg.Name, Lang: wf.reg.File.Lang}
@@ -172,8 +172,12 @@ func orchestrators(rep *Report, ix *index, files []*File, walkers map[string]*wa
 		}
 	}
 	addTo := func(name string, h Hazard) {
-		if a := rep.Activity(name); a != nil {
-			a.Hazards = append(a.Hazards, h)
+		for i := range rep.Activities {
+			a := &rep.Activities[i]
+			if a.Name == name && (a.Lang == "" || strings.HasSuffix(h.File, langExt(a.Lang))) {
+				a.Hazards = append(a.Hazards, h)
+				return
+			}
 		}
 	}
 	mk := func(s site, rule RuleID, act, msg string) Hazard {
@@ -187,7 +191,7 @@ func orchestrators(rep *Report, ix *index, files []*File, walkers map[string]*wa
 		if s.Child || s.Policy == nil || s.PolicyHasPredicate {
 			continue
 		}
-		w := walkers[s.target]
+		w := walkers[string(s.file.Lang)+":"+s.target]
 		if w == nil || len(w.rejections) == 0 {
 			continue
 		}
@@ -229,7 +233,7 @@ func orchestrators(rep *Report, ix *index, files []*File, walkers map[string]*wa
 		classes := map[string][]string{}
 		var order []string
 		for _, s := range g.sites {
-			c := failureClass(s.target, walkers[s.target])
+			c := failureClass(s.target, walkers[string(s.file.Lang)+":"+s.target])
 			if !contains(classes[c], s.target) {
 				if len(classes[c]) == 0 {
 					order = append(order, c)
@@ -282,7 +286,7 @@ func orchestrators(rep *Report, ix *index, files []*File, walkers map[string]*wa
 					"%s passes its own instance id to %s; it is called as a child workflow with a retry policy (%s:%d), and a retried child is a new instance with a new id",
 					s.caller, s.target, parent.file.Path, parent.Pos.Line)))
 			}
-			if w := walkers[s.target]; w != nil {
+			if w := walkers[string(s.file.Lang)+":"+s.target]; w != nil {
 				for _, h := range w.wfIDKeys {
 					r, _ := RuleByID(RulePerAttemptKey)
 					h.Severity = r.Severity
@@ -366,4 +370,16 @@ func usesInstanceID(e *Expr, ctxName string, vars map[string]bool) bool {
 		return !found
 	})
 	return found
+}
+
+func langExt(l Lang) string {
+	switch l {
+	case LangGo:
+		return ".go"
+	case LangPython:
+		return ".py"
+	case LangCSharp:
+		return ".cs"
+	}
+	return ""
 }
