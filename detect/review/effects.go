@@ -243,6 +243,24 @@ func anyKey(call *Expr, pred func(string) bool) bool {
 	return found
 }
 
+// heldKey is anyKey for literals held by variables the call names (a
+// metadata map built before the call).
+func heldKey(call *Expr, pred func(string) bool, values func(string) *Expr) bool {
+	if values == nil {
+		return false
+	}
+	for _, id := range call.Idents() {
+		if v := values(id); v != nil && v.Kind == ExprComposite {
+			for _, k := range v.Keys {
+				if pred(k.Key) {
+					return true
+				}
+			}
+		}
+	}
+	return false
+}
+
 // isHeaderSetter reports whether a method sets a header or metadata
 // entry by name as its first argument.
 func isHeaderSetter(m string) bool {
@@ -414,7 +432,7 @@ func classify(call *Expr, lang Lang, values func(string) *Expr) effect {
 		case effPost:
 			e.keyed = anyKey(call, isIdemName)
 		case effPublish:
-			e.keyed = anyKey(call, isMessageIDName)
+			e.keyed = anyKey(call, isMessageIDName) || heldKey(call, isMessageIDName, values)
 		case effEmail:
 			e.keyed = anyKey(call, isIdemName)
 		}

@@ -20,13 +20,24 @@ var retryLibraries = []string{
 	"Polly.", "Polly.Policy.", "Polly.ResiliencePipelineBuilder",
 }
 
+// retryEntry are the names of a retry library's functions that run a
+// retry (not its options: retry.Attempts, stop_after_attempt).
+var retryEntry = map[string]bool{
+	"Do": true, "DoWithData": true, "Retry": true, "RetryNotify": true, "RetryWithData": true, "RetryNotifyWithData": true,
+	"OnError": true, "RetryOnConflict": true, "NewClient": true, "Get": true, "Run": true, "With": true,
+	"retry": true, "Retrying": true, "AsyncRetrying": true, "retry_call": true, "retry_context": true,
+}
+
 // retryLibrary names the retry library a qualified name belongs to, or "".
 func retryLibrary(ref string) string {
 	if ref == "" {
 		return ""
 	}
 	for _, l := range retryLibraries {
-		if (strings.HasSuffix(l, ".") && strings.HasPrefix(ref, l)) || ref == l {
+		if ref == l {
+			return ref
+		}
+		if strings.HasSuffix(l, ".") && strings.HasPrefix(ref, l) && retryEntry[ref[strings.LastIndexByte(ref, '.')+1:]] {
 			return ref
 		}
 	}
