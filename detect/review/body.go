@@ -488,12 +488,12 @@ func (w *walker) noteOpaque(f *frame, call *Expr, target string) {
 func (w *walker) taintOf(e *Expr, f *frame) *source {
 	var found *source
 	e.Exprs(func(x *Expr) bool {
-		if found != nil {
+		if found != nil && found.kind != srcWorkflowID {
 			return false
 		}
 		switch x.Kind {
 		case ExprIdent:
-			if s := f.taint[x.Name]; s != nil {
+			if s := f.taint[x.Name]; s != nil && (found == nil || s.kind != srcWorkflowID) {
 				found = s
 			}
 		case ExprCall:

@@ -124,7 +124,9 @@ func (c *converter) register(x *review.Expr, kind review.DefKind, ref *review.Ex
 			r.Name = r.Func[i+1:]
 		}
 	case review.ExprAttr:
-		r.Func, r.Name = ref.Text, ref.Name
+		// A bound method of an object made elsewhere: the module's only
+		// method of that name.
+		r.Func, r.Name = "?."+ref.Name, ref.Name
 		if ref.Ref != "" {
 			r.Func = ref.Ref
 		}

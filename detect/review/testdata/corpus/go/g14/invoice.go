@@ -1,5 +1,5 @@
 // corpus: negative (already idempotent)
-// negative-for: unkeyed-side-effect, key-generated-in-body
+// negative-for: unkeyed-side-effect, key-generated-in-body, retry-in-body
 // PUT of the whole computed
 // document to a fixed key (Dapr state).
 package main
