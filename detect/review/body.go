@@ -31,10 +31,10 @@ type op struct {
 type opKind int8
 
 const (
-	opEffect opKind = iota + 1
-	opCheck         // an if that tests something and leaves early
-	opAugAttr       // obj.attr += n
-	opWriteCall     // commit / save: persists an object changed in memory
+	opEffect    opKind = iota + 1
+	opCheck            // an if that tests something and leaves early
+	opAugAttr          // obj.attr += n
+	opWriteCall        // commit / save: persists an object changed in memory
 )
 
 // walker reviews one activity's body.

@@ -7,8 +7,8 @@ package main
 import (
 	"context"
 
-	dapr "github.com/dapr/go-sdk/client"
 	"github.com/dapr/durabletask-go/workflow"
+	dapr "github.com/dapr/go-sdk/client"
 )
 
 type Invoice struct {

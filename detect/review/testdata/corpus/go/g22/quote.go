@@ -8,8 +8,8 @@ import (
 	"io"
 	"net/http"
 
-	dapr "github.com/dapr/go-sdk/client"
 	"github.com/dapr/durabletask-go/workflow"
+	dapr "github.com/dapr/go-sdk/client"
 )
 
 func FetchShippingRates(ctx workflow.ActivityContext) (any, error) {
