@@ -393,6 +393,7 @@ func WriteReviewSARIF(w io.Writer, r *review.Report, o ReviewOptions) error {
 	e.key("driver")
 	e.beginObject()
 	e.strField("name", "twice")
+	e.strField("language", "en-US")
 	e.strField("informationUri", "https://github.com/twice-cli/twice")
 	if o.Version != "" {
 		e.strField("version", o.Version)
@@ -423,7 +424,13 @@ func WriteReviewSARIF(w io.Writer, r *review.Report, o ReviewOptions) error {
 	e.endArray()
 	e.endObject()
 	e.endObject()
+	e.strField("language", "en-US")
 	e.strField("columnKind", "unicodeCodePoints")
+	e.key("newlineSequences")
+	e.beginArray()
+	e.str("\r\n")
+	e.str("\n")
+	e.endArray()
 	e.key("results")
 	e.beginArray()
 	for _, h := range r.Hazards {
