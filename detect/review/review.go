@@ -36,6 +36,9 @@ type Options struct {
 	Workers int
 	// MaxFileBytes skips larger files, saying so (0: 4 MiB).
 	MaxFileBytes int64
+	// FS, when set, is where the roots are read from (the bundled demo
+	// services); nil reads the operating system's files.
+	FS fs.FS
 }
 
 // DefaultMaxFileBytes is the largest source file reviewed by default.
@@ -87,7 +90,13 @@ func Review(ctx context.Context, roots []string, opts Options) (*Report, error) 
 	var files []sourceFile
 	notReviewed := map[Lang]int{}
 	for _, root := range roots {
-		st, err := os.Stat(root)
+		var st fs.FileInfo
+		var err error
+		if opts.FS != nil {
+			st, err = fs.Stat(opts.FS, root)
+		} else {
+			st, err = os.Stat(root)
+		}
 		if err != nil {
 			return nil, fmt.Errorf("source %s: %w", root, err)
 		}
@@ -109,7 +118,11 @@ func Review(ctx context.Context, roots []string, opts Options) (*Report, error) 
 			add(root)
 			continue
 		}
-		err = filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
+		walk := filepath.WalkDir
+		if opts.FS != nil {
+			walk = func(root string, fn fs.WalkDirFunc) error { return fs.WalkDir(opts.FS, root, fn) }
+		}
+		err = walk(root, func(p string, d fs.DirEntry, err error) error {
 			if err != nil {
 				rep.Skipped = append(rep.Skipped, Skipped{File: filepath.ToSlash(p), Reason: err.Error()})
 				if d != nil && d.IsDir() {
@@ -138,7 +151,7 @@ func Review(ctx context.Context, roots []string, opts Options) (*Report, error) 
 		}
 		rep.Unavailable[l] = fmt.Sprintf("%d %s file(s) not reviewed: %s", n, l, opts.Unavailable[l])
 	}
-	parsed, skipped, err := parseAll(ctx, files, opts.Workers, maxBytes)
+	parsed, skipped, err := parseAll(ctx, files, opts.Workers, maxBytes, opts.FS)
 	if err != nil {
 		return nil, err
 	}
@@ -152,7 +165,7 @@ func Review(ctx context.Context, roots []string, opts Options) (*Report, error) 
 }
 
 // parseAll reads and parses files on every core, keeping their order.
-func parseAll(ctx context.Context, files []sourceFile, workers int, maxBytes int64) ([]*File, []Skipped, error) {
+func parseAll(ctx context.Context, files []sourceFile, workers int, maxBytes int64, fsys fs.FS) ([]*File, []Skipped, error) {
 	if workers <= 0 {
 		workers = runtime.GOMAXPROCS(0)
 	}
@@ -166,7 +179,7 @@ func parseAll(ctx context.Context, files []sourceFile, workers int, maxBytes int
 			defer wg.Done()
 			for i := range next {
 				sf := files[i]
-				src, err := readCapped(sf.path, maxBytes)
+				src, err := readCapped(fsys, sf.path, maxBytes)
 				if err != nil {
 					errs[i] = err.Error()
 					continue
@@ -204,15 +217,20 @@ func parseAll(ctx context.Context, files []sourceFile, workers int, maxBytes int
 	return parsed, skipped, nil
 }
 
-func readCapped(p string, maxBytes int64) ([]byte, error) {
-	st, err := os.Stat(p)
+func readCapped(fsys fs.FS, p string, maxBytes int64) ([]byte, error) {
+	stat, read := os.Stat, os.ReadFile
+	if fsys != nil {
+		stat = func(p string) (fs.FileInfo, error) { return fs.Stat(fsys, p) }
+		read = func(p string) ([]byte, error) { return fs.ReadFile(fsys, p) }
+	}
+	st, err := stat(p)
 	if err != nil {
 		return nil, err
 	}
 	if st.Size() > maxBytes {
 		return nil, fmt.Errorf("larger than %d bytes: not reviewed", maxBytes)
 	}
-	b, err := os.ReadFile(p)
+	b, err := read(p)
 	if err != nil {
 		return nil, err
 	}

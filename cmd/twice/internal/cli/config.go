@@ -76,6 +76,9 @@ type Config struct {
 	// Activities classify activities by name, overriding what their names
 	// suggest.
 	Activities ActivityLists `yaml:"activities"`
+	// Source is the workflow and activity source that show and scan join
+	// to the history (--source wins): a path or a list of paths.
+	Source PathList `yaml:"source"`
 
 	// Path is the file the config was read from ("" when none was found).
 	Path string `yaml:"-"`
@@ -323,4 +326,26 @@ func (c *Config) overrides(sideEffect, readOnly []string) (map[string]detect.Act
 		return nil, nil
 	}
 	return m, nil
+}
+
+// PathList is one path or a list of paths.
+type PathList []string
+
+// UnmarshalYAML accepts a string or a list of strings.
+func (p *PathList) UnmarshalYAML(n *yaml.Node) error {
+	switch n.Kind {
+	case yaml.ScalarNode:
+		if n.Value != "" {
+			*p = PathList{n.Value}
+		}
+		return nil
+	case yaml.SequenceNode:
+		var list []string
+		if err := n.Decode(&list); err != nil {
+			return err
+		}
+		*p = list
+		return nil
+	}
+	return fmt.Errorf("line %d: source must be a path or a list of paths", n.Line)
 }

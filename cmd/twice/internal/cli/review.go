@@ -2,6 +2,11 @@ package cli
 
 import (
 	"context"
+	"fmt"
+	"os"
+
+	"github.com/twice-cli/twice/catalyst/safetext"
+	"github.com/twice-cli/twice/fixtures"
 
 	"github.com/spf13/cobra"
 
@@ -110,10 +115,68 @@ func runReview(ctx context.Context, opts *ReviewOptions) error {
 }
 
 // reviewSource reviews source paths with every front-end this build has.
+// "demo" (when no such directory exists here) is the bundled demo
+// services.
 func reviewSource(ctx context.Context, paths []string) (*review.Report, error) {
-	rep, err := review.Review(ctx, paths, langs.Options())
+	opts := langs.Options()
+	demo, other := 0, 0
+	for _, p := range paths {
+		if isDemoSource(p) {
+			demo++
+		} else {
+			other++
+		}
+	}
+	if demo > 0 && other > 0 {
+		return nil, usagef("give the bundled demo services (demo) on their own, not with other source paths")
+	}
+	if demo > 0 {
+		opts.FS = fixtures.DemoServices()
+		paths = []string{fixtures.DemoServicesRoot}
+	}
+	rep, err := review.Review(ctx, paths, opts)
 	if err != nil {
 		return nil, &SourceError{Err: err}
+	}
+	return rep, nil
+}
+
+// isDemoSource reports whether a source path names the bundled demo
+// services: "demo:", or "demo" when there is no such directory.
+func isDemoSource(p string) bool {
+	if p == fixtures.DemoPrefix {
+		return true
+	}
+	if p != "demo" {
+		return false
+	}
+	_, err := os.Stat(p)
+	return err != nil
+}
+
+// joinSource reviews the --source paths (or the config's source:) and
+// returns the review to join to each history; nil when no source was
+// given.
+func (f *Factory) joinSource(ctx context.Context, flags []string) (*review.Report, error) {
+	paths := flags
+	if len(paths) == 0 {
+		cfg, err := f.Config()
+		if err != nil {
+			return nil, err
+		}
+		paths = cfg.Source
+	}
+	if len(paths) == 0 {
+		return nil, nil
+	}
+	rep, err := reviewSource(ctx, paths)
+	if err != nil {
+		return nil, err
+	}
+	for _, l := range []review.Lang{review.LangPython, review.LangCSharp} {
+		if why, ok := rep.Unavailable[l]; ok {
+			fmt.Fprintf(f.IO.ErrOut, "twice: %s\n", safetext.Line(why))
+		}
 	}
 	return rep, nil
 }
