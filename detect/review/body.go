@@ -47,6 +47,9 @@ type walker struct {
 	seen   map[string]bool // hazards already reported, by rule and place
 	stack  map[*Func]bool
 	idemKV bool // an idempotency key is set somewhere in the body
+	// idemAt is where the first idempotency key from a stable value is
+	// set (the line that makes the provider refuse a repeat).
+	idemAt *op
 	// wfIDKeys are key positions holding the calling workflow's id
 	// (decided once the call sites are known).
 	wfIDKeys []Hazard
@@ -607,6 +610,9 @@ func (w *walker) keyPosition(f *frame, name string, v *Expr, at Pos) {
 	}
 	src := w.taintOf(v, f)
 	if src == nil {
+		if isIdemName(name) && w.idemAt == nil {
+			w.idemAt = &op{loc: w.loc(f, at), text: name}
+		}
 		return
 	}
 	switch src.kind {

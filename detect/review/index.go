@@ -22,13 +22,16 @@ type index struct {
 	// registered maps a function to its registered activity name.
 	registered map[*Func]string
 	workflows  map[*Func]string
+	// files by path, for excerpts.
+	files map[string]*File
 }
 
 func pkgKey(f *File) string { return string(f.Lang) + ":" + f.Package }
 
 func newIndex(files []*File) *index {
-	ix := &index{pkgs: map[string]*pkg{}, registered: map[*Func]string{}, workflows: map[*Func]string{}}
+	ix := &index{pkgs: map[string]*pkg{}, registered: map[*Func]string{}, workflows: map[*Func]string{}, files: map[string]*File{}}
 	for _, f := range files {
+		ix.files[f.Path] = f
 		k := pkgKey(f)
 		p := ix.pkgs[k]
 		if p == nil {

@@ -301,7 +301,13 @@ func (w *walker) finish(rootFrame *frame) {
 		// provider refuses the repeat.
 		for _, o := range w.ops {
 			if o.kind == opEffect && (o.eff.kind == effPost || o.eff.kind == effPublish || o.eff.kind == effEmail) && !w.keyGenerated() {
-				w.act.Guards = append(w.act.Guards, Guard{Location: o.loc, Excerpt: excerptAt(w.ix, o.loc), What: o.eff.what + " with an idempotency key"})
+				at := o.loc
+				what := o.eff.what + " with an idempotency key"
+				if w.idemAt != nil {
+					at = w.idemAt.loc
+					what = o.eff.what + ", its " + strconv.Quote(w.idemAt.text) + " key from the input"
+				}
+				w.act.Guards = append(w.act.Guards, Guard{Location: at, Excerpt: excerptAt(w.ix, at), What: what})
 				break
 			}
 		}
@@ -442,12 +448,8 @@ func checks(c, r op) bool {
 }
 
 func excerptAt(ix *index, l Location) string {
-	for _, p := range ix.order {
-		for _, f := range p.files {
-			if f.Path == l.File {
-				return LineText(f.Src, l.Line)
-			}
-		}
+	if f := ix.files[l.File]; f != nil {
+		return LineText(f.Src, l.Line)
 	}
 	return ""
 }
