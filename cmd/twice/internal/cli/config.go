@@ -41,7 +41,7 @@ const maxConcurrency = 64
 //	                                included (default 30s)
 //	max_body_bytes                  the largest answer read, in bytes
 //	                                (default 67108864, 64 MiB)
-//	console, concurrency, large_payload_bytes, activities
+//	console, concurrency, large_payload_bytes, activities, source
 type Config struct {
 	// Endpoint is the Catalyst MCP server URL.
 	Endpoint string `yaml:"endpoint"`
@@ -219,7 +219,7 @@ func readConfigFile(path string) ([]byte, error) {
 
 // configKeys lists the keys twice.yaml may hold, for error messages.
 const configKeys = "endpoint, project, app, org, token_file, token_command, token_command_timeout, data_sharing_level, " +
-	"timeout, request_timeout, max_body_bytes, console, concurrency, large_payload_bytes, activities (side_effect, read_only, idempotent)"
+	"timeout, request_timeout, max_body_bytes, console, concurrency, large_payload_bytes, activities (side_effect, read_only, idempotent), source"
 
 // parseConfig decodes and checks a config document.
 func parseConfig(data []byte) (*Config, error) {
