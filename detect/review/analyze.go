@@ -70,19 +70,21 @@ func analyze(rep *Report, files []*File) {
 		}
 		ap.Func, ap.Location = a.fn.Name, Location{File: a.fn.File.Path, Line: a.fn.Pos.Line, Col: a.fn.Pos.Col}
 	}
+	fnOf := map[string]*Func{}
+	for _, a := range acts {
+		if a.fn != nil {
+			if k := a.reg.Name + "@" + a.fn.File.Path + ":" + a.fn.Name; fnOf[k] == nil {
+				fnOf[k] = a.fn
+			}
+		}
+	}
 	// Walk after the slice stops growing (walkers keep pointers into it).
 	for i := range rep.Activities {
 		ap := &rep.Activities[i]
 		if ap.Unresolved {
 			continue
 		}
-		var fn *Func
-		for _, a := range acts {
-			if a.reg.Name == ap.Name && a.fn != nil && a.fn.Name == ap.Func && a.fn.File.Path == ap.File {
-				fn = a.fn
-				break
-			}
-		}
+		fn := fnOf[ap.Name+"@"+ap.File+":"+ap.Func]
 		w := &walker{ix: ix, act: ap, root: fn, seen: map[string]bool{}, stack: map[*Func]bool{}, opaque: map[string]bool{}}
 		f := &frame{fn: fn, file: fn.File, taint: map[string]*source{}, values: map[string]*Expr{}, ctx: ctxParam(fn)}
 		w.walkFunc(fn, f)

@@ -24,12 +24,17 @@ type index struct {
 	workflows  map[*Func]string
 	// files by path, for excerpts.
 	files map[string]*File
+	// found memoises pkgFor; bySuffix lists packages by the last element
+	// of their key.
+	found    map[string]*pkg
+	bySuffix map[string][]*pkg
 }
 
 func pkgKey(f *File) string { return string(f.Lang) + ":" + f.Package }
 
 func newIndex(files []*File) *index {
-	ix := &index{pkgs: map[string]*pkg{}, registered: map[*Func]string{}, workflows: map[*Func]string{}, files: map[string]*File{}}
+	ix := &index{pkgs: map[string]*pkg{}, registered: map[*Func]string{}, workflows: map[*Func]string{}, files: map[string]*File{},
+		found: map[string]*pkg{}, bySuffix: map[string][]*pkg{}}
 	for _, f := range files {
 		ix.files[f.Path] = f
 		k := pkgKey(f)
@@ -38,6 +43,7 @@ func newIndex(files []*File) *index {
 			p = &pkg{key: f.Package, lang: f.Lang, funcs: map[string]*Func{}, byShort: map[string][]*Func{}}
 			ix.pkgs[k] = p
 			ix.order = append(ix.order, p)
+			ix.bySuffix[string(f.Lang)+":"+lastElem(f.Lang, f.Package)] = append(ix.bySuffix[string(f.Lang)+":"+lastElem(f.Lang, f.Package)], p)
 		}
 		p.files = append(p.files, f)
 		p.globals = append(p.globals, f.Globals...)
@@ -104,17 +110,41 @@ func only(fns []*Func, methodsOnly bool) *Func {
 // the longest key it ends with (a Go import path ends with the package's
 // directory; a Python module name, relative, ends with the module's).
 func (ix *index) pkgFor(lang Lang, mod string) *pkg {
-	if p := ix.pkgs[string(lang)+":"+mod]; p != nil {
+	k := string(lang) + ":" + mod
+	if p := ix.pkgs[k]; p != nil {
 		return p
 	}
+	if p, ok := ix.found[k]; ok {
+		return p
+	}
+	p := ix.searchPkg(lang, mod)
+	ix.found[k] = p
+	return p
+}
+
+// lastElem is a package key's last path or module element.
+func lastElem(lang Lang, key string) string {
+	sep := byte('/')
+	if lang == LangPython {
+		sep = '.'
+	}
+	if i := strings.LastIndexByte(key, sep); i >= 0 {
+		return key[i+1:]
+	}
+	return key
+}
+
+func (ix *index) searchPkg(lang Lang, mod string) *pkg {
 	mod = strings.TrimLeft(mod, ".")
 	sep := "/"
 	if lang == LangPython {
 		sep = "."
 	}
 	var best *pkg
-	for _, p := range ix.order {
-		if p.lang != lang || p.key == "" || p.key == "." {
+	// A package matches when one key ends with the other: they share the
+	// last element.
+	for _, p := range ix.bySuffix[string(lang)+":"+lastElem(lang, mod)] {
+		if p.key == "" || p.key == "." {
 			continue
 		}
 		if p.key == mod || strings.HasSuffix(mod, sep+p.key) || strings.HasSuffix(p.key, sep+mod) {
