@@ -302,17 +302,6 @@ func isLocalObject(l *Expr, f *frame) bool {
 	return v != nil && (v.Kind == ExprComposite || v.Kind == ExprNumber || v.Kind == ExprString)
 }
 
-func containsCall(e, call *Expr) bool {
-	found := false
-	e.Exprs(func(x *Expr) bool {
-		if x == call {
-			found = true
-		}
-		return !found
-	})
-	return found
-}
-
 // expr handles every call in an expression, innermost first, and walks
 // function literals passed along (a closure given to a retry helper).
 func (w *walker) expr(e *Expr, f *frame) {

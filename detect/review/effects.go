@@ -196,25 +196,6 @@ func textHas(e *Expr, words ...string) bool {
 	return false
 }
 
-// chain returns the calls of a method chain, from the outermost call
-// inwards (client.R().SetHeader(…).Post(url): Post, SetHeader, R).
-func chain(call *Expr) []*Expr {
-	var out []*Expr
-	for x := call; x != nil; {
-		if x.Kind == ExprCall {
-			out = append(out, x)
-			x = x.X
-			continue
-		}
-		if x.Kind == ExprAttr || x.Kind == ExprUnary || x.Kind == ExprIndex {
-			x = x.X
-			continue
-		}
-		break
-	}
-	return out
-}
-
 // anyKey reports whether a call, anywhere in its arguments (nested
 // literals, option calls, a method chain), names a key that pred accepts:
 // a keyword, a dict or struct key, a header set by a Set/SetHeader call,
