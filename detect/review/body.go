@@ -544,7 +544,7 @@ func (w *walker) keyPositions(call *Expr, f *frame) {
 			if isIdemName(k.Key) {
 				w.idemKV = true
 			}
-			w.keyPosition(f, k.Key, k.Value, call.Pos)
+			w.keyPosition(f, k.Key, k.Value, valuePos(k.Value, call.Pos))
 		}
 	}
 	var lits []*Expr
@@ -584,7 +584,7 @@ func (w *walker) keyPositions(call *Expr, f *frame) {
 					if isIdemName(k.Key) {
 						w.idemKV = true
 					}
-					w.keyPosition(f, k.Key, k.Value, call.Pos)
+					w.keyPosition(f, k.Key, k.Value, valuePos(k.Value, call.Pos))
 				}
 			}
 			return true
@@ -702,4 +702,13 @@ func usesAny(e *Expr, vars []string) bool {
 		}
 	}
 	return false
+}
+
+// valuePos is where a key's value is written (the line a reader looks
+// for), or the call's place when the value has none.
+func valuePos(v *Expr, call Pos) Pos {
+	if v != nil && v.Pos.IsValid() {
+		return v.Pos
+	}
+	return call
 }

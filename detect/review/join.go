@@ -31,6 +31,10 @@ func Join(rep *detect.Report, code *Report) {
 		if f.Activity == "" {
 			continue
 		}
+		if f.ID == detect.FindingChildWorkflowRetried {
+			f.Code = childEvidence(f, code)
+			continue
+		}
 		ca, ok := findCode(rep, byName, f.Activity, code)
 		if !ok {
 			continue
@@ -129,6 +133,35 @@ func evidence(f *detect.Finding, ca detect.CodeActivity) *detect.CodeEvidence {
 			ev.Verdict = detect.VerdictConfirmed
 			ev.Note = fmt.Sprintf("the code shows why: %s (%s)", h.Message, at(h))
 		}
+	}
+	return ev
+}
+
+// childEvidence is the code evidence of a retried child workflow: where
+// the workflow is defined, and any key derived from its own instance id
+// (per-attempt-key hazards raised at its call sites).
+func childEvidence(f *detect.Finding, code *Report) *detect.CodeEvidence {
+	ev := &detect.CodeEvidence{}
+	for _, w := range code.Workflows {
+		if w.Name == f.Activity && w.File != "" {
+			ev.Found, ev.Definition = true, codeLoc(w.Location)
+			break
+		}
+	}
+	if !ev.Found {
+		ev.Note = fmt.Sprintf("the source given does not define the workflow %s: twice could not check its code", f.Activity)
+		return ev
+	}
+	for _, h := range code.Hazards {
+		if h.Rule == RulePerAttemptKey && h.Workflow == f.Activity {
+			ev.Hazards = append(ev.Hazards, detect.CodeHazard{Rule: string(h.Rule), Severity: h.Severity,
+				CodeLocation: codeLoc(h.Location), Excerpt: h.Excerpt, Message: h.Message})
+		}
+	}
+	if len(ev.Hazards) > 0 {
+		h := ev.Hazards[0]
+		ev.Verdict = detect.VerdictLikelyDuplicate
+		ev.Note = fmt.Sprintf("likely a real duplicate: %s keys its work on its own instance id (%s:%d), which the retried instance does not share", f.Activity, h.File, h.Line)
 	}
 	return ev
 }

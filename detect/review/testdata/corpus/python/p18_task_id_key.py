@@ -8,10 +8,10 @@ wfr = WorkflowRuntime()
 @wfr.activity(name="transfer_funds")
 def transfer_funds(ctx: WorkflowActivityContext, transfer: dict) -> int:
     key = f"{ctx.workflow_id}-{ctx.task_id}"
-    resp = requests.post(  # want: per-attempt-key
+    resp = requests.post(
         "https://bank.example.com/transfers",
         json={"amount": transfer["amount"]},
-        headers={"Idempotency-Key": key},
+        headers={"Idempotency-Key": key},  # want: per-attempt-key
         timeout=10,
     )
     return resp.status_code

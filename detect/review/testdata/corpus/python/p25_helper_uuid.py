@@ -10,11 +10,11 @@ QUEUE = "https://sqs.us-east-1.amazonaws.com/123/orders.fifo"
 
 
 def enqueue(body: str, group: str) -> None:
-    sqs.send_message(  # want: key-generated-in-body
+    sqs.send_message(
         QueueUrl=QUEUE,
         MessageBody=body,
         MessageGroupId=group,
-        MessageDeduplicationId=uuid.uuid4().hex,
+        MessageDeduplicationId=uuid.uuid4().hex,  # want: key-generated-in-body
     )
 
 
