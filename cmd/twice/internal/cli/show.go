@@ -30,6 +30,9 @@ type ShowOptions struct {
 	// OverdueAfter is how long a pending attempt of a running run may wait
 	// before its outcome is called unknown (0: detect's default).
 	OverdueAfter time.Duration
+	// Source are workflow and activity source paths joined to the run's
+	// findings (--source; else the config's source:).
+	Source []string
 }
 
 // NewCmdShow builds twice show. runF, when set, receives the parsed options
@@ -66,6 +69,7 @@ Catalyst with --app (and --project).`,
 	cmd.Flags().StringVarP(&opts.Project, "project", "p", "", "the run's Catalyst project (also for a history that does not name it)")
 	cmd.Flags().StringVar(&opts.Run, "run", "", "the run id of a history file or standard input that does not name it (the Dapr CLI's JSON does not)")
 	cmd.Flags().StringVarP(&opts.Output, "output", "o", "", "print as text, json, jsonl or markdown instead of the interactive view")
+	cmd.Flags().StringArrayVar(&opts.Source, "source", nil, "join each finding to the code of its activity in this source `DIR` (repeatable; demo: the bundled demo services); prints text")
 	cmd.Flags().DurationVar(&opts.OverdueAfter, "overdue-after", 0,
 		"how long a running run's pending attempt may wait before its outcome is called unknown (default "+detect.DefaultOverdueAfter.String()+")")
 	return cmd
@@ -95,6 +99,14 @@ func runShow(ctx context.Context, opts *ShowOptions) error {
 	ropts, err := f.reportOptions()
 	if err != nil {
 		return err
+	}
+	code, err := f.joinSource(ctx, opts.Source)
+	if err != nil {
+		return err
+	}
+	if code != nil && format == "" {
+		// The interactive view has no Code tab yet: the join is printed.
+		format = outputText
 	}
 	t, err := resolveTarget(opts.Target, first(opts.App, cfg.App), first(opts.Project, cfg.Project))
 	if err != nil {
@@ -150,7 +162,7 @@ func runShow(ctx context.Context, opts *ShowOptions) error {
 			}
 		}
 	}
-	a := analyze(h, det, f.Env.now())
+	a := analyze(h, det, f.Env.now(), code)
 	if format == "" {
 		format = outputText
 	}

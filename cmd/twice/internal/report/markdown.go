@@ -178,6 +178,18 @@ func (t *textWriter) mdFindings(r *detect.Report) {
 			t.println()
 			t.println("**Advice:** ", md(f.Advice))
 		}
+		if c := f.Code; c != nil && c.Note != "" {
+			t.println()
+			t.println("**Code:** ", md(c.Note))
+			if c.Refusal != nil {
+				t.println()
+				t.println("- `", md(codeLocText(c.Refusal.CodeLocation)), "` ", md(c.Refusal.Excerpt))
+			}
+			for _, h := range c.Hazards {
+				t.println()
+				t.println("- ", h.Rule, " at `", md(codeLocText(h.CodeLocation)), "`: ", md(h.Message))
+			}
+		}
 	}
 	if len(r.Skipped) > 0 {
 		t.println()
