@@ -105,13 +105,29 @@ func (d *decoder) cliRow(e *Event) error {
 	if e.Type == EventExecutionCompleted && status != "" {
 		detail(e).WorkflowStatus = Status(status)
 	}
+	switch e.Type {
+	case EventTaskCompleted, EventTaskFailed, EventChildWorkflowCompleted, EventChildWorkflowFailed:
+		// Unknown until attrs or details give it: no version prints one
+		// on ChildWorkflowFailed, v1.16 none on SubOrch* rows.
+		e.ScheduledID = NoID
+	case EventTimerFired:
+		e.TimerID = NoID
+	}
 	if hasAttrs {
 		if err := d.cliAttrs(e); err != nil {
 			return err
 		}
 	}
 	if hasDetails {
-		d.cliDetails(e)
+		if err := d.cliDetails(e); err != nil {
+			return err
+		}
+	}
+	switch e.Type {
+	case EventExecutionSuspended, EventExecutionResumed, EventExecutionTerminated, EventContinueAsNew:
+		// The CLI prints no payload for these rows (the reason or new
+		// input the engine recorded is not shown).
+		e.Payload = AbsentPayload(PayloadNotInFormat)
 	}
 	if e.Type == EventUnknown {
 		detail(e).Raw = string(sc.Marked())
@@ -355,6 +371,9 @@ func lastIndexString(b []byte, sep string) int {
 func (d *decoder) cliAttr(e *Event, key string, v []byte) error {
 	switch key {
 	case "input", "output", "result", "payload":
+		if key == "result" {
+			d.run.cli116 = true // v1.17 renamed a completion's result to output
+		}
 		e.Payload = PresentPayload(d.strs.arena.str(v))
 	case "scheduledId", "timerId":
 		n, ok := jsonscan.ParseInt(v)
@@ -395,6 +414,12 @@ func (d *decoder) cliAttr(e *Event, key string, v []byte) error {
 	case "targetInstance":
 		e.InstanceID = d.strs.str(v)
 	case "reason":
+		if n, ok := jsonscan.ParseInt(v); ok {
+			// A CLI built before the reason had a name prints its number
+			// (v1.17 prints PAYLOAD_SIZE_EXCEEDED as 2).
+			detail(e).StallReason = stalledReasonName(n)
+			break
+		}
 		detail(e).StallReason = d.strs.str(v)
 	case "description":
 		detail(e).StallDescription = d.strs.arena.str(v)
@@ -440,14 +465,22 @@ func (d *decoder) cliTimerOrigin(e *Event, details []byte) {
 }
 
 // cliDetails takes from a row's details what attrs lack: a timer's origin
-// ("origin=activityRetry(<id>)"), a child's parent ("parent=<id>") and a
-// rerun's source ("rerunParent=<id>").
-func (d *decoder) cliDetails(e *Event) {
+// ("origin=activityRetry(<id>)"), a child's parent ("parent=<id>"), a
+// rerun's source ("rerunParent=<id>") and, from CLI v1.17 on, the
+// scheduled id of a child workflow's completion ("eventId=<id>", which
+// is printed nowhere else). It also notes the words only CLI v1.16 writes.
+func (d *decoder) cliDetails(e *Event) error {
 	details := d.cli.details
-	if e.Type == EventTimerCreated {
+	switch e.Type {
+	case EventTimerCreated:
 		d.cliTimerOrigin(e, details)
+	case EventExecutionStarted, EventWorkflowStarted, EventTaskScheduled:
+		if string(details) == "orchestration start" || string(details) == "replay cycle start" ||
+			bytes.HasPrefix(details, []byte("activity=")) {
+			d.run.cli116 = true
+		}
 	}
-	for _, item := range [...]string{"parent=", "rerunParent="} {
+	for _, item := range [...]string{"parent=", "rerunParent=", "eventId="} {
 		i := bytes.Index(details, []byte(item))
 		if i < 0 || i > 0 && details[i-1] != ',' {
 			continue
@@ -459,12 +492,27 @@ func (d *decoder) cliDetails(e *Event) {
 		if len(v) == 0 {
 			continue
 		}
-		if item == "parent=" {
+		switch item {
+		case "parent=":
 			if e.Type == EventExecutionStarted {
 				detail(e).ParentInstanceID = d.strs.str(v)
 			}
-		} else {
+		case "rerunParent=":
 			detail(e).RerunParentInstanceID = d.strs.str(v)
+		case "eventId=":
+			if e.Type != EventTaskCompleted && e.Type != EventChildWorkflowCompleted {
+				continue
+			}
+			n, ok := jsonscan.ParseInt(v)
+			if !ok || n != int64(int32(n)) {
+				return d.errorf("details eventId=%s is not an event id", quoteShort(v))
+			}
+			if !e.HasScheduledID() {
+				e.ScheduledID = int32(n)
+			} else if e.ScheduledID != int32(n) {
+				return d.errorf("the row's attrs say scheduledId=%d and its details eventId=%d", e.ScheduledID, n)
+			}
 		}
 	}
+	return nil
 }

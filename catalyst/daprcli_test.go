@@ -95,7 +95,7 @@ func TestDaprCLIEdgeRows(t *testing.T) {
 		`TimerCreated id=1 ts=2026-08-20T09:14:05Z fire=2026-08-20T09:14:10Z origin=childWorkflowRetry:orders-1:0000`,
 		`TimerCreated id=2 ts=2026-08-20T09:14:05Z name=approval fire=2026-08-21T09:14:05Z origin=externalEvent:approval`,
 		`EventSent id=3 ts=2026-08-20T09:14:06Z name=shipped inst=billing-7 payload=present:{"box":1}`,
-		`ChildWorkflowFailed id=-1 ts=2026-08-20T09:14:07Z`,
+		`ChildWorkflowFailed id=-1 ts=2026-08-20T09:14:07Z sched=none`,
 		`Unknown id=-1 ts=2026-08-20T09:14:08Z raw={"namespace":"default","appID":"orders","play":2,"type":"Unknown","name":null,"timestamp":"2026-08-20T09:14:08Z","elapsed":"1.0ms","status":"RUNNING","details":null}`,
 		`ExecutionStalled id=-1 ts=2026-08-20T09:14:09Z stall=PATCH_MISMATCH stallText=patch p3 missing; redeploy`,
 		`ExecutionCompleted id=4 ts=2026-08-20T09:14:10Z failure0=TaskFailedError|Reserve failed: bad sku|""|false router=orders-> status=FAILED`,
@@ -122,13 +122,13 @@ func TestDaprCLIAttrs(t *testing.T) {
 		unknown          int
 	}{
 		{"TaskFailed", "scheduledId=3;errorType=E;errorMsg=a=b;c", `TaskFailed id=-1 sched=3 failure0=E|a=b;c|""|false`, 0},
-		{"TaskFailed", "errorMsg=only;nonRetriable=true", `TaskFailed id=-1 failure0=|only|""|true`, 0},
-		{"TaskCompleted", "output=x;scheduledId=1", `TaskCompleted id=-1 payload=present:x;scheduledId=1`, 0},
+		{"TaskFailed", "errorMsg=only;nonRetriable=true", `TaskFailed id=-1 sched=none failure0=|only|""|true`, 0},
+		{"TaskCompleted", "output=x;scheduledId=1", `TaskCompleted id=-1 sched=none payload=present:x;scheduledId=1`, 0},
 		{"TimerFired", "timerId=7;fireAt=2026-01-02T03:04:05Z", `TimerFired id=-1 timer=7 fire=2026-01-02T03:04:05Z`, 0},
 		{"TimerCreated", "origin=createTimer", `TimerCreated id=0 origin=createTimer:`, 0},
 		{"EventRaised", "eventName=go;payload=", `EventRaised id=-1 name=go payload=empty:`, 0},
 		{"TaskScheduled", "bogus=1", `TaskScheduled id=0`, 1},
-		{"ExecutionTerminated", "input=x", `ExecutionTerminated id=-1`, 1},
+		{"ExecutionTerminated", "input=x", `ExecutionTerminated id=-1 payload=not-in-format:`, 1},
 	}
 	for _, tt := range tests {
 		doc := `[{"type":"` + tt.typ + `","play":0,"attrs":` + quoteJSON(tt.attrs) + `}]`

@@ -214,6 +214,17 @@ type runFacts struct {
 	createdAt   Stamp     // the executionStarted's timestamp
 	createdRep  time.Time // reported by the envelope
 	updatedRep  time.Time // reported by the envelope
+	// startID is the instance id the first executionStarted names;
+	// startApp the app its router names (the target, else the source);
+	// actionApp the source of the first router on an event the workflow
+	// itself appended (its actions). See finish.
+	startID, startApp, actionApp string
+	// rerunOf and rerunFrom: the first event carrying
+	// rerunParentInstanceInfo.
+	rerunOf   string
+	rerunFrom int32
+	// cli116 marks rows only the Dapr CLI v1.16 writes.
+	cli116 bool
 }
 
 func newDecoder(sc *jsonscan.Scanner, opts DecodeOptions) *decoder {
@@ -500,15 +511,27 @@ func (d *decoder) noteEvent(e *Event) {
 		}
 	}
 	run := &d.h.Run
-	if run.AppID == "" && e.Router != nil && e.Router.Source != "" {
+	if e.Router != nil && d.run.actionApp == "" && !e.Type.isInbound() {
 		// The applier stamps every action with the workflow's own app as
-		// the router's source.
-		run.AppID = e.Router.Source
+		// the router's source; a result that arrives names its sender.
+		d.run.actionApp = e.Router.Source
+	}
+	if e.Detail != nil && e.Detail.RerunParentInstanceID != "" && d.run.rerunOf == "" {
+		d.run.rerunOf, d.run.rerunFrom = e.Detail.RerunParentInstanceID, e.ID
 	}
 	switch e.Type {
 	case EventExecutionStarted:
-		if run.ID == "" {
-			run.ID = e.InstanceID
+		if d.run.startID == "" {
+			d.run.startID = e.InstanceID
+		}
+		if e.Router != nil && d.run.startApp == "" {
+			// A child's start carries its parent's router: the source is
+			// the parent's app, the target (when it names one) the
+			// child's own.
+			d.run.startApp = e.Router.Source
+			if e.Router.Target != "" {
+				d.run.startApp = e.Router.Target
+			}
 		}
 		if run.Workflow == "" {
 			run.Workflow = e.Name
@@ -552,6 +575,27 @@ func (d *decoder) finish(filtered bool) *History {
 	h := d.h
 	h.Format = d.format
 	run := &h.Run
+	run.RerunOf, run.RerunFrom = d.run.rerunOf, d.run.rerunFrom
+	if run.ID == "" && d.run.rerunOf == "" {
+		// A rerun's executionStarted is a copy of the source run's: its
+		// instance id is not this run's.
+		run.ID = d.run.startID
+	}
+	if run.AppID == "" {
+		run.AppID = d.run.startApp
+		if run.AppID == "" {
+			run.AppID = d.run.actionApp
+		}
+	}
+	if d.run.cli116 {
+		// The Dapr CLI v1.16 prints no payload on SubOrch* rows.
+		for _, e := range h.All() {
+			if (e.Type == EventChildWorkflowCreated || e.Type == EventChildWorkflowCompleted) &&
+				e.Payload.State == PayloadNone {
+				e.Payload = AbsentPayload(PayloadNotInFormat)
+			}
+		}
+	}
 	switch {
 	case !d.run.createdRep.IsZero():
 		run.CreatedAt = d.run.createdRep

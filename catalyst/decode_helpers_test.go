@@ -21,10 +21,16 @@ func summary(e *Event) string {
 	if e.Name != "" {
 		add("name=%s", e.Name)
 	}
-	if e.ScheduledID != 0 {
+	switch {
+	case !e.HasScheduledID():
+		add("sched=none")
+	case e.ScheduledID != 0:
 		add("sched=%d", e.ScheduledID)
 	}
-	if e.TimerID != 0 {
+	switch {
+	case !e.HasTimerID():
+		add("timer=none")
+	case e.TimerID != 0:
 		add("timer=%d", e.TimerID)
 	}
 	if e.ExecutionID != "" {

@@ -238,6 +238,19 @@ func (d *decoder) mergeFacts(t *decoder) {
 	if run.ID == "" {
 		run.ID = trun.ID
 	}
+	if d.run.startID == "" {
+		d.run.startID = t.run.startID
+	}
+	if d.run.startApp == "" {
+		d.run.startApp = t.run.startApp
+	}
+	if d.run.actionApp == "" {
+		d.run.actionApp = t.run.actionApp
+	}
+	if d.run.rerunOf == "" {
+		d.run.rerunOf, d.run.rerunFrom = t.run.rerunOf, t.run.rerunFrom
+	}
+	d.run.cli116 = d.run.cli116 || t.run.cli116
 	if run.Workflow == "" {
 		run.Workflow = trun.Workflow
 	}

@@ -1,8 +1,18 @@
 package catalyst
 
 import (
+	"math"
 	"strings"
 )
+
+// NoID stands for an event id the source did not give: a completion whose
+// taskScheduledId a Dapr CLI row does not print (ChildWorkflowFailed in
+// every version, SubOrch* rows in v1.16), say. It is never a real id (the
+// engine's ids are -1 or sequence numbers from 0), so nothing pairs with
+// it by accident; renderers leave it out, and detect says how it paired
+// such an event instead. In protojson and Catalyst's events an absent id
+// is 0: protobuf omits a zero value.
+const NoID int32 = math.MinInt32
 
 // EventType is the kind of a history event, independent of the wire format
 // and of the Dapr version's spelling (orchestratorStarted and workflowStarted
@@ -214,6 +224,18 @@ func (t EventType) PayloadField() string {
 	return ""
 }
 
+// isInbound reports whether events of this type arrive from elsewhere
+// (results, raised events, a child's start): their router's source is the
+// sender's app, not the workflow's.
+func (t EventType) isInbound() bool {
+	switch t {
+	case EventExecutionStarted, EventTaskCompleted, EventTaskFailed, EventChildWorkflowCompleted,
+		EventChildWorkflowFailed, EventEventRaised:
+		return true
+	}
+	return false
+}
+
 // IsNumbered reports whether the engine gives events of this type a sequence
 // number (an eventId ≥ 0): the actions a workflow schedules. Every other
 // event carries eventId -1.
@@ -257,9 +279,10 @@ func (o TimerOrigin) String() string {
 
 // Event is one history event, in the order the engine appended it.
 //
-// Absent numeric ids decode as 0, as protojson omits zero values. Strings are
-// the raw, unsanitised text of the history: render them only through
-// safetext.
+// An id the source omits decodes as 0 where the format omits zero values
+// (protojson, Catalyst), and as NoID where the format does not carry it
+// (HasScheduledID, HasTimerID). Strings are the raw, unsanitised text of
+// the history: render them only through safetext.
 type Event struct {
 	// Name is the activity, timer, event, workflow or child-workflow name.
 	Name string
@@ -298,9 +321,11 @@ type Event struct {
 	// -1 for the others.
 	ID int32
 	// ScheduledID is the taskScheduledId a completion or failure points to
-	// (the eventId of its taskScheduled or childWorkflowCreated).
+	// (the eventId of its taskScheduled or childWorkflowCreated); NoID when
+	// the source does not say.
 	ScheduledID int32
-	// TimerID is the eventId of the timerCreated a timerFired fires.
+	// TimerID is the eventId of the timerCreated a timerFired fires; NoID
+	// when the source does not say.
 	TimerID int32
 
 	// Type is the event's kind.
@@ -308,6 +333,13 @@ type Event struct {
 	// Origin is why a timerCreated was created.
 	Origin TimerOrigin
 }
+
+// HasScheduledID reports whether the source gave the event's
+// taskScheduledId.
+func (e *Event) HasScheduledID() bool { return e.ScheduledID != NoID }
+
+// HasTimerID reports whether the source gave the event's timerId.
+func (e *Event) HasTimerID() bool { return e.TimerID != NoID }
 
 // TypeName returns the event type's display name; for an unknown type, the
 // name it had on the wire (or "Unknown").

@@ -1,5 +1,7 @@
 package catalyst
 
+import "bytes"
+
 // Fields of a Catalyst flattened event: the proto paths in snake_case, the
 // event-type message hoisted to the top, nested messages joined with '_' and
 // oneof branches with "__" (history-format.md §1.5). Spellings of one field
@@ -143,6 +145,12 @@ func (d *decoder) flatEvent(e *Event) error {
 		f := int(field)
 		switch f {
 		case ffUnknown:
+			if depth, leaf := innerFailureKey(key); depth > 0 {
+				if err := d.flatInnerFailure(e, depth, leaf, key); err != nil {
+					return err
+				}
+				continue
+			}
 			if err := d.skipUnknown(); err != nil {
 				return err
 			}
@@ -352,4 +360,74 @@ func failureOf(e *Event) *Failure {
 		e.Failure = &Failure{}
 	}
 	return e.Failure
+}
+
+// maxInnerFailures bounds how deep a chain of inner failures twice follows.
+const maxInnerFailures = 64
+
+// innerFailureKey reads a flattened inner failure's key, as protojson's
+// failureDetails.innerFailure… nests it: "failure_details_" then
+// "inner_failure_" once per level, then error_type, error_message,
+// stack_trace or is_non_retriable. depth is 0 for any other key.
+func innerFailureKey(key []byte) (depth int, leaf string) {
+	const prefix, inner = "failure_details_", "inner_failure_"
+	rest, ok := bytes.CutPrefix(key, []byte(prefix))
+	if !ok {
+		return 0, ""
+	}
+	for {
+		r, ok := bytes.CutPrefix(rest, []byte(inner))
+		if !ok {
+			break
+		}
+		depth++
+		rest = r
+	}
+	switch string(rest) {
+	case "error_type", "error_message", "stack_trace", "is_non_retriable":
+		if depth > maxInnerFailures {
+			return 0, ""
+		}
+		return depth, string(rest)
+	}
+	return 0, ""
+}
+
+// flatInnerFailure reads one field of the inner failure depth levels
+// below the event's failure.
+func (d *decoder) flatInnerFailure(e *Event, depth int, leaf string, key []byte) error {
+	name := string(key)
+	f := failureOf(e)
+	for range depth {
+		if f.Inner == nil {
+			f.Inner = &Failure{}
+		}
+		f = f.Inner
+	}
+	var err error
+	var dup bool
+	switch leaf {
+	case "error_type":
+		dup = f.Type != ""
+		f.Type, err = d.internOf(name)
+	case "error_message":
+		dup = f.Message != ""
+		f.Message, err = d.internOf(name)
+	case "stack_trace":
+		dup = f.StackTrace != ""
+		f.StackTrace, err = d.stringOf(name)
+	case "is_non_retriable":
+		dup = f.NonRetriable
+		var v bool
+		if v, err = d.boolOf(name); v {
+			f.NonRetriable = true
+		}
+	}
+	if err != nil {
+		return err
+	}
+	if dup {
+		return d.duplicate([]byte(name))
+	}
+	return nil
 }

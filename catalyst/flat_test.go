@@ -211,3 +211,41 @@ func TestDeferDataSharingOnlyRecordsTheLevel(t *testing.T) {
 		}
 	}
 }
+
+// TestFlatInnerFailures: Catalyst flattens TaskFailureDetails.innerFailure
+// (dapr/durabletask-protobuf protos/orchestration.proto: innerFailure is a
+// TaskFailureDetails, field 4) into failure_details_inner_failure_… keys,
+// one "inner_failure_" per level. The chain decodes as protojson's does.
+func TestFlatInnerFailures(t *testing.T) {
+	flat := `[{"event_type":"TaskFailed","event_id":-1,"timestamp":"2026-08-22T02:00:06Z","task_scheduled_id":5,` +
+		`"failure_details_error_type":"*errors.errorString","failure_details_error_message":"gateway 503",` +
+		`"failure_details_inner_failure_error_type":"*net.OpError",` +
+		`"failure_details_inner_failure_error_message":"read tcp: i/o timeout",` +
+		`"failure_details_inner_failure_stack_trace":"net.(*conn).Read",` +
+		`"failure_details_inner_failure_inner_failure_error_type":"syscall.Errno",` +
+		`"failure_details_inner_failure_inner_failure_error_message":"ETIMEDOUT",` +
+		`"failure_details_inner_failure_inner_failure_is_non_retriable":true}]`
+	proto := `{"events":[{"eventId":-1,"timestamp":"2026-08-22T02:00:06Z","taskFailed":{"taskScheduledId":5,` +
+		`"failureDetails":{"errorType":"*errors.errorString","errorMessage":"gateway 503","innerFailure":{` +
+		`"errorType":"*net.OpError","errorMessage":"read tcp: i/o timeout","stackTrace":"net.(*conn).Read",` +
+		`"innerFailure":{"errorType":"syscall.Errno","errorMessage":"ETIMEDOUT","isNonRetriable":true}}}}}]}`
+	hf, err := Decode(strings.NewReader(flat), DecodeOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	hp, err := Decode(strings.NewReader(proto), DecodeOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if hf.UnknownFields != 0 {
+		t.Errorf("%d unknown fields: the inner failures were counted, not decoded", hf.UnknownFields)
+	}
+	got, want := summary(hf.At(0)), summary(hp.At(0))
+	if got != want || !strings.Contains(got, "ETIMEDOUT") {
+		t.Errorf("flattened chain\n got  %s\n want %s", got, want)
+	}
+	dup := strings.Replace(flat, `}]`, `,"failure_details_inner_failure_error_type":"again"}]`, 1)
+	if _, err := Decode(strings.NewReader(dup), DecodeOptions{}); err == nil || !strings.Contains(err.Error(), "twice") {
+		t.Errorf("a repeated inner failure key: %v, want an error", err)
+	}
+}

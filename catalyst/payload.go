@@ -30,10 +30,16 @@ const (
 	// PayloadNotRequested: the source was not asked for payloads (a run list
 	// read without data).
 	PayloadNotRequested
+	// PayloadNotInFormat: the format never carries this payload (the Dapr
+	// CLI prints none for suspend, resume, terminate and continue-as-new
+	// rows, nor, in v1.16, for child workflows): whether there was one is
+	// not known.
+	PayloadNotInFormat
 )
 
 // String returns the state's stable name as twice's JSON writes it:
-// "none", "present", "empty", "withheld", "redacted" or "not-requested".
+// "none", "present", "empty", "withheld", "redacted", "not-requested" or
+// "not-in-format".
 func (s PayloadState) String() string {
 	switch s {
 	case PayloadPresent:
@@ -46,6 +52,8 @@ func (s PayloadState) String() string {
 		return "redacted"
 	case PayloadNotRequested:
 		return "not-requested"
+	case PayloadNotInFormat:
+		return "not-in-format"
 	}
 	return "none"
 }
@@ -97,7 +105,7 @@ func QuotedPayload(literal string) Payload {
 }
 
 // AbsentPayload returns a payload in a state that carries no text (none,
-// withheld, redacted or not requested).
+// withheld, redacted, not requested or not in the format).
 func AbsentPayload(state PayloadState) Payload {
 	return Payload{State: state}
 }

@@ -134,9 +134,15 @@ func (d DataSharing) PayloadText(p Payload) string {
 		return "redacted when saved"
 	case PayloadNotRequested:
 		return "not requested"
+	case PayloadNotInFormat:
+		return NotInFormatText
 	}
 	return "none"
 }
+
+// NotInFormatText is how every renderer describes a payload the history's
+// format never carries.
+const NotInFormatText = "not in this format (the source does not print it; it may have had one)"
 
 // WithheldText is the mark of a withheld payload: it names the level, or says
 // the level was not reported and that metadata is Catalyst's default.
@@ -191,6 +197,19 @@ func (p Provenance) Live() bool {
 	return p.Surface == SurfaceCatalystMCP && p.Recorded == nil
 }
 
+// Saved reports whether the history was read from a saved history (a file,
+// standard input or a bundled demo) rather than from a live source. A saved
+// run's clock stopped when it was saved: how long it has been running is
+// measured to its last recorded time, never to now, and there is nothing to
+// follow.
+func (p Provenance) Saved() bool {
+	switch p.Surface {
+	case SurfaceFile, SurfaceStdin, SurfaceDemo:
+		return true
+	}
+	return false
+}
+
 // Recording describes a twice fixture a history was read from.
 type Recording struct {
 	// Surface is where the recorded history originally came from.
@@ -237,6 +256,13 @@ type Run struct {
 	FailureMessage string
 	// ParentID is the parent run, for a child workflow.
 	ParentID string
+	// RerunOf is the run this one was rerun from (Dapr 1.16+ workflow
+	// rerun), and RerunFrom the eventId of the first event the rerun
+	// issued anew: the history before it is a copy of RerunOf's, its
+	// executionStarted included, so that event's instance id is RerunOf's,
+	// not this run's.
+	RerunOf   string
+	RerunFrom int32
 	// Provenance says where this run was read from.
 	Provenance Provenance
 }

@@ -46,4 +46,8 @@ type RunList struct {
 	// why ("stopped after 50 pages", "cancelled").
 	Partial bool
 	Reason  string
+	// FilteredHere says, one line each, which of the query's filters the
+	// source could not pass to the server and twice applied to the rows
+	// itself (a list tool that declares no time window, say).
+	FilteredHere []string
 }

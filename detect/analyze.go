@@ -58,10 +58,12 @@ func analyze(h *catalyst.History, opts Options, workers int) *Report {
 	}
 	s := newScan(h, opts.LargePayloadBytes)
 	s.linkExecIDs()
+	s.pairIDless()
 	s.linkTimers()
 	fc := &failureClasses{}
 	b := s.build(newClassifier(opts.Overrides), fc, workers)
 	r.Invocations = b.invs
+	s.attachNotes(r, &b)
 
 	d := &detector{s: s, h: h, b: b, opts: opts, fc: fc}
 	if workers <= 0 {

@@ -201,7 +201,7 @@ func (f *invocationFill) run(lo, hi int, classes *classifier, fc *failureClasses
 				if prev := &atts[j-1]; !prev.End.IsZero() {
 					a.BackoffBefore = a.Start.Sub(prev.End)
 				}
-				if linkWorse(a.Link, inv.LinkRule) {
+				if linkWorse(a.Link, inv.LinkRule) && inv.LinkRule != LinkInferred {
 					inv.LinkRule = a.Link
 				}
 			} else {
@@ -216,6 +216,10 @@ func (f *invocationFill) run(lo, hi int, classes *classifier, fc *failureClasses
 			}
 			if r.outcome >= 0 {
 				a.OutcomeEvent = int(r.outcome)
+				a.OutcomeLink = r.outLink.outcomeRule()
+				if a.OutcomeLink == LinkInferred {
+					inv.LinkRule = LinkInferred
+				}
 				o := s.h.At(int(r.outcome))
 				a.End = o.Timestamp
 				if r.failed {

@@ -181,7 +181,7 @@ func (s *scan) setOutcome(a, pos, turn int32, e *catalyst.Event) (outOfOrder boo
 	if len(s.failures) > 0 && s.attempts[s.failures[len(s.failures)-1]].outcome > pos {
 		outOfOrder = true
 	}
-	r.outcome, r.outcomeTurn = pos, turn
+	r.outcome, r.outcomeTurn, r.outLink = pos, turn, rankByID
 	if e.Type.PayloadField() == "output" && s.checkPayload(e.Payload) {
 		r.large = true
 	}

@@ -822,6 +822,9 @@ func (d *detector) finish(r *Report) {
 	for i, o := range order {
 		rf := d.foundAt(o)
 		r.Findings[i] = rf.f
+		if len(r.OutcomeNotes) > 0 {
+			d.noteEvidence(r, &r.Findings[i])
+		}
 		concerns(rf, func(k int) {
 			inv := &r.Invocations[k]
 			if inv.Findings == nil {
@@ -833,4 +836,18 @@ func (d *detector) finish(r *Report) {
 	}
 	d.found = nil
 	r.Skipped = d.skipped
+}
+
+// noteEvidence adds to a finding the reason each of its attempts' outcome
+// was inferred or is unknown: a finding resting on an inferred pairing
+// says so.
+func (d *detector) noteEvidence(r *Report, f *Finding) {
+	if f.InvocationIndex < 0 {
+		return
+	}
+	for _, n := range f.Attempts {
+		if note, ok := r.Note(f.InvocationIndex, n); ok {
+			f.Evidence = append(f.Evidence[:len(f.Evidence):len(f.Evidence)], d.evidence(note.Event, note.Text))
+		}
+	}
 }

@@ -191,10 +191,54 @@ type turnName struct {
 type nextAttemptIndex struct {
 	s      *scan
 	cursor map[turnName]int32
+	// byName holds, for rows that are not in the engine's order, each
+	// generation's attempts of one name and kind in eventId order.
+	byName map[turnName][]int32
+}
+
+// findByID finds the attempt a fired retry timer led to where the rows
+// are not in the engine's order (the Dapr CLI sorts them by eventId and
+// time, which can put the retry before the timer fired): the first
+// unclaimed attempt of the same name, kind and generation whose eventId
+// is above the timer's (the engine numbers a workflow's actions in the
+// order it takes them).
+func (n *nextAttemptIndex) findByID(tr *timerRec) (int32, bool) {
+	s := n.s
+	if n.byName == nil {
+		n.byName = make(map[turnName][]int32)
+		for a := range s.attempts {
+			r := &s.attempts[a]
+			k := turnName{turn: r.gen, child: r.child, name: s.nameOf(int32(a))}
+			n.byName[k] = append(n.byName[k], int32(a))
+		}
+		for _, list := range n.byName {
+			sort.SliceStable(list, func(i, j int) bool { return s.attempts[list[i]].id < s.attempts[list[j]].id })
+		}
+	}
+	list := n.byName[turnName{turn: tr.gen, child: tr.child, name: s.nameOf(tr.target)}]
+	timerID := s.h.At(int(tr.pos)).ID
+	i := sort.Search(len(list), func(i int) bool { return s.attempts[list[i]].id > timerID })
+	targetRoot := s.find(tr.target)
+	for ; i < len(list); i++ {
+		b := list[i]
+		r := &s.attempts[b]
+		if r.claimed {
+			continue
+		}
+		if root := s.find(b); root != targetRoot && root != b ||
+			tr.link == rankInferred && s.inputsDiffer(tr.target, b) {
+			continue
+		}
+		return b, true
+	}
+	return -1, false
 }
 
 func (n *nextAttemptIndex) find(tr *timerRec) (int32, bool) {
 	s := n.s
+	if s.byActionID {
+		return n.findByID(tr)
+	}
 	name := s.nameOf(tr.target)
 	key := turnName{turn: tr.firedTurn, child: tr.child, name: name}
 	i, ok := n.cursor[key]

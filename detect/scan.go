@@ -27,6 +27,18 @@ func (r linkRank) rule() LinkRule {
 	return LinkFirst
 }
 
+// outcomeRule is how an outcome was tied to its attempt: by id (its
+// scheduled id or task execution id), inferred, or 0 when not at all.
+func (r linkRank) outcomeRule() LinkRule {
+	switch r {
+	case rankByID:
+		return LinkByID
+	case rankInferred:
+		return LinkInferred
+	}
+	return 0
+}
+
 // better returns the more trusted of two ranks (rankNone counts as least).
 func (r linkRank) better(o linkRank) linkRank {
 	if r == rankNone || o != rankNone && o < r {
@@ -44,9 +56,10 @@ type attemptRec struct {
 	turn        int32
 	outcome     int32 // position of the first outcome, -1: none
 	outcomeTurn int32
-	parent      int32 // union-find parent (the root is the set's first attempt)
-	prevExec    int32 // previous attempt with the same task execution id, -1
-	timer       int32 // retry timer that preceded it, -1
+	outLink     linkRank // how the outcome was tied: by id, or inferred
+	parent      int32    // union-find parent (the root is the set's first attempt)
+	prevExec    int32    // previous attempt with the same task execution id, -1
+	timer       int32    // retry timer that preceded it, -1
 	link        linkRank
 	child       bool
 	failed      bool // the first outcome is a failure
@@ -172,10 +185,21 @@ type scan struct {
 	generations int32
 	state       runState
 	latest      catalyst.Stamp // the latest timestamp in the history
-	// lossyChildren: the format drops child outcome ids (Dapr CLI).
-	lossyChildren bool
-	childQueue    []int32 // child attempts, for outcomes with no usable id
-	childCursor   int
+	// idless are outcomes whose source gave no scheduled id (a Dapr CLI
+	// row), paired by inference after the pass (pairIDless), and notes
+	// say, per attempt record, why such an outcome was tied to it or why
+	// none could be.
+	idless []deferredOutcome
+	notes  map[int32]outcomeNote
+	// byActionID: the rows are not in the engine's append order (the Dapr
+	// CLI sorts them), so a retry is found by its eventId, not its place.
+	byActionID bool
+}
+
+// outcomeNote is why an attempt's outcome was inferred, or left unknown.
+type outcomeNote struct {
+	event int32 // the outcome event concerned
+	text  string
 }
 
 // inboxBeforeTurn reports whether a turn's inbox events precede its
@@ -202,16 +226,16 @@ func inboxBeforeTurn(h *catalyst.History) bool {
 func newScan(h *catalyst.History, largeBytes int) *scan {
 	c := countKinds(h)
 	s := &scan{
-		h:             h,
-		attempts:      make([]attemptRec, 0, c.attempts),
-		timers:        make([]timerRec, 0, c.timers),
-		failures:      make([]int32, 0, c.failures),
-		firedOrder:    make([]int32, 0, c.fired),
-		ids:           newIDTable(c.numbered + 16),
-		execs:         newExecIndex(c.tasks),
-		insts:         make(map[string]int32),
-		lossyChildren: h.Lossy,
-		largeBytes:    largeBytes,
+		h:          h,
+		attempts:   make([]attemptRec, 0, c.attempts),
+		timers:     make([]timerRec, 0, c.timers),
+		failures:   make([]int32, 0, c.failures),
+		firedOrder: make([]int32, 0, c.fired),
+		ids:        newIDTable(c.numbered + 16),
+		execs:      newExecIndex(c.tasks),
+		insts:      make(map[string]int32),
+		largeBytes: largeBytes,
+		byActionID: h.Format == catalyst.FormatDaprCLI,
 	}
 	hugepage.AdviseLarge(s.attempts)
 	inboxFirst := inboxBeforeTurn(h)
@@ -363,7 +387,6 @@ func (s *scan) addAttempt(pos, gen, turn int32, e *catalyst.Event, child bool) {
 	}
 	s.ids.set(e.ID, a+1)
 	if child {
-		s.childQueue = append(s.childQueue, a)
 		if e.InstanceID != "" {
 			if prev, ok := s.insts[e.InstanceID]; ok {
 				s.union(a, prev, rankByID)
@@ -399,6 +422,10 @@ func (s *scan) addTimer(pos, gen, turn int32, turnStart catalyst.Stamp, e *catal
 	case e.Origin == catalyst.OriginChildWorkflowRetry:
 		if target, ok := s.insts[e.OriginID]; ok {
 			tr.target, tr.link, tr.child = target, rankByOrigin, true
+		} else if target, ok := s.engineChild(e.OriginID); ok {
+			// The rows name no child instances (the Dapr CLI's): the origin
+			// names the id the engine gives the child of one action.
+			tr.target, tr.link, tr.child = target, rankInferred, true
 		}
 	}
 	s.timers = append(s.timers, tr)
@@ -411,6 +438,10 @@ func (s *scan) addTimer(pos, gen, turn int32, turnStart catalyst.Stamp, e *catal
 // by execution id after the pass. For formats that drop child outcome ids,
 // a child outcome goes to the oldest child attempt still waiting.
 func (s *scan) addOutcome(pos, gen, turn int32, e *catalyst.Event, child bool) {
+	if !e.HasScheduledID() && (child || e.ExecutionID == "") {
+		s.idless = append(s.idless, deferredOutcome{pos: pos, gen: gen, turn: turn})
+		return
+	}
 	a, ok := int32(-1), false
 	if ref := s.ids.get(e.ScheduledID); ref > 0 && s.attempts[ref-1].child == child {
 		a, ok = ref-1, true
@@ -418,9 +449,6 @@ func (s *scan) addOutcome(pos, gen, turn int32, e *catalyst.Event, child bool) {
 	if !child && e.ExecutionID != "" && (!ok || s.execOf(a) != "" && s.execOf(a) != e.ExecutionID) {
 		s.deferred = append(s.deferred, deferredOutcome{pos: pos, gen: gen, turn: turn})
 		return
-	}
-	if child && s.lossyChildren && e.ScheduledID == 0 && (!ok || s.attempts[a].outcome >= 0) {
-		a, ok = s.oldestWaitingChild()
 	}
 	if ok {
 		s.setOutcome(a, pos, turn, e)
@@ -442,16 +470,6 @@ func (s *scan) checkPayload(p catalyst.Payload) (large bool) {
 }
 
 func (s *scan) execOf(a int32) string { return s.h.At(int(s.attempts[a].pos)).ExecutionID }
-
-func (s *scan) oldestWaitingChild() (int32, bool) {
-	for s.childCursor < len(s.childQueue) && s.attempts[s.childQueue[s.childCursor]].outcome >= 0 {
-		s.childCursor++
-	}
-	if s.childCursor == len(s.childQueue) {
-		return -1, false
-	}
-	return s.childQueue[s.childCursor], true
-}
 
 // find returns the root (the first attempt) of a's set, halving paths.
 func (s *scan) find(a int32) int32 {

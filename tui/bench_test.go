@@ -16,14 +16,14 @@ import (
 // benchSizes are the history sizes of the benchmarks.
 func benchSizes() []int { return []int{10_000, 100_000, 1_000_000} }
 
-// loaded returns a root model showing h, analyzed, at 120×40.
-func loaded(b *testing.B, h *catalyst.History) Model {
+// loaded returns a root model showing h with its analysis idx at 120×40,
+// as a run just opened shows it.
+func loaded(h *catalyst.History, idx *runview.Index) *Model {
 	m := New(testOptions(Options{History: h}))
-	next, _ := m.Update(tea.WindowSizeMsg{Width: 120, Height: 40})
-	m = next.(Model)
-	rep := detect.Analyze(h, detect.Options{})
-	next, _ = m.Update(historyLoadedMsg{seq: m.historySeq, history: h, report: rep, index: runview.NewIndex(h, rep), keep: true, analysis: true})
-	return next.(Model)
+	m.Update(tea.WindowSizeMsg{Width: 120, Height: 40})
+	m.run.SetHistory(h, idx, false)
+	m.setStatus(m.run.OpenSummary())
+	return m
 }
 
 // BenchmarkUpdateView measures one key press handled and the frame redrawn,
@@ -37,7 +37,7 @@ func BenchmarkUpdateView(b *testing.B) {
 // benchKeys measures each key on a history of n events, built once for all.
 func benchKeys(b *testing.B, n int) {
 	h := tuitest.Big(n)
-	base := loaded(b, h)
+	idx := runview.NewIndex(h, detect.Analyze(h, detect.Options{}))
 	cases := []struct {
 		name  string
 		setup []string
@@ -62,13 +62,9 @@ func benchKeys(b *testing.B, n int) {
 	}
 	for _, c := range cases {
 		b.Run(c.name, func(b *testing.B) {
-			m := base
-			m.run = runview.New(m.c) // panes are shared between copies of the root
-			m.run.SetSize(120, 38)
-			m.run.SetHistory(h, base.run.Index(), false)
+			m := loaded(h, idx)
 			for _, k := range c.setup {
-				next, _ := m.Update(keyMsg(k))
-				m = next.(Model)
+				m.Update(keyMsg(k))
 			}
 			msgs := make([]tea.KeyPressMsg, len(c.keys))
 			for i, k := range c.keys {
@@ -77,8 +73,7 @@ func benchKeys(b *testing.B, n int) {
 			b.ReportAllocs()
 			b.ResetTimer()
 			for i := 0; i < b.N; i++ {
-				next, cmd := m.Update(msgs[i%len(msgs)])
-				m = next.(Model)
+				_, cmd := m.Update(msgs[i%len(msgs)])
 				if c.settle {
 					m = settle(m, cmd)
 				}
@@ -89,7 +84,7 @@ func benchKeys(b *testing.B, n int) {
 }
 
 // settle runs cmd and applies what it returns, except timers.
-func settle(m Model, cmd tea.Cmd) Model {
+func settle(m *Model, cmd tea.Cmd) *Model {
 	if cmd == nil {
 		return m
 	}
@@ -101,7 +96,7 @@ func settle(m Model, cmd tea.Cmd) Model {
 	case nil, spinner.TickMsg:
 	default:
 		next, cmd := m.Update(msg)
-		m = settle(next.(Model), cmd)
+		m = settle(next.(*Model), cmd)
 	}
 	return m
 }
@@ -114,7 +109,7 @@ func BenchmarkFirstFrame(b *testing.B) {
 	for i := 0; i < b.N; i++ {
 		m := New(testOptions(Options{History: h}))
 		next, _ := m.Update(tea.WindowSizeMsg{Width: 120, Height: 40})
-		_ = next.(Model).View()
+		_ = next.(*Model).View()
 	}
 }
 
@@ -129,8 +124,8 @@ func BenchmarkFirstFrameOpened(b *testing.B) {
 	for i := 0; i < b.N; i++ {
 		m := New(testOptions(Options{Source: tuitest.NewSource(), Open: &ref}))
 		next, _ := m.Update(tea.WindowSizeMsg{Width: 120, Height: 40})
-		next, _ = next.Update(historyLoadedMsg{seq: m.historySeq, history: h})
-		_ = next.(Model).View()
+		next, _ = next.Update(historyDecodedMsg{to: m.run, seq: m.run.req.seq, history: h})
+		_ = next.(*Model).View()
 	}
 }
 

@@ -34,22 +34,45 @@ type runAnalyzedMsg struct {
 	err     error
 }
 
-// historyLoadedMsg: a history was fetched (or given), and analyzed unless
-// index is nil. seq is the request's sequence number: a response whose seq
-// is not the latest is stale and dropped. keep is set for refreshes and
-// polls of the run on screen; analysis for the analysis of a history
-// already on screen. A run opened afresh arrives twice: first decoded only
-// (index nil, shown at once), then analyzed (analysis set, same seq).
-type historyLoadedMsg struct {
-	seq      int
-	history  *catalyst.History
-	report   *detect.Report
-	index    *runview.Index
-	err      error
-	keep     bool
-	poll     bool
-	analysis bool
+// The answers about a run's history are addressed to the run screen that
+// asked (to), with its request number (seq): an answer to a superseded
+// request is dropped.
+
+// historyDecodedMsg: a run opened afresh was fetched and decoded, or err
+// says why it could not be. It is shown at once, and its analysis follows
+// as a historyAnalyzedMsg with the same seq.
+type historyDecodedMsg struct {
+	to      *runScreen
+	seq     int
+	history *catalyst.History
+	err     error
 }
+
+// historyAnalyzedMsg: detect ran on the history on screen and index holds
+// its results, or err says why it failed (the history stays on screen).
+type historyAnalyzedMsg struct {
+	to    *runScreen
+	seq   int
+	index *runview.Index
+	err   error
+}
+
+// reloaded is the run on screen fetched again and analyzed before it is
+// answered, so the view keeps its place and never falls back to
+// "analyzing"; err says why it could not be fetched or analyzed.
+type reloaded struct {
+	to      *runScreen
+	seq     int
+	history *catalyst.History
+	index   *runview.Index
+	err     error
+}
+
+// historyRefreshedMsg: the run on screen was fetched again (R).
+type historyRefreshedMsg reloaded
+
+// historyPolledMsg: follow mode's poll of the run on screen answered.
+type historyPolledMsg reloaded
 
 // followTickMsg: time to poll the followed run again.
 type followTickMsg struct{ seq int }
@@ -60,7 +83,8 @@ type urlOpenedMsg struct {
 	err error
 }
 
-// listRuns asks the source for the run list.
+// listRuns asks the source for the run list, with ctx (the list request's
+// own: cancelled when a newer request supersedes it).
 func listRuns(ctx context.Context, src catalyst.Source, q catalyst.RunQuery, seq int) tea.Cmd {
 	return func() tea.Msg {
 		list, err := safeCall(func() (catalyst.RunList, error) { return src.ListRuns(ctx, q) })
@@ -68,23 +92,50 @@ func listRuns(ctx context.Context, src catalyst.Source, q catalyst.RunQuery, seq
 	}
 }
 
-// loadHistory fetches a run's history off the UI goroutine. A run opened
-// afresh (keep unset) is answered as soon as it is decoded, so its header
-// and events show while detect runs (the root then starts analyzeHistory);
-// a refresh or poll of the run on screen (keep) is answered analyzed and
-// indexed, so the view keeps its place and never falls back to "analyzing".
-func loadHistory(ctx context.Context, src catalyst.Source, ref catalyst.RunRef, analyze analyzeFunc, seq int, keep, poll bool) tea.Cmd {
+// loadKind is why a run's history is fetched, which decides how it is
+// answered.
+type loadKind uint8
+
+const (
+	// loadOpen: a run opened afresh (or again after its fetch failed),
+	// answered by historyDecodedMsg as soon as it is decoded, so its header
+	// and events show while detect runs (the root then starts
+	// analyzeHistory).
+	loadOpen loadKind = iota
+	// loadRefresh: the run on screen again (R), answered analyzed by
+	// historyRefreshedMsg.
+	loadRefresh
+	// loadPoll: follow mode's poll of the run on screen, answered analyzed
+	// by historyPolledMsg.
+	loadPoll
+)
+
+// loadRequest is a fetch of a run's history: which run, why, and the run
+// screen and request number its answer is addressed to.
+type loadRequest struct {
+	ref  catalyst.RunRef
+	kind loadKind
+	to   *runScreen
+	seq  int
+}
+
+// loadHistory fetches a run's history off the UI goroutine, with ctx (the
+// request's own: cancelled when a newer request supersedes it), and answers
+// as req.kind says.
+func loadHistory(ctx context.Context, src catalyst.Source, analyze analyzeFunc, req loadRequest) tea.Cmd {
 	return func() tea.Msg {
-		h, err := fetchHistory(ctx, src, ref)
-		msg := historyLoadedMsg{seq: seq, err: err, keep: keep, poll: poll}
-		switch {
-		case err != nil:
-			return msg
-		case !keep:
-			msg.history = h
-			return msg
+		h, err := fetchHistory(ctx, src, req.ref)
+		if req.kind == loadOpen {
+			return historyDecodedMsg{to: req.to, seq: req.seq, history: h, err: err}
 		}
-		return analyzed(h, analyze, msg)
+		r := reloaded{to: req.to, seq: req.seq, history: h, err: err}
+		if err == nil {
+			r.index, r.err = analyzed(h, analyze)
+		}
+		if req.kind == loadPoll {
+			return historyPolledMsg(r)
+		}
+		return historyRefreshedMsg(r)
 	}
 }
 
@@ -98,30 +149,34 @@ func fetchHistory(ctx context.Context, src catalyst.Source, ref catalyst.RunRef)
 	return h, err
 }
 
-// analyzeHistory runs detect on a history that is already loaded.
-func analyzeHistory(h *catalyst.History, analyze analyzeFunc, seq int) tea.Cmd {
+// analyzeHistory runs detect on a history that is already on screen, for
+// the run screen to and its request seq.
+func analyzeHistory(h *catalyst.History, analyze analyzeFunc, to *runScreen, seq int) tea.Cmd {
 	return func() tea.Msg {
-		return analyzed(h, analyze, historyLoadedMsg{seq: seq, keep: true, analysis: true})
+		idx, err := analyzed(h, analyze)
+		return historyAnalyzedMsg{to: to, seq: seq, index: idx, err: err}
 	}
 }
 
-// analyzed completes msg with h, its report and its index. A panic in detect
-// becomes an error rather than killing the program.
-func analyzed(h *catalyst.History, analyze analyzeFunc, msg historyLoadedMsg) (out historyLoadedMsg) {
-	msg.history = h
-	defer func() {
-		if r := recover(); r != nil {
-			msg.err = fmt.Errorf("analyzing run %s failed (a bug in twice): %v", h.Run.ID, r)
-			msg.report, msg.index = nil, nil
-			out = msg
-		}
-	}()
-	msg.report = analyze(h)
-	msg.index = runview.NewIndex(h, msg.report)
-	return msg
+// analyzed runs detect on h and indexes its report for the view.
+func analyzed(h *catalyst.History, analyze analyzeFunc) (*runview.Index, error) {
+	return guarded(h, func() *runview.Index { return runview.NewIndex(h, analyze(h)) })
 }
 
-// analyzeRun fetches and analyzes one listed run for its findings column.
+// guarded runs f, the analysis of h; a panic in it (a bug in detect or in
+// the view's index) becomes an error rather than killing the program.
+func guarded[T any](h *catalyst.History, f func() T) (v T, err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			var zero T
+			v, err = zero, fmt.Errorf("analyzing run %s failed (a bug in twice): %v", h.Run.ID, r)
+		}
+	}()
+	return f(), nil
+}
+
+// analyzeRun fetches and analyzes one listed run for its findings column,
+// with ctx (the list request's: cancelled when the list is fetched again).
 func analyzeRun(ctx context.Context, src catalyst.Source, run catalyst.Run, analyze analyzeFunc, seq int) tea.Cmd {
 	key := runlist.Key(run)
 	ref := runlist.RefOf(run)
@@ -130,17 +185,9 @@ func analyzeRun(ctx context.Context, src catalyst.Source, run catalyst.Run, anal
 		if err != nil {
 			return runAnalyzedMsg{seq: seq, key: key, err: err}
 		}
-		msg := analyzed(h, analyze, historyLoadedMsg{seq: seq})
-		if msg.err != nil {
-			return runAnalyzedMsg{seq: seq, key: key, err: msg.err}
-		}
-		return runAnalyzedMsg{seq: seq, key: key, summary: runlist.Summarize(msg.report)}
+		sum, err := guarded(h, func() runlist.Summary { return runlist.Summarize(analyze(h)) })
+		return runAnalyzedMsg{seq: seq, key: key, summary: sum, err: err}
 	}
-}
-
-// pollRun fetches the followed run again.
-func pollRun(ctx context.Context, src catalyst.Source, ref catalyst.RunRef, analyze analyzeFunc, seq int) tea.Cmd {
-	return loadHistory(ctx, src, ref, analyze, seq, true, true)
 }
 
 // followTick waits d before the next poll.

@@ -30,7 +30,7 @@ func gatedAnalysis(gate <-chan struct{}) analyzeFunc {
 }
 
 // programModel runs m in a test program at 120×40, monochrome.
-func programModel(t *testing.T, m Model) (*teatest.TestModel, *frame) {
+func programModel(t *testing.T, m *Model) (*teatest.TestModel, *frame) {
 	t.Helper()
 	f := &frame{}
 	tm := teatest.NewTestModel(t, probe{m: m, frame: f},
@@ -98,9 +98,9 @@ func TestStaleAnalysisIsDropped(t *testing.T) {
 	m := New(testOptions(Options{Source: src, Open: checkoutRef()}))
 	m = send(t, m, tea.WindowSizeMsg{Width: 120, Height: 40})
 	m.Init()
-	decoded := historyLoadedMsg{seq: m.historySeq, history: tuitest.Checkout()}
+	decoded := historyDecodedMsg{to: m.run, seq: m.run.req.seq, history: tuitest.Checkout()}
 	next, cmd := m.Update(decoded)
-	m = next.(Model)
+	m = next.(*Model)
 	if m.run.History() == nil || m.run.Index() != nil {
 		t.Fatalf("the decoded history is not on screen before its analysis")
 	}
@@ -112,7 +112,7 @@ func TestStaleAnalysisIsDropped(t *testing.T) {
 	}
 	var analysis tea.Msg
 	for _, c := range batch(cmd) {
-		if msg, ok := runWithin(c, 10*time.Second).(historyLoadedMsg); ok && msg.analysis {
+		if msg, ok := runWithin(c, 10*time.Second).(historyAnalyzedMsg); ok {
 			analysis = msg
 		}
 	}
@@ -121,16 +121,16 @@ func TestStaleAnalysisIsDropped(t *testing.T) {
 	}
 	// R before the analysis answers: a newer request; the old answer is stale.
 	next, _ = m.Update(keyMsg("R"))
-	m = next.(Model)
+	m = next.(*Model)
 	next, _ = m.Update(analysis)
-	if next.(Model).run.Index() != nil {
+	if next.(*Model).run.Index() != nil {
 		t.Errorf("a stale analysis was shown")
 	}
 	// The same answer, current, is shown.
-	current := analysis.(historyLoadedMsg)
-	current.seq = m.historySeq
+	current := analysis.(historyAnalyzedMsg)
+	current.seq = m.run.req.seq
 	next, _ = m.Update(current)
-	if next.(Model).run.Index() == nil {
+	if next.(*Model).run.Index() == nil {
 		t.Errorf("the current analysis was not shown")
 	}
 }

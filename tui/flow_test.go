@@ -21,7 +21,7 @@ import (
 // only the cells that changed, so the output stream never holds a whole
 // frame).
 type probe struct {
-	m     Model
+	m     *Model
 	frame *frame
 }
 
@@ -34,7 +34,7 @@ func (p probe) Init() tea.Cmd { return p.m.Init() }
 
 func (p probe) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	next, cmd := p.m.Update(msg)
-	p.m = next.(Model)
+	p.m = next.(*Model)
 	return p, cmd
 }
 
@@ -89,7 +89,7 @@ func press(tm *teatest.TestModel, names ...string) {
 }
 
 // finalModel quits the program and returns its last model.
-func finalModel(t *testing.T, tm *teatest.TestModel) Model {
+func finalModel(t *testing.T, tm *teatest.TestModel) *Model {
 	t.Helper()
 	press(tm, "q")
 	return tm.FinalModel(t, teatest.WithFinalTimeout(10*time.Second)).(probe).m
@@ -133,8 +133,8 @@ func TestFlowTriage(t *testing.T) {
 	if got := m.run.Selection(); got != "event:8" {
 		t.Errorf("selection = %q, want event:8", got)
 	}
-	if m.screen != screenRun {
-		t.Errorf("screen = %d, want the run view", m.screen)
+	if m.top() != m.run {
+		t.Errorf("screen = %T, want the run view", m.top())
 	}
 }
 
@@ -143,11 +143,13 @@ func TestFlowTriage(t *testing.T) {
 // and follow stops when the run ends.
 func TestFlowFollow(t *testing.T) {
 	src := tuitest.NewSource().Add(tuitest.ChargeRunning(0), tuitest.ChargeRunning(2), tuitest.ChargeRunning(6))
-	tm, f := program(t, Options{
+	start := New(testOptions(Options{
 		Source:         src,
 		Open:           &catalyst.RunRef{ID: "charge-7731", AppID: "payments"},
 		FollowInterval: 20 * time.Millisecond,
-	})
+	}))
+	run := start.run
+	tm, f := programModel(t, start)
 	waitFor(t, f, "▷ running", "Events 9")
 	press(tm, "tab", "j", "j") // select event 2 in the Events tab
 	waitFor(t, f, "Event #2 · TaskScheduled")
@@ -157,14 +159,14 @@ func TestFlowFollow(t *testing.T) {
 
 	// A response to an old request arrives late: it must not replace the
 	// history on screen.
-	tm.Send(historyLoadedMsg{seq: 0, history: tuitest.Empty(), keep: true, poll: true})
+	tm.Send(historyPolledMsg{to: run, seq: 0, history: tuitest.Empty()})
 
 	m := finalModel(t, tm)
 	h := m.run.History()
 	if h == nil || h.Len() != 15 || !h.Run.Status.Is(catalyst.StatusCompleted) {
 		t.Fatalf("history on screen = %v events, want the completed run's 15", h.Len())
 	}
-	if m.following {
+	if m.followed != nil {
 		t.Error("still following after the run ended")
 	}
 	if got := m.run.Selection(); got != "event:2" {

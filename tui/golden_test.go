@@ -165,11 +165,11 @@ func TestGoldenSizes(t *testing.T) {
 
 // render builds a scene at a size with the given profile and returns the
 // model.
-func render(t *testing.T, sc scene, w, h int, profile colorprofile.Profile) Model {
+func render(t *testing.T, sc scene, w, h int, profile colorprofile.Profile) *Model {
 	t.Helper()
 	opts := sc.opts()
 	opts.Profile = profile
-	var m Model
+	var m *Model
 	if sc.noInit {
 		m = New(testOptions(opts))
 		m = send(t, m, tea.WindowSizeMsg{Width: w, Height: h})

@@ -8,271 +8,233 @@ import (
 
 	"github.com/twice-cli/twice/catalyst"
 	"github.com/twice-cli/twice/catalyst/safetext"
-	"github.com/twice-cli/twice/tui/common"
 	"github.com/twice-cli/twice/tui/format"
 	"github.com/twice-cli/twice/tui/runlist"
+	"github.com/twice-cli/twice/tui/runview"
 )
 
-// handleKey applies the global keys (quit, help, refresh, follow, open and
-// copy) and passes the others to the pane on screen. While a pane reads
-// text (the filter), only ctrl+c is global.
-func (m Model) handleKey(msg tea.KeyPressMsg) (tea.Model, tea.Cmd) {
+// handleKey applies the root's keys (quit, help, and the run keys: refresh,
+// follow, open and copy, which act on the screen on top) and passes the
+// others to the screen on top. While it reads text (the filter), only
+// ctrl+c is the root's.
+func (m *Model) handleKey(msg tea.KeyPressMsg) tea.Cmd {
 	k := &m.c.Keys
 	if key.Matches(msg, k.ForceQuit) {
-		return m, tea.Quit
+		return tea.Quit
 	}
 	if m.showHelp {
 		switch {
 		case key.Matches(msg, k.Quit):
-			return m, tea.Quit
+			return tea.Quit
 		case key.Matches(msg, k.Help, k.Back):
 			m.showHelp = false
 		}
-		return m, nil
+		return nil
 	}
-	if m.capturing() {
-		return m, m.paneUpdate(msg)
+	top := m.top()
+	if top.Capturing() {
+		return top.Update(msg)
 	}
 	switch {
 	case key.Matches(msg, k.Quit):
-		return m, tea.Quit
+		return tea.Quit
 	case key.Matches(msg, k.Help):
 		m.showHelp = true
 	case key.Matches(msg, k.Refresh):
-		return m, m.refresh()
+		return top.refresh(m)
 	case key.Matches(msg, k.Follow):
-		return m, m.toggleFollow()
+		return top.follow(m)
 	case key.Matches(msg, k.CopyID):
-		return m, m.copyID()
+		return m.copyID()
 	case key.Matches(msg, k.CopyLink):
-		return m, m.copyLink()
+		return m.copyLink()
 	case key.Matches(msg, k.Open):
-		return m, m.openLink()
+		return m.openLink()
 	default:
-		return m, m.paneUpdate(msg)
-	}
-	return m, nil
-}
-
-func (m *Model) capturing() bool {
-	if m.screen == screenRun {
-		return m.run.Capturing()
-	}
-	return m.list.Capturing()
-}
-
-func (m *Model) paneUpdate(msg tea.Msg) tea.Cmd {
-	if m.screen == screenRun {
-		return m.run.Update(msg)
-	}
-	return m.list.Update(msg)
-}
-
-// startList fetches the run list.
-func (m *Model) startList() tea.Cmd {
-	if m.opts.Source == nil {
-		m.list.SetError(noSource)
-		return nil
-	}
-	m.listSeq++
-	m.pending, m.active = nil, 0
-	return tea.Batch(listRuns(m.ctx, m.opts.Source, m.opts.Query, m.listSeq), m.list.SetLoading())
-}
-
-// startLoad fetches a run's history (keep: it is the run on screen, being
-// refreshed).
-func (m *Model) startLoad(ref catalyst.RunRef, keep bool) tea.Cmd {
-	if m.opts.Source == nil {
-		m.run.SetError("no source to fetch run " + safetext.Line(ref.ID) + " from")
-		return nil
-	}
-	m.historySeq++
-	m.ref = &ref
-	return tea.Batch(loadHistory(m.ctx, m.opts.Source, ref, m.analyze, m.historySeq, keep, false), m.run.SetLoading(refName(ref)))
-}
-
-// noSource is the list's error when twice was started without a source.
-const noSource = "no source of runs: open a history file with twice show FILE"
-
-// refName names a run reference for the loading line: its id, else where
-// it is read from.
-func refName(ref catalyst.RunRef) string {
-	if ref.ID != "" {
-		return ref.ID
-	}
-	return ref.Location
-}
-
-// openRun switches to the run view and fetches the run.
-func (m *Model) openRun(run catalyst.Run) tea.Cmd {
-	m.stopFollow()
-	m.screen = screenRun
-	m.run = m.newRunView()
-	m.setStatus("")
-	return m.startLoad(runlist.RefOf(run), false)
-}
-
-// back leaves the run view for the run list.
-func (m *Model) back() tea.Cmd {
-	if m.opts.Source == nil {
-		m.setStatus("no run list to go back to: this history was opened directly (q quits)")
-		return nil
-	}
-	m.stopFollow()
-	m.historySeq++ // drop any load in flight
-	m.screen = screenList
-	m.setStatus("")
-	if !m.list.Listed() {
-		return m.startList()
+		return top.Update(msg)
 	}
 	return nil
 }
 
-// refresh fetches the list or the run on screen again.
-func (m *Model) refresh() tea.Cmd {
-	if m.screen == screenList {
-		for _, run := range m.list.Runs() {
-			if !run.Status.IsEnded() {
-				m.list.Forget(runlist.Key(run))
-			}
-		}
-		m.setStatus("refreshing the run list")
-		return m.startList()
-	}
-	if m.ref == nil {
-		m.setStatus("this history was loaded from a file or stdin already; there is nothing to refresh")
+// handleMouse gives a mouse event over the pane to the screen on top, in
+// the pane's coordinates (common.Pane); events over the banner, the status
+// line or the key bar, or while the help screen shows, go nowhere.
+func (m *Model) handleMouse(msg tea.MouseMsg) tea.Cmd {
+	ev := msg.Mouse()
+	ev.Y -= m.bannerHeight()
+	if m.showHelp || ev.Y < 0 || ev.Y >= m.paneHeight() {
 		return nil
 	}
-	m.setStatus("refreshing run " + safetext.Line(m.ref.ID))
-	return m.startLoad(*m.ref, m.run.History() != nil)
+	var in tea.Msg
+	switch msg.(type) {
+	case tea.MouseClickMsg:
+		in = tea.MouseClickMsg(ev)
+	case tea.MouseReleaseMsg:
+		in = tea.MouseReleaseMsg(ev)
+	case tea.MouseWheelMsg:
+		in = tea.MouseWheelMsg(ev)
+	case tea.MouseMotionMsg:
+		in = tea.MouseMotionMsg(ev)
+	default:
+		return nil
+	}
+	return m.top().Update(in)
+}
+
+// openRun puts a run view on top of the list and fetches the run.
+func (m *Model) openRun(run catalyst.Run) tea.Cmd {
+	ref := runlist.RefOf(run)
+	s := &runScreen{Model: runview.New(m.c), ref: &ref}
+	m.push(s)
+	m.run = s
+	return s.load(m, loadOpen)
 }
 
 // onRunsListed shows a fetched run list and starts analyzing its rows.
-func (m Model) onRunsListed(msg runsListedMsg) (tea.Model, tea.Cmd) {
-	if msg.seq != m.listSeq {
-		return m, nil
+func (m *Model) onRunsListed(msg runsListedMsg) tea.Cmd {
+	s := m.list
+	if !s.req.current(msg.seq) {
+		return nil
 	}
 	if msg.err != nil {
 		text := "could not list runs: " + m.errorText(msg.err)
-		if m.list.Listed() {
+		if s.Listed() {
 			// The old list stays on screen; say why it was not refreshed.
 			m.setError(text + " (R retries)")
 		}
-		m.list.SetError(text)
-		return m, nil
+		s.SetError(text)
+		return nil
 	}
 	if m.status.err || m.status.text == "refreshing the run list" {
 		m.setStatus("")
 	}
-	m.list.SetRuns(msg.list)
-	m.pending = m.pending[:0]
+	s.SetRuns(msg.list)
+	s.pending = s.pending[:0]
 	for _, run := range msg.list.Runs {
-		if _, done := m.list.Summary(runlist.Key(run)); !done {
-			m.pending = append(m.pending, run)
+		if _, done := s.Summary(runlist.Key(run)); !done {
+			s.pending = append(s.pending, run)
 		}
 	}
-	return m, m.nextAnalyses()
-}
-
-// nextAnalyses starts background analyses up to the bound.
-func (m *Model) nextAnalyses() tea.Cmd {
-	var cmds []tea.Cmd
-	for m.active < maxAnalyses && len(m.pending) > 0 {
-		run := m.pending[0]
-		m.pending = m.pending[1:]
-		m.active++
-		cmds = append(cmds, analyzeRun(m.ctx, m.opts.Source, run, m.analyze, m.listSeq))
-	}
-	return tea.Batch(cmds...)
+	return s.nextAnalyses(m)
 }
 
 // onRunAnalyzed fills in a row's findings and starts the next analysis.
-func (m Model) onRunAnalyzed(msg runAnalyzedMsg) (tea.Model, tea.Cmd) {
-	if msg.seq != m.listSeq {
-		return m, nil
+func (m *Model) onRunAnalyzed(msg runAnalyzedMsg) tea.Cmd {
+	s := m.list
+	if !s.req.current(msg.seq) {
+		return nil
 	}
-	m.active--
+	s.active--
 	if msg.err != nil {
 		msg.summary = runlist.Summary{Err: "could not analyze this run: " + m.errorText(msg.err)}
 	}
-	m.list.SetSummary(msg.key, msg.summary)
-	return m, m.nextAnalyses()
+	s.SetSummary(msg.key, msg.summary)
+	return s.nextAnalyses(m)
 }
 
-// onHistoryLoaded shows a fetched or analyzed history, or why it failed.
-func (m Model) onHistoryLoaded(msg historyLoadedMsg) (tea.Model, tea.Cmd) {
-	if msg.seq != m.historySeq {
-		return m, nil // stale: a newer request superseded it
+// onHistoryDecoded shows a run opened afresh, decoded, and starts its
+// analysis; its answer is dropped if another request comes meanwhile (same
+// seq).
+func (m *Model) onHistoryDecoded(msg historyDecodedMsg) tea.Cmd {
+	s := msg.to
+	if !s.req.current(msg.seq) {
+		return nil // stale: a newer request superseded it
 	}
 	if msg.err != nil {
-		return m, m.onLoadError(msg)
+		return m.loadFailed(s, msg.err)
 	}
-	if msg.analysis {
-		cmd := m.run.SetIndex(msg.index)
-		m.setStatus(m.run.OpenSummary())
-		return m, cmd
+	cmd := s.SetHistory(msg.history, nil, false)
+	m.setStatus(s.OpenSummary())
+	return tea.Batch(cmd, analyzeHistory(msg.history, m.analyze, s, msg.seq))
+}
+
+// onHistoryAnalyzed adds detect's results to the history on screen, or says
+// why detect failed.
+func (m *Model) onHistoryAnalyzed(msg historyAnalyzedMsg) tea.Cmd {
+	s := msg.to
+	if !s.req.current(msg.seq) {
+		return nil
+	}
+	if msg.err != nil {
+		// The history is on screen; only detect failed.
+		text := m.errorText(msg.err)
+		s.SetAnalysisError(text)
+		m.setError(text)
+		return nil
+	}
+	cmd := s.SetIndex(msg.index)
+	m.setStatus(s.OpenSummary())
+	return cmd
+}
+
+// onHistoryRefreshed shows the run on screen fetched again, keeping the
+// user's place.
+func (m *Model) onHistoryRefreshed(msg historyRefreshedMsg) tea.Cmd {
+	s := msg.to
+	if !s.req.current(msg.seq) {
+		return nil
+	}
+	if msg.err != nil {
+		return m.loadFailed(s, msg.err)
+	}
+	cmd := s.SetHistory(msg.history, msg.index, true)
+	if !m.status.err && m.status.text != "" {
+		m.setStatus("refreshed")
+	}
+	return cmd
+}
+
+// onHistoryPolled shows what a poll of the followed run brought, and
+// schedules the next poll; a failed poll backs off and retries; follow
+// stops when the run ended.
+func (m *Model) onHistoryPolled(msg historyPolledMsg) tea.Cmd {
+	s := msg.to
+	if !s.req.current(msg.seq) {
+		return nil
+	}
+	if msg.err != nil {
+		if m.followed != s {
+			return m.loadFailed(s, msg.err)
+		}
+		m.followDelay = min(m.followDelay*2, maxFollowBackoff)
+		m.setError("poll failed: " + m.errorText(msg.err) + "; retrying in " + format.Duration(m.followDelay))
+		return followTick(m.followDelay, m.followSeq)
 	}
 	before := 0
-	if h := m.run.History(); h != nil && msg.keep {
+	if h := s.History(); h != nil {
 		before = h.Len()
 	}
-	cmd := m.run.SetHistory(msg.history, msg.index, msg.keep)
-	if msg.index == nil {
-		// Decoded only: the header and the events are on screen; detect
-		// runs now, and its answer is dropped if another request came
-		// meanwhile (same seq).
-		cmd = tea.Batch(cmd, analyzeHistory(msg.history, m.analyze, m.historySeq))
-	}
-	if !msg.poll {
-		switch {
-		case !msg.keep:
-			m.setStatus(m.run.OpenSummary())
-		case !m.status.err && m.status.text != "":
-			m.setStatus("refreshed")
-		}
-		return m, cmd
-	}
-	if !m.following {
-		return m, cmd
+	cmd := s.SetHistory(msg.history, msg.index, true)
+	if m.followed != s {
+		return cmd
 	}
 	status := msg.history.Run.Status
 	if status.IsEnded() {
 		m.stopFollow()
 		mark, _ := format.StatusMark(status)
 		m.setStatus("the run ended (" + mark + "); follow stopped")
-		return m, cmd
+		return cmd
 	}
 	m.followDelay = m.opts.FollowInterval
-	added := msg.history.Len() - before
-	if added > 0 {
+	if added := msg.history.Len() - before; added > 0 {
 		m.setStatus("following: " + format.Plural(added, "new event") + " (marked +)")
 	} else {
 		m.setStatus("following: no new events")
 	}
-	return m, tea.Batch(cmd, followTick(m.followDelay, m.followSeq))
+	return tea.Batch(cmd, followTick(m.followDelay, m.followSeq))
 }
 
-// onLoadError reports a failed fetch; a failed poll backs off and retries.
-func (m *Model) onLoadError(msg historyLoadedMsg) tea.Cmd {
-	text := m.errorText(msg.err)
-	if msg.analysis {
-		// The history is on screen; only detect failed.
-		m.run.SetAnalysisError(text)
-		m.setError(text)
-		return nil
-	}
-	if msg.poll && m.following {
-		m.followDelay = min(m.followDelay*2, maxFollowBackoff)
-		m.setError("poll failed: " + text + "; retrying in " + format.Duration(m.followDelay))
-		return followTick(m.followDelay, m.followSeq)
-	}
+// loadFailed reports that s's run could not be fetched (or analyzed after
+// a refresh): in the pane, with the keys to retry or go back, when it has no
+// history to show; else in the status line, the history staying.
+func (m *Model) loadFailed(s *runScreen, err error) tea.Cmd {
+	text := m.errorText(err)
 	what := "could not load the run: "
-	if m.ref != nil && m.ref.ID != "" {
-		what = "could not load run " + safetext.Line(m.ref.ID) + ": "
+	if ref := s.ref; ref != nil && ref.ID != "" {
+		what = "could not load run " + safetext.Line(ref.ID) + ": "
 	}
-	if m.run.History() == nil {
-		// The pane says it in full, with the keys to retry or go back.
-		m.run.SetError(what + text)
+	if s.History() == nil {
+		s.SetError(what + text)
 		m.setStatus("")
 		return nil
 	}
@@ -280,26 +242,22 @@ func (m *Model) onLoadError(msg historyLoadedMsg) tea.Cmd {
 	return nil
 }
 
-// toggleFollow starts or stops following the run on screen.
-func (m *Model) toggleFollow() tea.Cmd {
-	if m.screen != screenRun {
-		m.setStatus("open a run to follow it")
-		return nil
-	}
-	if m.following {
+// toggleFollow starts or stops following the run on screen, s.
+func (m *Model) toggleFollow(s *runScreen) tea.Cmd {
+	if m.followed != nil {
 		m.stopFollow()
 		m.setStatus("stopped following")
 		return nil
 	}
-	h := m.run.History()
+	h := s.History()
 	switch {
-	case m.ref == nil:
+	case s.ref == nil:
 		m.setStatus("this history was loaded already; there is no source to follow it from")
 		return nil
 	case h == nil:
 		m.setStatus("the run is still loading")
 		return nil
-	case common.IsSaved(h.Run.Provenance):
+	case h.Run.Provenance.Saved():
 		// A saved history does not change: polling it would only look
 		// like following.
 		m.setStatus("follow is for live runs: this history was read from " + savedWhere(h.Run.Provenance) +
@@ -310,10 +268,10 @@ func (m *Model) toggleFollow() tea.Cmd {
 		m.setStatus("the run has ended (" + mark + "): nothing to follow")
 		return nil
 	}
-	m.following = true
+	m.followed = s
 	m.followSeq++
 	m.followDelay = m.opts.FollowInterval
-	m.run.SetFollowing(true)
+	s.SetFollowing(true)
 	m.setStatus("following: polling every " + format.Duration(m.followDelay))
 	return followTick(m.followDelay, m.followSeq)
 }
@@ -331,36 +289,27 @@ func savedWhere(p catalyst.Provenance) string {
 	return "a file"
 }
 
+// stopFollow ends follow mode; a tick already scheduled is dropped.
 func (m *Model) stopFollow() {
-	m.following = false
+	if m.followed != nil {
+		m.followed.SetFollowing(false)
+		m.followed = nil
+	}
 	m.followSeq++
-	m.run.SetFollowing(false)
 }
 
 // onFollowTick polls the followed run.
-func (m Model) onFollowTick(msg followTickMsg) (tea.Model, tea.Cmd) {
-	if !m.following || msg.seq != m.followSeq || m.ref == nil {
-		return m, nil
+func (m *Model) onFollowTick(msg followTickMsg) tea.Cmd {
+	s := m.followed
+	if s == nil || msg.seq != m.followSeq || s.ref == nil {
+		return nil
 	}
-	m.historySeq++
-	return m, pollRun(m.ctx, m.opts.Source, *m.ref, m.analyze, m.historySeq)
-}
-
-// currentRun is the run the copy and open keys act on: the selected row of
-// the list, or the run on screen.
-func (m *Model) currentRun() (catalyst.Run, bool) {
-	if m.screen == screenList {
-		return m.list.Selected()
-	}
-	if h := m.run.History(); h != nil {
-		return h.Run, true
-	}
-	return catalyst.Run{}, false
+	return s.load(m, loadPoll)
 }
 
 // copyID copies the run id with OSC 52, when it is a plain id.
 func (m *Model) copyID() tea.Cmd {
-	run, ok := m.currentRun()
+	run, ok := m.top().subject()
 	switch {
 	case !ok:
 		m.setStatus("no run selected")
@@ -375,7 +324,7 @@ func (m *Model) copyID() tea.Cmd {
 
 // copyLink copies the run's console link with OSC 52.
 func (m *Model) copyLink() tea.Cmd {
-	run, ok := m.currentRun()
+	run, ok := m.top().subject()
 	if !ok {
 		m.setStatus("no run selected")
 		return nil
@@ -395,7 +344,7 @@ const viaOSC52 = " (OSC 52, if the terminal allows it)"
 
 // openLink opens the run's console link, or prints it.
 func (m *Model) openLink() tea.Cmd {
-	run, ok := m.currentRun()
+	run, ok := m.top().subject()
 	if !ok {
 		m.setStatus("no run selected")
 		return nil
@@ -423,7 +372,7 @@ func (m *Model) onURLOpened(msg urlOpenedMsg) {
 
 // followState describes follow mode for the status line's right side.
 func (m *Model) followState() string {
-	if !m.following {
+	if m.followed == nil {
 		return ""
 	}
 	return "● follow " + format.Duration(m.followDelay.Truncate(time.Second))

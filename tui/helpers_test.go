@@ -29,7 +29,7 @@ func testOptions(opts Options) Options {
 
 // start builds the root model at a size and runs Init's commands to
 // completion (loads and analyses; spinner ticks are not replayed).
-func start(t *testing.T, opts Options, w, h int) Model {
+func start(t *testing.T, opts Options, w, h int) *Model {
 	t.Helper()
 	m := New(testOptions(opts))
 	m = send(t, m, tea.WindowSizeMsg{Width: w, Height: h})
@@ -37,17 +37,17 @@ func start(t *testing.T, opts Options, w, h int) Model {
 }
 
 // send delivers msgs in order, running the commands they return.
-func send(t *testing.T, m Model, msgs ...tea.Msg) Model {
+func send(t *testing.T, m *Model, msgs ...tea.Msg) *Model {
 	t.Helper()
 	for _, msg := range msgs {
 		next, cmd := m.Update(msg)
-		m = drive(t, next.(Model), cmd)
+		m = drive(t, next.(*Model), cmd)
 	}
 	return m
 }
 
 // keys sends key presses by name ("j", "enter", "ctrl+d", "esc", "tab").
-func keys(t *testing.T, m Model, names ...string) Model {
+func keys(t *testing.T, m *Model, names ...string) *Model {
 	t.Helper()
 	for _, n := range names {
 		m = send(t, m, keyMsg(n))
@@ -87,7 +87,7 @@ func keyMsg(name string) tea.KeyPressMsg {
 // drive runs cmd and feeds what it returns back into the model, except
 // spinner ticks and follow ticks (they would run forever; tests send follow
 // ticks themselves).
-func drive(t *testing.T, m Model, cmd tea.Cmd) Model {
+func drive(t *testing.T, m *Model, cmd tea.Cmd) *Model {
 	t.Helper()
 	if cmd == nil {
 		return m
@@ -112,8 +112,8 @@ func drive(t *testing.T, m Model, cmd tea.Cmd) Model {
 		return m
 	}
 	next, cmd := m.Update(msg)
-	return drive(t, next.(Model), cmd)
+	return drive(t, next.(*Model), cmd)
 }
 
 // plain returns the view's text with styling removed.
-func plain(m Model) string { return ansi.Strip(m.View().Content) }
+func plain(m *Model) string { return ansi.Strip(m.View().Content) }

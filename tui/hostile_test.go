@@ -46,7 +46,7 @@ func decodedHostile(t *testing.T, value string, names ...string) map[string]*cat
 // columns wide; under NoTTY no escape byte at all; under other profiles
 // nothing but SGR sequences; and no raw control, bidi, zero-width or
 // invalid character.
-func checkHostileFrame(t *testing.T, what string, m Model, w, h int, profile colorprofile.Profile) {
+func checkHostileFrame(t *testing.T, what string, m *Model, w, h int, profile colorprofile.Profile) {
 	t.Helper()
 	out := m.View().Content
 	if profile != colorprofile.NoTTY {
@@ -184,7 +184,7 @@ func TestHostileIDsMakeNoTitleLinkOrCopy(t *testing.T) {
 				t.Errorf("%s: Y copied %.80q (link possible: %v)", what, got, linkOK)
 			}
 			next, cmd := m.Update(keyMsg("o"))
-			if st := drive(t, next.(Model), cmd).status; linkOK == st.err {
+			if st := drive(t, next.(*Model), cmd).status; linkOK == st.err {
 				t.Errorf("%s: o: status %+v (link possible: %v)", what, st, linkOK)
 			}
 			if linkOK != (len(opened) == 1) {

@@ -45,9 +45,9 @@ func TestOpeningARunPointsAtTheWorst(t *testing.T) {
 func TestOpeningFromTheListPointsAtTheWorst(t *testing.T) {
 	src := tuitest.NewSource().Add(tuitest.Checkout())
 	m := keys(t, start(t, Options{Source: src}, 120, 40), "enter")
-	if m.screen != screenRun || m.run.Selection() != "invocation:1:-1" ||
+	if m.top() != m.run || m.run.Selection() != "invocation:1:-1" ||
 		!strings.HasPrefix(m.status.text, "1 of 3 invocations flagged") {
-		t.Errorf("screen %d, selection %q, status %q", m.screen, m.run.Selection(), m.status.text)
+		t.Errorf("screen %T, selection %q, status %q", m.top(), m.run.Selection(), m.status.text)
 	}
 }
 

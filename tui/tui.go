@@ -1,12 +1,17 @@
 // Package tui is twice's interactive inspector: a run list, and a run view
 // with its invocations, events and findings, built on Bubble Tea v2.
 //
-// The root model routes: it owns the source and every command that reads
-// from it (list runs, load a history, poll a followed run), the status line,
-// the key bar and the help screen; the panes (runlist, runview and its
-// detail pane) render and handle their own keys. Everything slow — fetching,
-// detect.Analyze, indexing — runs in commands, off the UI goroutine; stale
-// answers are dropped by sequence number.
+// The root model keeps a stack of screens — the run list at the bottom when
+// there is a source, the run opened from it on top — each a pane
+// (common.Pane) bound to the source that fills it. It shows the top one and
+// gives it the keys, sizes every one, and builds the key bar and help screen
+// from the top one's help, without knowing which pane it holds. It owns the
+// source and every command that reads from it (list runs, load a history,
+// poll a followed run), the status line and the run keys. Everything slow —
+// fetching, detect.Analyze, indexing — runs in commands, off the UI
+// goroutine; a request superseded by a newer one is cancelled through its
+// own context, and its answer, if one still comes, is dropped by sequence
+// number.
 package tui
 
 import (
@@ -81,14 +86,6 @@ const maxFollowBackoff = time.Minute
 // maxAnalyses bounds the run-list rows fetched and analyzed at once.
 const maxAnalyses = 4
 
-// screen is which pane fills the window.
-type screen uint8
-
-const (
-	screenList screen = iota
-	screenRun
-)
-
 // statusLine is the one-line message above the key bar.
 type statusLine struct {
 	text string
@@ -102,9 +99,15 @@ type Model struct {
 	ctx     context.Context
 	analyze analyzeFunc
 
-	screen   screen
-	list     *runlist.Model
-	run      *runview.Model
+	// stack is the screens, bottom first; the top one is on screen and
+	// takes the input. It is never empty.
+	stack []screen
+	// list is the run list (the bottom of the stack when there is a
+	// source), which the list's answers go to; run is the run opened last
+	// (on the stack while it is open). Answers about a run go to the run
+	// screen that asked.
+	list     *listScreen
+	run      *runScreen
 	showHelp bool
 
 	width, height int
@@ -112,27 +115,18 @@ type Model struct {
 	// statusRows is the number of lines the status took at the last
 	// layout.
 	statusRows int
+	status     statusLine
 
-	listSeq    int
-	historySeq int
-	// ref is the run on screen when it came from the source (nil for an
-	// in-memory history).
-	ref    *catalyst.RunRef
-	status statusLine
-
-	following   bool
+	// followed is the run screen follow mode polls (nil: not following);
+	// it is always the one on top.
+	followed    *runScreen
 	followDelay time.Duration
 	followSeq   int
-
-	// pending are listed runs waiting for background analysis; active
-	// counts the analyses running.
-	pending []catalyst.Run
-	active  int
 }
 
 // New returns the root model for opts. It does no work proportional to the
 // history: analysis starts in Init's command.
-func New(opts Options) Model {
+func New(opts Options) *Model {
 	if opts.Now == nil {
 		opts.Now = time.Now
 	}
@@ -146,56 +140,48 @@ func New(opts Options) Model {
 		TimeFormat: format.ParseTimeFormat(opts.TimeFormat),
 		Console:    opts.Console,
 	}
-	m := Model{
+	m := &Model{
 		opts:        opts,
 		c:           c,
 		ctx:         context.Background(),
 		analyze:     analyzer(opts.Detect, opts.Now),
-		list:        runlist.New(c),
-		run:         runview.New(c),
+		list:        &listScreen{Model: runlist.New(c)},
+		run:         &runScreen{Model: runview.New(c)},
 		followDelay: opts.FollowInterval,
 		// Until the terminal reports its size (it may never, when the
 		// output is not a terminal), draw at the classic 80×24.
 		width:  80,
 		height: 24,
 	}
+	opened := opts.History != nil || opts.Open != nil
+	if opts.Source != nil || !opened {
+		m.stack = append(m.stack, m.list)
+	}
+	if opened {
+		if opts.Open != nil && opts.History == nil {
+			ref := *opts.Open
+			m.run.ref = &ref
+		}
+		m.stack = append(m.stack, m.run)
+	}
 	m.layout()
-	// Init cannot change the root (it is called on a copy), so the first
-	// requests' sequence numbers are taken here.
-	switch {
-	case opts.History != nil:
-		m.screen = screenRun
+	if opts.History != nil {
 		m.run.SetHistory(opts.History, nil, false)
-		m.historySeq = 1
-	case opts.Open != nil:
-		m.screen = screenRun
-		ref := *opts.Open
-		m.ref = &ref
-		m.historySeq = 1
-	default:
-		m.listSeq = 1
 	}
 	return m
 }
 
 // Init starts what the first screen needs: the analysis of a given history,
 // the fetch of a run to open, or the run list.
-func (m Model) Init() tea.Cmd {
+func (m *Model) Init() tea.Cmd {
 	switch {
 	case m.opts.History != nil:
-		return tea.Batch(analyzeHistory(m.opts.History, m.analyze, m.historySeq), m.run.SetLoading(""))
-	case m.ref != nil:
-		if m.opts.Source == nil {
-			m.run.SetError("no source to fetch run " + safetext.Line(m.ref.ID) + " from")
-			return nil
-		}
-		return tea.Batch(loadHistory(m.ctx, m.opts.Source, *m.ref, m.analyze, m.historySeq, false, false),
-			m.run.SetLoading(refName(*m.ref)))
-	case m.opts.Source == nil:
-		m.list.SetError(noSource)
-		return nil
+		seq := m.run.req.start(m.ctx)
+		return tea.Batch(analyzeHistory(m.opts.History, m.analyze, m.run, seq), m.run.SetLoading(""))
+	case m.run.ref != nil:
+		return m.run.load(m, loadOpen)
 	}
-	return tea.Batch(listRuns(m.ctx, m.opts.Source, m.opts.Query, m.listSeq), m.list.SetLoading())
+	return m.list.fetch(m)
 }
 
 // analyzer returns the analysis the view runs: detect with opts, judging a
@@ -216,7 +202,7 @@ func Run(ctx context.Context, opts Options) error {
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	m := New(opts)
-	m.ctx = ctx
+	m.ctx = ctx // before Init, which starts the first request
 	popts := []tea.ProgramOption{tea.WithContext(ctx)}
 	if opts.Input != nil {
 		popts = append(popts, tea.WithInput(opts.Input))
@@ -237,50 +223,88 @@ func Run(ctx context.Context, opts Options) error {
 	return err
 }
 
-// Update routes a message: results of commands to the root's handlers, keys
-// through the global bindings to the pane on screen.
-func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
+// Update routes a message: the source's answers and the panes' requests to
+// the root's handlers, input through the root's keys to the pane on top,
+// and everything else to every pane on the stack.
+func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	switch msg := msg.(type) {
 	case tea.WindowSizeMsg:
 		m.width, m.height = msg.Width, msg.Height
 		m.layout()
+		return m, nil
 	case tea.KeyPressMsg:
-		return m.handleKey(msg)
+		return m, m.handleKey(msg)
 	case tea.PasteMsg:
-		if m.screen == screenRun {
-			return m, m.run.Paste(msg)
-		}
-		return m, m.list.Update(msg)
+		return m, m.top().Update(msg)
+	case tea.MouseMsg:
+		return m, m.handleMouse(msg)
 	case tea.InterruptMsg:
 		return m, tea.Quit
 	case runsListedMsg:
-		return m.onRunsListed(msg)
+		return m, m.onRunsListed(msg)
 	case runAnalyzedMsg:
-		return m.onRunAnalyzed(msg)
-	case historyLoadedMsg:
-		return m.onHistoryLoaded(msg)
+		return m, m.onRunAnalyzed(msg)
+	case historyDecodedMsg:
+		return m, m.onHistoryDecoded(msg)
+	case historyAnalyzedMsg:
+		return m, m.onHistoryAnalyzed(msg)
+	case historyRefreshedMsg:
+		return m, m.onHistoryRefreshed(msg)
+	case historyPolledMsg:
+		return m, m.onHistoryPolled(msg)
 	case followTickMsg:
-		return m.onFollowTick(msg)
+		return m, m.onFollowTick(msg)
 	case urlOpenedMsg:
 		m.onURLOpened(msg)
+		return m, nil
 	case runlist.OpenMsg:
 		return m, m.openRun(msg.Run)
-	case runview.BackMsg:
+	case common.BackMsg:
 		return m, m.back()
-	default:
-		// Spinner ticks and the run view's own messages.
-		return m, tea.Batch(m.list.Update(msg), m.run.Update(msg))
 	}
-	return m, nil
+	// Spinner ticks and the panes' own messages: each pane takes its own.
+	cmds := make([]tea.Cmd, len(m.stack))
+	for i, s := range m.stack {
+		cmds[i] = s.Update(msg)
+	}
+	return m, tea.Batch(cmds...)
 }
 
-// layout gives the panes the window minus the banner, status lines and key
-// bar.
+// top is the screen on top of the stack: the one on screen.
+func (m *Model) top() screen { return m.stack[len(m.stack)-1] }
+
+// push puts a screen on top of the stack, sized to the window. Follow mode
+// and the status line are for the screen on top: they stop and clear.
+func (m *Model) push(s screen) {
+	m.stopFollow()
+	m.setStatus("")
+	s.SetSize(m.width, m.paneHeight())
+	m.stack = append(m.stack, s)
+}
+
+// back closes the screen on top and shows the one below it, which starts
+// what it still needs.
+func (m *Model) back() tea.Cmd {
+	if len(m.stack) == 1 {
+		m.setStatus("no run list to go back to: this history was opened directly (q quits)")
+		return nil
+	}
+	m.stopFollow()
+	m.top().close()
+	m.stack[len(m.stack)-1] = nil
+	m.stack = m.stack[:len(m.stack)-1]
+	m.setStatus("")
+	return m.top().uncovered(m)
+}
+
+// layout gives the screens the window minus the banner, status lines and
+// key bar.
 func (m *Model) layout() {
 	m.statusRows = m.statusHeight()
 	h := m.paneHeight()
-	m.list.SetSize(m.width, h)
-	m.run.SetSize(m.width, h)
+	for _, s := range m.stack {
+		s.SetSize(m.width, h)
+	}
 }
 
 // paneHeight is the height left for the pane on screen.

@@ -27,13 +27,13 @@ func TestStaleHistoryResponseIsDropped(t *testing.T) {
 	if m.run.History() == nil || m.run.History().Len() != 15 {
 		t.Fatalf("the run did not load")
 	}
-	stale := historyLoadedMsg{seq: m.historySeq - 1, history: tuitest.Empty(), keep: true}
+	stale := historyDecodedMsg{to: m.run, seq: m.run.req.seq - 1, history: tuitest.Empty()}
 	m = send(t, m, stale)
 	if got := m.run.History().Run.ID; got != "charge-7731" {
 		t.Fatalf("a stale response replaced the run: now %q", got)
 	}
 	fresh := stale
-	fresh.seq = m.historySeq
+	fresh.seq = m.run.req.seq
 	m = send(t, m, fresh)
 	if got := m.run.History().Run.ID; got != "empty-1" {
 		t.Fatalf("the current response was not shown: run %q", got)
@@ -60,7 +60,7 @@ func TestFollowPollsBacksOffAndStops(t *testing.T) {
 	const every = time.Millisecond // the test's drive sleeps through each tick
 	m := start(t, Options{Source: src, Open: chargeRef(), FollowInterval: every}, 120, 40)
 	m = keys(t, m, "tab", "j", "j", "F")
-	if !m.following || m.followDelay != every {
+	if m.followed == nil || m.followDelay != every {
 		t.Fatalf("F did not start following (delay %s)", m.followDelay)
 	}
 
@@ -104,15 +104,15 @@ func TestFollowPollsBacksOffAndStops(t *testing.T) {
 	// The backoff is capped. (The tick it schedules is not run: it would
 	// sleep a minute.)
 	m.followDelay = 50 * time.Second
-	next, _ := m.Update(historyLoadedMsg{seq: m.historySeq, err: errors.New("503 Service Unavailable"), keep: true, poll: true})
-	if m = next.(Model); m.followDelay != maxFollowBackoff {
+	next, _ := m.Update(historyPolledMsg{to: m.run, seq: m.run.req.seq, err: errors.New("503 Service Unavailable")})
+	if m = next.(*Model); m.followDelay != maxFollowBackoff {
 		t.Fatalf("backoff %s, want the cap %s", m.followDelay, maxFollowBackoff)
 	}
 	m.followDelay = every
 
 	// The run ends: follow stops.
 	m = send(t, m, followTickMsg{seq: m.followSeq})
-	if m.following || !strings.Contains(m.status.text, "follow stopped") {
+	if m.followed != nil || !strings.Contains(m.status.text, "follow stopped") {
 		t.Fatalf("follow did not stop when the run ended: %+v", m.status)
 	}
 }
@@ -132,8 +132,8 @@ func TestFollowNeedsARunningRunFromASource(t *testing.T) {
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			m := keys(t, start(t, c.opts, 120, 40), "F")
-			if m.following || !strings.Contains(m.status.text, c.want) {
-				t.Fatalf("following=%v status=%q, want %q", m.following, m.status.text, c.want)
+			if m.followed != nil || !strings.Contains(m.status.text, c.want) {
+				t.Fatalf("following=%v status=%q, want %q", m.followed != nil, m.status.text, c.want)
 			}
 		})
 	}
@@ -153,8 +153,8 @@ func TestFollowNeverPollsASavedHistory(t *testing.T) {
 	src := tuitest.NewSource().Add(savedRunning(catalyst.SurfaceFile, "incident.json"))
 	m := start(t, Options{Source: src, Open: chargeRef()}, 120, 40)
 	next, cmd := m.Update(keyMsg("F"))
-	m = next.(Model)
-	if cmd != nil || m.following {
+	m = next.(*Model)
+	if cmd != nil || m.followed != nil {
 		t.Fatalf("F on a saved history started following (cmd %v)", cmd != nil)
 	}
 	m = send(t, m, followTickMsg{seq: m.followSeq})
@@ -174,21 +174,21 @@ func TestCopyAndOpen(t *testing.T) {
 	if !sameCmd(cmd, tea.SetClipboard("charge-7731")) {
 		t.Errorf("y does not copy the run id")
 	}
-	if got := next.(Model).status.text; got != "copied run id charge-7731 to the clipboard (OSC 52, if the terminal allows it)" {
+	if got := next.(*Model).status.text; got != "copied run id charge-7731 to the clipboard (OSC 52, if the terminal allows it)" {
 		t.Errorf("status after y = %q", got)
 	}
 	next, cmd = m.Update(keyMsg("Y"))
 	if !sameCmd(cmd, tea.SetClipboard(link)) {
 		t.Errorf("Y does not copy the console link")
 	}
-	if got := next.(Model).status.text; got != "copied the console link to the clipboard (OSC 52, if the terminal allows it): "+link {
+	if got := next.(*Model).status.text; got != "copied the console link to the clipboard (OSC 52, if the terminal allows it): "+link {
 		t.Errorf("status after Y = %q", got)
 	}
 
 	// No opener: the link is printed.
 	next, cmd = m.Update(keyMsg("o"))
-	if cmd != nil || next.(Model).status.text != "no browser to open here (Y copies the link): "+link {
-		t.Errorf("o without an opener: status %q", next.(Model).status.text)
+	if cmd != nil || next.(*Model).status.text != "no browser to open here (Y copies the link): "+link {
+		t.Errorf("o without an opener: status %q", next.(*Model).status.text)
 	}
 
 	// An opener that fails: the link is printed with the reason.
@@ -213,7 +213,7 @@ func TestCopyRefusesUnsafeIDsAndMissingLinks(t *testing.T) {
 		if cmd != nil {
 			t.Errorf("%s on a hostile run id returned a command", k)
 		}
-		if st := next.(Model).status; !st.err {
+		if st := next.(*Model).status; !st.err {
 			t.Errorf("%s: status %+v, want an error", k, st)
 		}
 	}
@@ -265,17 +265,17 @@ func TestBackAndClear(t *testing.T) {
 		t.Fatalf("f did not filter")
 	}
 	m = keys(t, m, "esc")
-	if m.screen != screenRun || strings.Contains(plain(m), "filter: failed") {
+	if m.top() != m.run || strings.Contains(plain(m), "filter: failed") {
 		t.Fatalf("esc did not clear the filter first")
 	}
 	m = keys(t, m, "esc")
-	if m.screen != screenList {
+	if m.top() != m.list {
 		t.Fatalf("esc did not go back to the list")
 	}
 	// With no source there is nowhere to go back to.
 	m = keys(t, start(t, Options{History: tuitest.Charge()}, 120, 40), "esc")
-	if m.screen != screenRun || !strings.Contains(m.status.text, "no run list") {
-		t.Errorf("esc with no list: screen %d status %q", m.screen, m.status.text)
+	if m.top() != m.run || !strings.Contains(m.status.text, "no run list") {
+		t.Errorf("esc with no list: screen %T status %q", m.top(), m.status.text)
 	}
 }
 
@@ -286,7 +286,7 @@ func TestQuitKeys(t *testing.T) {
 			t.Errorf("%s does not quit", k)
 		}
 	}
-	// (Panes are shared between copies of the root: each case starts anew.)
+	// (The root changes in place: each case starts anew.)
 	typing := keys(t, start(t, Options{History: tuitest.Charge()}, 120, 40), "/")
 	if _, cmd := typing.Update(keyMsg("q")); isQuit(cmd) {
 		t.Error("q quits while typing a filter")
@@ -312,23 +312,23 @@ func TestRunListAnalyzesRowsWithBoundedConcurrency(t *testing.T) {
 	}
 	m := New(testOptions(Options{Source: src}))
 	m = send(t, m, tea.WindowSizeMsg{Width: 120, Height: 40})
-	next, cmd := m.Update(runsListedMsg{seq: m.listSeq, list: src.Runs})
-	m = next.(Model)
-	if m.active != maxAnalyses || len(m.pending) != 10-maxAnalyses {
-		t.Fatalf("active %d pending %d, want %d and %d", m.active, len(m.pending), maxAnalyses, 10-maxAnalyses)
+	next, cmd := m.Update(runsListedMsg{seq: m.list.req.seq, list: src.Runs})
+	m = next.(*Model)
+	if m.list.active != maxAnalyses || len(m.list.pending) != 10-maxAnalyses {
+		t.Fatalf("active %d pending %d, want %d and %d", m.list.active, len(m.list.pending), maxAnalyses, 10-maxAnalyses)
 	}
 	if got := len(batch(cmd)); got != maxAnalyses {
 		t.Fatalf("%d analyses started, want %d", got, maxAnalyses)
 	}
 	// Each answer starts the next one.
-	next, cmd = m.Update(runAnalyzedMsg{seq: m.listSeq, key: runlist.Key(src.Runs.Runs[0]), summary: runlist.Summary{Findings: 1, Worst: detect.SeverityHigh}})
-	m = next.(Model)
-	if m.active != maxAnalyses || len(m.pending) != 10-maxAnalyses-1 || len(batch(cmd)) != 1 {
-		t.Fatalf("after one answer: active %d pending %d", m.active, len(m.pending))
+	next, cmd = m.Update(runAnalyzedMsg{seq: m.list.req.seq, key: runlist.Key(src.Runs.Runs[0]), summary: runlist.Summary{Findings: 1, Worst: detect.SeverityHigh}})
+	m = next.(*Model)
+	if m.list.active != maxAnalyses || len(m.list.pending) != 10-maxAnalyses-1 || len(batch(cmd)) != 1 {
+		t.Fatalf("after one answer: active %d pending %d", m.list.active, len(m.list.pending))
 	}
 	// An answer for an older list is dropped.
-	next, _ = m.Update(runAnalyzedMsg{seq: m.listSeq - 1, key: runlist.Key(src.Runs.Runs[1])})
-	if _, done := next.(Model).list.Summary(runlist.Key(src.Runs.Runs[1])); done {
+	next, _ = m.Update(runAnalyzedMsg{seq: m.list.req.seq - 1, key: runlist.Key(src.Runs.Runs[1])})
+	if _, done := next.(*Model).list.Summary(runlist.Key(src.Runs.Runs[1])); done {
 		t.Error("a stale analysis was recorded")
 	}
 
@@ -339,9 +339,9 @@ func TestRunListAnalyzesRowsWithBoundedConcurrency(t *testing.T) {
 }
 
 func TestRunListToggles(t *testing.T) {
-	// (Panes are shared between copies of the root: each case starts anew.)
-	fresh := func() Model { return start(t, Options{Source: listSource()}, 120, 40) }
-	count := func(m Model) int { return strings.Count(plain(m), "charge-7") + strings.Count(plain(m), "empty-1") }
+	// (The root changes in place: each case starts anew.)
+	fresh := func() *Model { return start(t, Options{Source: listSource()}, 120, 40) }
+	count := func(m *Model) int { return strings.Count(plain(m), "charge-7") + strings.Count(plain(m), "empty-1") }
 	if n := count(fresh()); n != 4 {
 		t.Fatalf("%d runs listed, want 4", n)
 	}

@@ -10,25 +10,17 @@ import (
 	"github.com/twice-cli/twice/catalyst/safetext"
 	"github.com/twice-cli/twice/tui/common"
 	"github.com/twice-cli/twice/tui/format"
-	"github.com/twice-cli/twice/tui/runview"
 )
-
-// newRunView returns a fresh run view sized to the window.
-func (m *Model) newRunView() *runview.Model {
-	r := runview.New(m.c)
-	r.SetSize(m.width, m.paneHeight())
-	return r
-}
 
 // View renders the window: the banner, the pane (or the help screen), the
 // status line and the key bar. The window title carries only a validated
 // run id.
-func (m Model) View() tea.View {
+func (m *Model) View() tea.View {
 	v := tea.NewView(m.render())
 	v.AltScreen = true
 	v.WindowTitle = "twice"
-	if run, ok := m.currentRun(); ok && m.screen == screenRun && catalyst.IsPlainID(run.ID) {
-		v.WindowTitle = "twice · " + run.ID
+	if id := m.top().title(); id != "" && catalyst.IsPlainID(id) {
+		v.WindowTitle = "twice · " + id
 	}
 	return v
 }
@@ -44,13 +36,10 @@ func (m *Model) render() string {
 		b.WriteByte('\n')
 	}
 	paneHeight := m.paneHeight()
-	switch {
-	case m.showHelp:
+	if m.showHelp {
 		b.WriteString(m.helpView(paneHeight))
-	case m.screen == screenRun:
-		b.WriteString(m.run.View())
-	default:
-		b.WriteString(m.list.View())
+	} else {
+		b.WriteString(m.top().View())
 	}
 	if paneHeight > 0 {
 		b.WriteByte('\n')
@@ -68,10 +57,8 @@ func (m *Model) statusView() string {
 	s := m.c.Styles
 	right := m.followState()
 	text := safetext.Line(m.status.text)
-	if text == "" && m.screen == screenList && !m.showHelp {
-		// Why the selected run shows "? error", when the list has no
-		// room to say it (the note is sanitized).
-		text = m.list.Note()
+	if text == "" && !m.showHelp {
+		text = m.top().note()
 	}
 	room := max(m.width-m.followWidth(), 0)
 	lines := []string{format.Fit(text, room)}
@@ -113,20 +100,18 @@ func (m *Model) followWidth() int {
 // ShortHelp), as many as fit, always ending with "? help" and "q quit".
 func (m *Model) keyBar() string {
 	k := &m.c.Keys
+	top := m.top()
 	var keys []key.Binding
-	switch {
-	case m.showHelp:
+	if m.showHelp {
 		back := k.Back
 		back.SetHelp("esc", "close help")
 		keys = []key.Binding{back}
-	case m.screen == screenRun:
-		keys = m.run.ShortHelp()
-	default:
-		keys = m.list.ShortHelp()
+	} else {
+		keys = top.ShortHelp()
 	}
 	text := func(b key.Binding) string { return b.Help().Key + " " + b.Help().Desc }
 	tail := []string{text(k.Help), text(k.Quit)}
-	if m.capturing() {
+	if top.Capturing() {
 		tail = nil
 	}
 	used := 0
@@ -149,13 +134,7 @@ func (m *Model) keyBar() string {
 // marks mean, in as many columns as the width allows. Columns that do not
 // fit are left out, and the title says so.
 func (m *Model) helpView(height int) string {
-	var groups []common.KeyGroup
-	var legends []common.Legend
-	if m.screen == screenRun {
-		groups, legends = m.run.KeyGroups(), m.run.Legend()
-	} else {
-		groups, legends = m.list.KeyGroups(), m.list.Legend()
-	}
+	groups, legends := m.top().KeyGroups(), m.top().Legend()
 	keys := make([]common.Legend, len(groups))
 	for i, g := range groups {
 		keys[i].Title = g.Title

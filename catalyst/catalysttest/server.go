@@ -67,6 +67,11 @@ type Options struct {
 	// ArgNames renames the tools' input properties: canonical name (as in
 	// the package doc) → declared name.
 	ArgNames map[string]string
+	// OmitListArgs are canonical list-tool properties the list tool does
+	// not declare ("startTimeFrom", "startTimeTo", "status",
+	// "workflowName"): a server that cannot filter by them. Sending one
+	// is an unknown argument.
+	OmitListArgs []string
 	// Latency delays every request, for benchmarks.
 	Latency time.Duration
 	// ServerName is the name initialize reports (default "catalysttest").

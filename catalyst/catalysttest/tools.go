@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -30,6 +31,9 @@ func (s *Server) addTools() {
 		s.arg("startTimeTo"):   map[string]any{"type": "string", "format": "date-time"},
 		s.arg("pageSize"):      map[string]any{"type": "integer", "minimum": 1, "maximum": 250},
 		s.arg("pageToken"):     str("Token of the next page, from nextPageToken"),
+	}
+	for _, name := range s.opts.OmitListArgs {
+		delete(listProps, s.arg(name))
 	}
 	s.mcp.AddTool(&mcp.Tool{
 		Name:        s.toolName(ToolListRuns),
@@ -58,6 +62,9 @@ func (s *Server) args(req *mcp.CallToolRequest) (map[string]any, error) {
 	}
 	out := map[string]any{}
 	for _, canonical := range []string{"projectId", "appId", "status", "workflowName", "startTimeFrom", "startTimeTo", "pageSize", "pageToken", "instanceId"} {
+		if slices.Contains(s.opts.OmitListArgs, canonical) {
+			continue // not declared: an unknown argument
+		}
 		if v, ok := raw[s.arg(canonical)]; ok {
 			out[canonical] = v
 			delete(raw, s.arg(canonical))

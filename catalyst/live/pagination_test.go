@@ -84,21 +84,51 @@ func TestPartialAfterAFailedPage(t *testing.T) {
 	}
 }
 
-// TestListArgumentsMissing: a tool without a property for a value the user
-// gave is an error naming the tool and what it declares.
-func TestListArgumentsMissing(t *testing.T) {
-	h := newHarness(t, catalysttest.Options{ArgNames: map[string]string{"workflowName": "flavour"}}, nil)
-	_, err := h.client.ListRuns(context.Background(), catalyst.RunQuery{Project: "default", Workflow: "ProcessOrder"})
-	if err == nil || !strings.Contains(err.Error(), "catalyst_list_workflow_runs tool declares no argument for the workflow name filter (--workflow)") ||
-		!strings.Contains(err.Error(), "appId, flavour, pageSize") {
-		t.Errorf("err = %v", err)
+// TestListFiltersTheToolCannotTake: a list tool that declares no
+// argument for a filter (the time window, the status, the workflow name) is
+// not refused: the filter is left out of the call, applied to the rows, and
+// said to be. The same filters sent to a tool that takes them give the
+// same runs. A required argument twice has no value for is still an error.
+func TestListFiltersTheToolCannotTake(t *testing.T) {
+	all := catalysttest.Bundled()
+	since := all[len(all)/2].CreatedAt
+	queries := map[string]catalyst.RunQuery{
+		"startTimeFrom": {Project: "default", Since: since},
+		"status":        {Project: "default", Status: catalyst.StatusFailed},
+		"workflowName":  {Project: "default", Workflow: all[0].Workflow},
 	}
-	_, err = h.client.ListRuns(context.Background(), catalyst.RunQuery{})
+	for omit, q := range queries {
+		t.Run(omit, func(t *testing.T) {
+			want, err := newHarness(t, catalysttest.Options{}, nil).client.ListRuns(context.Background(), q)
+			if err != nil {
+				t.Fatal(err)
+			}
+			h := newHarness(t, catalysttest.Options{OmitListArgs: []string{omit, "startTimeTo"}}, nil)
+			got, err := h.client.ListRuns(context.Background(), q)
+			if err != nil {
+				t.Fatalf("a tool without %s: %v", omit, err)
+			}
+			if len(want.Runs) == 0 || len(want.Runs) == len(all) {
+				t.Fatalf("the filter selects %d of %d runs: the case proves nothing", len(want.Runs), len(all))
+			}
+			if ids(got.Runs) != ids(want.Runs) {
+				t.Errorf("filtered here: %s\nfiltered by the server: %s", ids(got.Runs), ids(want.Runs))
+			}
+			if len(got.FilteredHere) == 0 || !strings.Contains(strings.Join(got.FilteredHere, " "), "twice listed every run") {
+				t.Errorf("FilteredHere = %q, want a note saying twice filtered the rows", got.FilteredHere)
+			}
+			if len(want.FilteredHere) != 0 {
+				t.Errorf("a tool that takes the filter: FilteredHere = %q", want.FilteredHere)
+			}
+		})
+	}
+	h := newHarness(t, catalysttest.Options{}, nil)
+	_, err := h.client.ListRuns(context.Background(), catalyst.RunQuery{})
 	if err == nil || !strings.Contains(err.Error(), "requires projectId, the project (--project)") {
 		t.Errorf("err = %v", err)
 	}
 	if n := h.srv.Count(catalysttest.ToolListRuns); n != 0 {
-		t.Errorf("the tool was called %d times with arguments it cannot take", n)
+		t.Errorf("the tool was called %d times without its required argument", n)
 	}
 }
 

@@ -25,16 +25,20 @@ func (c *Client) ListRuns(ctx context.Context, q catalyst.RunQuery) (catalyst.Ru
 		limit = DefaultListLimit
 	}
 	op := describeList(q)
+	var local localFilters
 	fetch := func(ctx context.Context, token string, want int) (runPage, error) {
 		size := min(c.cfg.PageSize, want)
 		res, _, err := c.callTool(ctx, op, ToolListRuns, func(t *toolInfo) (map[string]any, error) {
+			// A filter the tool takes no argument for is applied to the
+			// rows here instead (never dropped, never refused).
+			local = localFiltersFor(t, q)
 			return t.buildArgs([]argValue{
 				{key: argProject, value: q.Project},
 				{key: argApp, value: q.AppID},
-				{key: argStatus, value: q.Status},
-				{key: argWorkflow, value: q.Workflow},
-				{key: argSince, value: timeArg(q.Since)},
-				{key: argUntil, value: timeArg(q.Until)},
+				{key: argStatus, value: q.Status, optional: true},
+				{key: argWorkflow, value: q.Workflow, optional: true},
+				{key: argSince, value: timeArg(q.Since), optional: true},
+				{key: argUntil, value: timeArg(q.Until), optional: true},
 				{key: argLimit, value: size, optional: true},
 				{key: argPageToken, value: token},
 			})
@@ -50,13 +54,14 @@ func (c *Client) ListRuns(ctx context.Context, q catalyst.RunQuery) (catalyst.Ru
 		if err != nil {
 			return runPage{}, fmt.Errorf("%w: %s: %s", ErrBadResponse, op, err)
 		}
-		return c.runsOf(page, q), nil
+		return local.apply(c.runsOf(page, q), q), nil
 	}
 	list, err := paginate(ctx, fetch, limit, c.cfg.MaxPages)
 	if err != nil {
 		return catalyst.RunList{}, c.redact.Error(err)
 	}
 	list.Reason = c.redact.String(list.Reason)
+	list.FilteredHere = local.notes()
 	sort.SliceStable(list.Runs, func(i, j int) bool {
 		a, b := list.Runs[i].CreatedAt, list.Runs[j].CreatedAt
 		if a.IsZero() != b.IsZero() {
@@ -441,4 +446,67 @@ func rowPayload(row map[string]json.RawMessage, keys ...string) catalyst.Payload
 		return catalyst.PresentPayload(string(raw))
 	}
 	return catalyst.AbsentPayload(catalyst.PayloadNotRequested)
+}
+
+// localFilters are the query's filters the list tool declares no argument
+// for, which twice applies to the rows it returns; left counts the rows
+// left out for lacking the field a filter reads.
+type localFilters struct {
+	window, status, workflow bool
+	left                     int
+}
+
+func localFiltersFor(t *toolInfo, q catalyst.RunQuery) localFilters {
+	lacks := func(k argKey) bool { _, ok := t.property(k); return !ok }
+	return localFilters{
+		window:   !q.Since.IsZero() && lacks(argSince) || !q.Until.IsZero() && lacks(argUntil),
+		status:   q.Status != "" && lacks(argStatus),
+		workflow: q.Workflow != "" && lacks(argWorkflow),
+	}
+}
+
+// apply keeps the rows that pass the filters twice applies itself.
+func (l *localFilters) apply(p runPage, q catalyst.RunQuery) runPage {
+	if !l.window && !l.status && !l.workflow {
+		return p
+	}
+	kept := p.runs[:0]
+	for _, r := range p.runs {
+		switch {
+		case l.window && r.CreatedAt.IsZero():
+			l.left++
+			continue
+		case l.window && (!q.Since.IsZero() && r.CreatedAt.Before(q.Since) || !q.Until.IsZero() && !r.CreatedAt.Before(q.Until)):
+			continue
+		case l.status && !r.Status.Is(q.Status):
+			continue
+		case l.workflow && r.Workflow != q.Workflow:
+			continue
+		}
+		kept = append(kept, r)
+	}
+	p.runs = kept
+	return p
+}
+
+// notes says what twice filtered itself, for standard error.
+func (l *localFilters) notes() []string {
+	var out []string
+	say := func(what, field string) {
+		out = append(out, "the server's list tool takes no "+what+" argument: twice listed every run and kept "+
+			"those whose "+field+" matches itself")
+	}
+	if l.window {
+		say("start-time", "createdAt")
+	}
+	if l.status {
+		say("status", "status")
+	}
+	if l.workflow {
+		say("workflow-name", "workflow name")
+	}
+	if l.left > 0 {
+		out = append(out, strconv.Itoa(l.left)+" runs without a createdAt were left out: their start is not known")
+	}
+	return out
 }

@@ -1,6 +1,7 @@
-// Package common holds what every TUI pane is given: the styles, the key
-// bindings, the clock and the time format. It is built once by the root model
-// and passed down by pointer; panes never change it.
+// Package common holds what every TUI pane is given — the styles, the key
+// bindings, the clock and the time format (Common, built once by the root
+// model and passed down by pointer; panes never change it) — and the
+// contract every pane keeps with the root (Pane).
 package common
 
 import (
@@ -8,7 +9,6 @@ import (
 
 	"charm.land/bubbles/v2/key"
 
-	"github.com/twice-cli/twice/catalyst"
 	"github.com/twice-cli/twice/tui/format"
 	"github.com/twice-cli/twice/tui/style"
 )
@@ -21,19 +21,6 @@ type Common struct {
 	TimeFormat format.TimeFormat
 	// Console is the console base URL for run links ("" = the default).
 	Console string
-}
-
-// IsSaved reports whether a run was read from a saved history (a file,
-// standard input or a bundled demo) rather than from a live source. A
-// saved run's clock stopped when it was saved: how long it has been
-// running is measured to its last recorded time, never to now, and there
-// is nothing to follow.
-func IsSaved(p catalyst.Provenance) bool {
-	switch p.Surface {
-	case catalyst.SurfaceFile, catalyst.SurfaceStdin, catalyst.SurfaceDemo:
-		return true
-	}
-	return false
 }
 
 // Keys is every key binding of the TUI. Panes build their own key maps from
@@ -101,15 +88,6 @@ func (k Keys) Navigation() []key.Binding {
 type KeyGroup struct {
 	Title string
 	Keys  []key.Binding
-}
-
-// Bindings flattens groups into the [][]key.Binding of help.KeyMap.
-func Bindings(groups []KeyGroup) [][]key.Binding {
-	out := make([][]key.Binding, len(groups))
-	for i, g := range groups {
-		out[i] = g.Keys
-	}
-	return out
 }
 
 // Legend is a titled list of the marks a screen shows and what they mean,

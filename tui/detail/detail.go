@@ -92,16 +92,6 @@ func (m *Model) View() string {
 	return head + "\n" + m.vp.View()
 }
 
-// ShortHelp returns the pane's keys for the key bar.
-func (m *Model) ShortHelp() []key.Binding {
-	return []key.Binding{m.c.Keys.DetailDown, m.c.Keys.DetailUp}
-}
-
-// FullHelp returns the pane's keys for the help screen.
-func (m *Model) FullHelp() [][]key.Binding {
-	return [][]key.Binding{{m.c.Keys.Detail, m.c.Keys.DetailDown, m.c.Keys.DetailUp}}
-}
-
 func (m *Model) wrap() {
 	if m.width <= 0 {
 		m.vp.SetContentLines(nil)

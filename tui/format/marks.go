@@ -27,6 +27,19 @@ func SeverityMark(sev detect.Severity) string {
 	return SeverityGlyph(sev) + " " + strings.ToUpper(sev.String())
 }
 
+// SeverityAlert is the alert level a severity's mark is drawn at.
+func SeverityAlert(sev detect.Severity) style.Alert {
+	switch sev {
+	case detect.SeverityHigh:
+		return style.AlertHigh
+	case detect.SeverityMedium:
+		return style.AlertMedium
+	case detect.SeverityLow:
+		return style.AlertLow
+	}
+	return style.AlertNone
+}
+
 // FindingWord is the short word the flag column uses for a finding:
 // "duplicate?" for a probable duplicate, "duplicate" for an observed one.
 func FindingWord(id detect.FindingID, c detect.Confidence) string {

@@ -123,6 +123,9 @@ type Model struct {
 	width, height int
 }
 
+// The run list is a pane of the root's stack.
+var _ common.Pane = (*Model)(nil)
+
 // New returns an empty run list.
 func New(c *common.Common) *Model {
 	return &Model{
@@ -443,7 +446,7 @@ func (m *Model) View() string {
 			if selected {
 				return s.Selected.Render("› " + l.Row(r.status, r.workflow, r.id, r.app, started, dur, fnd))
 			}
-			return "  " + l.Row(s.Tone(r.tone).Render(r.status), r.workflow, r.id, r.app, started, dur, s.Severity(sev).Render(fnd))
+			return "  " + l.Row(s.Tone(r.tone).Render(r.status), r.workflow, r.id, r.app, started, dur, s.Alert(format.SeverityAlert(sev)).Render(fnd))
 		})...)
 	}
 	for i := range lines {
@@ -570,7 +573,7 @@ func runDuration(run *catalyst.Run, now time.Time) string {
 	end, mark := run.UpdatedAt, ""
 	switch {
 	case run.Status.IsEnded():
-	case common.IsSaved(run.Provenance):
+	case run.Provenance.Saved():
 		if rec := run.Provenance.Recorded; end.IsZero() && rec != nil {
 			end = rec.CapturedAt
 		}
@@ -617,9 +620,6 @@ func (m *Model) Legend() []common.Legend {
 		}},
 	}
 }
-
-// FullHelp returns every key of the list, grouped.
-func (m *Model) FullHelp() [][]key.Binding { return common.Bindings(m.KeyGroups()) }
 
 // KeyGroups returns every key of the list in titled groups.
 func (m *Model) KeyGroups() []common.KeyGroup {

@@ -151,9 +151,9 @@ func describeEvent(d *viewData, ev int) (string, []string) {
 	b.kv("", "timestamp", b.at(e.Timestamp))
 	switch e.Type {
 	case catalyst.EventTaskCompleted, catalyst.EventTaskFailed, catalyst.EventChildWorkflowCompleted, catalyst.EventChildWorkflowFailed:
-		b.kv("", "taskScheduledId", strconv.Itoa(int(e.ScheduledID)))
+		b.kv("", "taskScheduledId", idText(e.ScheduledID))
 	case catalyst.EventTimerFired:
-		b.kv("", "timerId", strconv.Itoa(int(e.TimerID)))
+		b.kv("", "timerId", idText(e.TimerID))
 	}
 	if !e.FireAt.IsZero() {
 		b.kv("", "fireAt", b.at(e.FireAt))
@@ -257,7 +257,7 @@ func describeInvocation(d *viewData, ii int) (string, []string) {
 		a := &inv.Attempts[ai]
 		mark, _ := format.OutcomeMark(a.Outcome)
 		b.heading("Attempt " + strconv.Itoa(ai+1) + " · " + mark + " · " + attemptSpan(inv, a))
-		b.attempt("  ", inv, ai)
+		b.attempt("  ", ii, inv, ai)
 	}
 	return title, b.finish()
 }
@@ -268,15 +268,16 @@ func describeAttempt(d *viewData, ii, ai int) (string, []string) {
 	b := &text{d: d}
 	title := format.Line(inv.Name) + " · attempt " + strconv.Itoa(ai+1) + " of " + strconv.Itoa(len(inv.Attempts))
 	b.kv("", "when", attemptSpan(inv, &inv.Attempts[ai])+" from the invocation's start")
-	b.attempt("", inv, ai)
+	b.attempt("", ii, inv, ai)
 	return title, b.finish()
 }
 
 // attempt adds one attempt's facts: ids, times, backoff, outcome, error,
 // stack trace and payloads.
-func (b *text) attempt(indent string, inv *detect.Invocation, ai int) {
+func (b *text) attempt(indent string, ii int, inv *detect.Invocation, ai int) {
 	h := b.d.h
 	a := &inv.Attempts[ai]
+	note, _ := b.d.idx.Report.Note(ii, a.Number)
 	b.kv(indent, "scheduled", eventRef(h, a.Scheduled)+", taskScheduledId "+strconv.Itoa(int(a.ScheduledID)))
 	b.kv(indent, "execution id", safetext.Line(a.ExecutionID))
 	b.kv(indent, "instance id", safetext.Line(a.InstanceID))
@@ -304,6 +305,11 @@ func (b *text) attempt(indent string, inv *detect.Invocation, ai int) {
 		outcome += " at " + eventRef(h, a.OutcomeEvent)
 	}
 	b.kv(indent, "outcome", outcome)
+	if a.OutcomeLink == detect.LinkInferred {
+		b.kv(indent, "outcome tied", "inferred: "+format.Line(note.Text))
+	} else if note.Text != "" {
+		b.kv(indent, "outcome unknown", format.Line(note.Text))
+	}
 	for _, ev := range a.ExtraOutcomes {
 		b.kv(indent, "also recorded", eventRef(h, ev)+" "+format.Line(h.At(ev).TypeName()))
 	}
@@ -407,6 +413,14 @@ func linkRuleText(r detect.LinkRule) string {
 		return "inferred (no ids or origins in this history)"
 	}
 	return r.String()
+}
+
+// idText shows an id, or says the history's format does not carry it.
+func idText(id int32) string {
+	if id == catalyst.NoID {
+		return "not in this format"
+	}
+	return strconv.Itoa(int(id))
 }
 
 func joinNonEmpty(sep string, parts ...string) string {

@@ -58,9 +58,13 @@ func eventBody(w *jsonWriter, e *catalyst.Event) {
 	switch e.Type {
 	case catalyst.EventTaskCompleted, catalyst.EventTaskFailed,
 		catalyst.EventChildWorkflowCompleted, catalyst.EventChildWorkflowFailed:
-		w.number("taskScheduledId", int64(e.ScheduledID))
+		if e.HasScheduledID() { // an id the source did not give is left out
+			w.number("taskScheduledId", int64(e.ScheduledID))
+		}
 	case catalyst.EventTimerFired:
-		w.number("timerId", int64(e.TimerID))
+		if e.HasTimerID() {
+			w.number("timerId", int64(e.TimerID))
+		}
 	}
 	if e.Type == catalyst.EventExecutionStarted {
 		if e.InstanceID != "" || e.ExecutionID != "" {

@@ -174,7 +174,7 @@ func (t *eventsTab) applyFilter(f filterState) tea.Cmd {
 		return nil
 	}
 	t.pending, t.pendingSel = true, sel
-	return filterCmd(TabEvents, t.seq, x.eventTerms, x.eventFlags, f, from)
+	return filterCmd(t.d, TabEvents, t.seq, x.eventTerms, x.eventFlags, f, from)
 }
 
 // filteredRows takes the rows a filter command computed, unless a newer request
@@ -329,7 +329,9 @@ func eventDetails(e *catalyst.Event, ds catalyst.DataSharing) string {
 		}
 	case catalyst.EventTaskCompleted, catalyst.EventChildWorkflowCompleted, catalyst.EventTaskFailed,
 		catalyst.EventChildWorkflowFailed:
-		add("eventId=" + strconv.Itoa(int(e.ScheduledID)))
+		if e.HasScheduledID() {
+			add("eventId=" + strconv.Itoa(int(e.ScheduledID)))
+		}
 	case catalyst.EventTimerCreated:
 		add("fireAt=" + fireAt(e.FireAt))
 		if o := e.Origin.String(); o != "" {
@@ -339,7 +341,9 @@ func eventDetails(e *catalyst.Event, ds catalyst.DataSharing) string {
 			add("origin=" + o)
 		}
 	case catalyst.EventTimerFired:
-		add("timerId=" + strconv.Itoa(int(e.TimerID)))
+		if e.HasTimerID() {
+			add("timerId=" + strconv.Itoa(int(e.TimerID)))
+		}
 	case catalyst.EventEventRaised:
 		add("event=" + format.Line(e.Name))
 	case catalyst.EventEventSent:

@@ -12,10 +12,11 @@ import (
 // marked "filtering…", until the new ones arrive.
 const syncRows = 100_000
 
-// filteredMsg carries the rows a filter command computed for a tab. seq is
-// the tab's filter request number; a result for an older request is
-// dropped.
+// filteredMsg carries the rows a filter command computed for a tab of the
+// view to. seq is the tab's filter request number; a result for an older
+// request is dropped.
 type filteredMsg struct {
+	to   *viewData
 	tab  int
 	seq  int
 	f    filterState
@@ -34,9 +35,10 @@ func selectRows(terms *table.Terms, flags []uint8, f filterState, from []int32) 
 	return terms.Prepare(f.query).Select(make([]int32, 0, size), flags, f.flags(), from)
 }
 
-// filterCmd computes a filter in a command (for large lists).
-func filterCmd(tab, seq int, terms *table.Terms, flags []uint8, f filterState, from []int32) tea.Cmd {
+// filterCmd computes a filter for tab of the view to in a command (for
+// large lists).
+func filterCmd(to *viewData, tab, seq int, terms *table.Terms, flags []uint8, f filterState, from []int32) tea.Cmd {
 	return func() tea.Msg {
-		return filteredMsg{tab: tab, seq: seq, f: f, rows: selectRows(terms, flags, f, from)}
+		return filteredMsg{to: to, tab: tab, seq: seq, f: f, rows: selectRows(terms, flags, f, from)}
 	}
 }

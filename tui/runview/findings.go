@@ -173,12 +173,12 @@ func (t *findingsTab) update(msg tea.KeyPressMsg) tea.Cmd {
 		}
 		f := &t.d.idx.Report.Findings[r.f]
 		if r.ev >= 0 {
-			ev := f.Evidence[r.ev].Event
-			return func() tea.Msg { return jumpToEventMsg{event: ev} }
+			msg := jumpToEventMsg{to: t.d, event: f.Evidence[r.ev].Event}
+			return func() tea.Msg { return msg }
 		}
 		if f.InvocationIndex >= 0 {
-			inv := f.InvocationIndex
-			return func() tea.Msg { return jumpToInvocationMsg{invocation: inv} }
+			msg := jumpToInvocationMsg{to: t.d, invocation: f.InvocationIndex}
+			return func() tea.Msg { return msg }
 		}
 		return nil
 	}
@@ -243,7 +243,7 @@ func (t *findingsTab) lines(width, height int) []string {
 		if selected {
 			return s.Selected.Render(cursor + " " + l.Row(cells...))
 		}
-		cells[0] = s.Severity(f.Severity).Render(mark)
+		cells[0] = s.Alert(format.SeverityAlert(f.Severity)).Render(mark)
 		return cursor + " " + l.Row(cells...)
 	})...)
 	return out

@@ -1,6 +1,7 @@
 package runview
 
 import (
+	"strconv"
 	"strings"
 	"time"
 
@@ -65,6 +66,11 @@ func (m *Model) factsLine(w int) string {
 	facts = append(facts, fact{s.Label.Render("data sharing") + " " + m.d.ds.LevelText(), 6})
 	if m.d.h.Lossy {
 		facts = append(facts, fact{"lossy source (" + m.d.h.Format.Description() + ")", 4})
+	}
+	if run.RerunOf != "" {
+		// The history before the fork is the source run's: say whose.
+		facts = append(facts, fact{s.Label.Render("rerun of") + " " + format.Line(run.RerunOf) +
+			" " + s.Label.Render("from event") + " " + strconv.Itoa(int(run.RerunFrom)), 7})
 	}
 	if m.following {
 		// The status line says so too: the first to go.

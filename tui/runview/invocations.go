@@ -177,7 +177,7 @@ func (t *invocationsTab) applyFilter(f filterState) tea.Cmd {
 		return nil
 	}
 	t.pending = true
-	return filterCmd(TabInvocations, t.seq, x.invTerms, x.invFlags, f, from)
+	return filterCmd(t.d, TabInvocations, t.seq, x.invTerms, x.invFlags, f, from)
 }
 
 // filteredRows takes the invocations a filter command matched, unless a
@@ -317,7 +317,7 @@ func (t *invocationsTab) lines(width, height int) []string {
 			return s.Selected.Render(cursor + fold + " " + l.Row(c.name, c.attempts, c.outcome, c.duration, flag))
 		}
 		return cursor + fold + " " + l.Row(c.name, c.attempts, s.Tone(c.outcomeTone).Render(c.outcome), c.duration,
-			s.Severity(c.severity).Render(flag))
+			s.Alert(format.SeverityAlert(c.severity)).Render(flag))
 	})...)
 	return out
 }

@@ -21,14 +21,27 @@ import (
 	"github.com/twice-cli/twice/tui/lineinput"
 )
 
-// BackMsg asks the root to leave the run view (esc with nothing to clear).
-type BackMsg struct{}
+// The run view's own messages are addressed to the view that sent them (its
+// viewData): every pane on the root's stack sees them, and a view must not
+// act on another's (common.Pane).
 
 // jumpToEventMsg selects an event in the Events tab (enter on evidence).
-type jumpToEventMsg struct{ event int }
+type jumpToEventMsg struct {
+	to    *viewData
+	event int
+}
 
 // jumpToInvocationMsg selects and expands an invocation (enter on a finding).
-type jumpToInvocationMsg struct{ invocation int }
+type jumpToInvocationMsg struct {
+	to         *viewData
+	invocation int
+}
+
+// asyncFilter is a tab that filters a large list in a command: it takes the
+// rows the command computed.
+type asyncFilter interface {
+	filteredRows(msg filteredMsg)
+}
 
 // Tabs of the run view.
 const (
@@ -321,7 +334,11 @@ func (m *Model) SetSize(width, height int) {
 	m.layout()
 }
 
-// Update handles a message for the run view.
+// The run view is a pane of the root's stack.
+var _ common.Pane = (*Model)(nil)
+
+// Update handles a message for the run view: its keys and pastes, its
+// spinner, and the messages it sent itself.
 func (m *Model) Update(msg tea.Msg) tea.Cmd {
 	switch msg := msg.(type) {
 	case spinner.TickMsg:
@@ -333,21 +350,24 @@ func (m *Model) Update(msg tea.Msg) tea.Cmd {
 		m.d.spinner = m.spin.View()
 		return cmd
 	case jumpToEventMsg:
-		m.jumpToEvent(msg.event)
-	case jumpToInvocationMsg:
-		m.jumpToInvocation(msg.invocation)
-	case filteredMsg:
-		switch t := m.tabs[msg.tab].(type) {
-		case *eventsTab:
-			t.filteredRows(msg)
-		case *invocationsTab:
-			t.filteredRows(msg)
+		if msg.to == m.d {
+			m.jumpToEvent(msg.event)
 		}
-		m.syncDetail(false)
+	case jumpToInvocationMsg:
+		if msg.to == m.d {
+			m.jumpToInvocation(msg.invocation)
+		}
+	case filteredMsg:
+		if t, ok := m.tabs[msg.tab].(asyncFilter); ok && msg.to == m.d {
+			t.filteredRows(msg)
+			m.syncDetail(false)
+		}
 	case tea.KeyPressMsg:
 		cmd := m.handleKey(msg)
 		m.syncDetail(false)
 		return cmd
+	case tea.PasteMsg:
+		return m.paste(msg)
 	}
 	return nil
 }
@@ -381,7 +401,7 @@ func (m *Model) handleKey(msg tea.KeyPressMsg) tea.Cmd {
 		if m.filter.active() {
 			return m.setFilter(filterState{})
 		}
-		return func() tea.Msg { return BackMsg{} }
+		return func() tea.Msg { return common.BackMsg{} }
 	case m.detail.Update(msg):
 	default:
 		return m.tabs[m.tab].update(msg)
@@ -408,8 +428,8 @@ func (m *Model) updateInput(msg tea.KeyPressMsg) tea.Cmd {
 	return nil
 }
 
-// Paste adds pasted text to the filter while it is being typed.
-func (m *Model) Paste(msg tea.PasteMsg) tea.Cmd {
+// paste adds pasted text to the filter while it is being typed.
+func (m *Model) paste(msg tea.PasteMsg) tea.Cmd {
 	if m.typing && m.input.Update(msg) {
 		f := m.filter
 		f.query = m.input.Value()
@@ -702,9 +722,6 @@ func (m *Model) Legend() []common.Legend {
 		}},
 	}
 }
-
-// FullHelp returns every key of the run view, grouped.
-func (m *Model) FullHelp() [][]key.Binding { return common.Bindings(m.KeyGroups()) }
 
 // KeyGroups returns every key of the run view in titled groups.
 func (m *Model) KeyGroups() []common.KeyGroup {

@@ -10,8 +10,6 @@ package style
 import (
 	"charm.land/lipgloss/v2"
 	"github.com/charmbracelet/colorprofile"
-
-	"github.com/twice-cli/twice/detect"
 )
 
 // Style renders a span of already-sanitized, single-line text. The zero
@@ -48,10 +46,10 @@ type Styles struct {
 	New      Style // events that arrived since the last poll (follow mode)
 	Link     Style // console links
 
-	severity [4]Style
-	failed   Style
-	ok       Style
-	pending  Style
+	alert   [alertCount]Style
+	failed  Style
+	ok      Style
+	pending Style
 }
 
 // New returns the styles for profile. Unknown (the caller did not decide)
@@ -69,7 +67,7 @@ func New(profile colorprofile.Profile) *Styles {
 	s.TabOn = attr(base.Reverse(true).Bold(true))
 	s.Error = attr(base.Bold(true))
 	s.New = attr(base.Bold(true))
-	s.severity[detect.SeverityHigh] = attr(base.Bold(true))
+	s.alert[AlertHigh] = attr(base.Bold(true))
 	if profile == colorprofile.ASCII {
 		return s
 	}
@@ -82,21 +80,34 @@ func New(profile colorprofile.Profile) *Styles {
 	s.KeyBar = attr(base.Faint(true))
 	s.New = attr(base.Foreground(lipgloss.Green).Bold(true))
 	s.Link = attr(base.Foreground(lipgloss.Blue).Underline(true))
-	s.severity[detect.SeverityHigh] = attr(base.Foreground(lipgloss.Red).Bold(true))
-	s.severity[detect.SeverityMedium] = attr(base.Foreground(lipgloss.Yellow))
-	s.severity[detect.SeverityLow] = attr(base.Foreground(lipgloss.Cyan))
+	s.alert[AlertHigh] = attr(base.Foreground(lipgloss.Red).Bold(true))
+	s.alert[AlertMedium] = attr(base.Foreground(lipgloss.Yellow))
+	s.alert[AlertLow] = attr(base.Foreground(lipgloss.Cyan))
 	s.failed = attr(base.Foreground(lipgloss.Red))
 	s.ok = attr(base.Foreground(lipgloss.Green))
 	s.pending = attr(base.Foreground(lipgloss.Yellow))
 	return s
 }
 
-// Severity returns the style of a severity's mark.
-func (s *Styles) Severity(sev detect.Severity) Style {
-	if sev < 0 || int(sev) >= len(s.severity) {
+// Alert is how strongly a mark calls for attention; it picks the colour of
+// a finding's severity mark (tui/format maps severities onto it).
+type Alert uint8
+
+// Alerts, from none to the strongest.
+const (
+	AlertNone Alert = iota
+	AlertLow
+	AlertMedium
+	AlertHigh
+	alertCount
+)
+
+// Alert returns the style of a mark at alert level a.
+func (s *Styles) Alert(a Alert) Style {
+	if a >= alertCount {
 		return Style{}
 	}
-	return s.severity[sev]
+	return s.alert[a]
 }
 
 // Tone is how good or bad a status or outcome is; it picks a colour.

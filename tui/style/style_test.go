@@ -5,14 +5,12 @@ import (
 	"testing"
 
 	"github.com/charmbracelet/colorprofile"
-
-	"github.com/twice-cli/twice/detect"
 )
 
 func all(s *Styles) []Style {
 	out := []Style{s.Banner, s.Title, s.Label, s.Faint, s.Heading, s.Selected, s.TabOn, s.TabOff, s.Info, s.Error, s.KeyBar, s.New, s.Link}
-	for sev := detect.SeverityNone; sev <= detect.SeverityHigh; sev++ {
-		out = append(out, s.Severity(sev))
+	for a := AlertNone; a <= AlertHigh; a++ {
+		out = append(out, s.Alert(a))
 	}
 	for _, t := range []Tone{ToneNeutral, ToneGood, ToneBad, TonePending} {
 		out = append(out, s.Tone(t))
@@ -36,11 +34,11 @@ func TestProfiles(t *testing.T) {
 		t.Errorf("Ascii selection is not reverse video: %q", got)
 	}
 	ansi := New(colorprofile.ANSI)
-	if got := ansi.Severity(detect.SeverityHigh).Render("x"); !strings.Contains(got, "31") {
-		t.Errorf("ANSI high severity is not red: %q", got)
+	if got := ansi.Alert(AlertHigh).Render("x"); !strings.Contains(got, "31") {
+		t.Errorf("ANSI high alert is not red: %q", got)
 	}
-	if New(colorprofile.ANSI).Severity(detect.Severity(9)).Render("x") != "x" {
-		t.Error("an unknown severity is styled")
+	if New(colorprofile.ANSI).Alert(Alert(9)).Render("x") != "x" {
+		t.Error("an unknown alert level is styled")
 	}
 	if (Style{}).Render("") != "" {
 		t.Error("the zero style changed empty text")

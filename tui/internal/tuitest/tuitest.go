@@ -304,9 +304,12 @@ type Source struct {
 	errs      map[string][]error
 	calls     map[string]int
 	served    map[string]int
-	// Gate, when set, is received from before History answers (tests use it
-	// to hold a response back).
-	Gate chan struct{}
+	// Gate, when set, is received from before History answers, and
+	// ListGate before ListRuns answers (tests use them to hold a response
+	// back); a call held back answers the context's error when its context
+	// is cancelled.
+	Gate     chan struct{}
+	ListGate chan struct{}
 }
 
 // NewSource returns an empty fake source.
@@ -344,6 +347,9 @@ func (s *Source) Calls(id string) int {
 
 // ListRuns implements catalyst.Source.
 func (s *Source) ListRuns(ctx context.Context, q catalyst.RunQuery) (catalyst.RunList, error) {
+	if err := wait(ctx, s.ListGate); err != nil {
+		return catalyst.RunList{}, err
+	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if s.ListErr != nil {
@@ -354,12 +360,8 @@ func (s *Source) ListRuns(ctx context.Context, q catalyst.RunQuery) (catalyst.Ru
 
 // History implements catalyst.Source.
 func (s *Source) History(ctx context.Context, ref catalyst.RunRef) (*catalyst.History, error) {
-	if s.Gate != nil {
-		select {
-		case <-s.Gate:
-		case <-ctx.Done():
-			return nil, ctx.Err()
-		}
+	if err := wait(ctx, s.Gate); err != nil {
+		return nil, err
 	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
@@ -375,4 +377,18 @@ func (s *Source) History(ctx context.Context, ref catalyst.RunRef) (*catalyst.Hi
 	n := s.served[ref.ID]
 	s.served[ref.ID]++
 	return hs[min(n, len(hs)-1)], nil
+}
+
+// wait receives from gate (at once when it is nil), or returns the
+// context's error when ctx is cancelled first.
+func wait(ctx context.Context, gate chan struct{}) error {
+	if gate == nil {
+		return nil
+	}
+	select {
+	case <-gate:
+		return nil
+	case <-ctx.Done():
+		return ctx.Err()
+	}
 }

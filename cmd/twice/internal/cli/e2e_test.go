@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"path/filepath"
 	"reflect"
+	"slices"
 	"strings"
 	"testing"
 
@@ -173,4 +174,46 @@ func keys(t *testing.T, objs []json.RawMessage, names ...string) []map[string]an
 		t.Fatalf("nothing to compare")
 	}
 	return out
+}
+
+// TestFleetOverAServerWithoutFilters: a list tool that declares no time
+// window, status or workflow-name argument does not stop runs or a project
+// scan: twice lists every run, keeps the matching ones itself and says so
+// on standard error, with or without the filters given explicitly;
+// --since all asks for no window.
+func TestFleetOverAServerWithoutFilters(t *testing.T) {
+	for _, omit := range [][]string{nil, {"startTimeFrom", "startTimeTo"}, {"startTimeFrom", "startTimeTo", "status", "workflowName"}} {
+		srv := catalysttest.New(catalysttest.Options{OmitListArgs: omit})
+		env := testEnv(t, map[string]string{"CATALYST_TOKEN": catalysttest.TestToken, "CATALYST_MCP_URL": srv.URL})
+		run := func(args ...string) result {
+			t.Helper()
+			streams, out, errOut := TestStreams("", false)
+			code := Execute(context.Background(), NewFactory(streams, env), args)
+			return result{code: code, out: out.String(), errOut: errOut.String()}
+		}
+		for _, args := range [][]string{
+			{"scan", "--project", "default"},
+			{"runs", "--project", "default"},
+			{"scan", "--project", "default", "--since", "30d", "--status", "failed", "-o", "json"},
+			{"runs", "--project", "default", "--since", "all", "--workflow", "ProcessOrder"},
+		} {
+			r := run(args...)
+			if r.code != ExitOK {
+				t.Errorf("omit %v: twice %v: exit %d: %s", omit, args, r.code, r.errOut)
+				continue
+			}
+			window := strings.Contains(r.errOut, "no start-time argument")
+			// scan has a default window (24h), runs none; "all" is none.
+			asked := (args[0] == "scan" || slices.Contains(args, "--since")) && !slices.Contains(args, "all")
+			wantWindow := len(omit) > 0 && asked
+			if window != wantWindow {
+				t.Errorf("omit %v: twice %v: says it filtered the window itself: %v, want %v\n%s", omit, args, window, wantWindow, r.errOut)
+			}
+			status := strings.Contains(r.errOut, "no status argument")
+			if want := len(omit) > 2 && slices.Contains(args, "--status"); status != want {
+				t.Errorf("omit %v: twice %v: says it filtered the status itself: %v, want %v\n%s", omit, args, status, want, r.errOut)
+			}
+		}
+		srv.Close()
+	}
 }

@@ -39,6 +39,9 @@ func runFleetScan(ctx context.Context, opts *ScanOptions, p *scanPlan) error {
 	if list.Partial {
 		fmt.Fprintf(f.IO.ErrOut, "twice: the run list is partial (%s): the scan covers the %d runs listed\n", safetext.Line(list.Reason), len(list.Runs))
 	}
+	for _, note := range list.FilteredHere {
+		fmt.Fprintf(f.IO.ErrOut, "twice: %s\n", safetext.Line(note))
+	}
 	fleet := report.NewFleet(q, 0)
 	fleet.Listed, fleet.Partial, fleet.Reason = len(list.Runs), list.Partial, list.Reason
 
@@ -148,7 +151,7 @@ func scanRuns(ctx context.Context, src catalyst.Source, runs []catalyst.Run, pro
 					slots[i] <- scanResult{run: run, err: err}
 					continue
 				}
-				slots[i] <- scanResult{run: run, analysis: analyze(h, p.det, p.ropts.Now())}
+				slots[i] <- scanResult{run: run, analysis: analyze(h, p.det, p.ropts.Now(), p.code)}
 			}
 		}(w)
 	}

@@ -17,6 +17,7 @@ import (
 	"github.com/twice-cli/twice/catalyst/safetext"
 	"github.com/twice-cli/twice/cmd/twice/internal/report"
 	"github.com/twice-cli/twice/detect"
+	"github.com/twice-cli/twice/detect/review"
 	"github.com/twice-cli/twice/fixtures"
 )
 
@@ -37,6 +38,65 @@ type target struct {
 	arg string
 	// ref names the run for live reads.
 	ref catalyst.RunRef
+	// identity is the run id, app id and project the user gave on the
+	// command line (--run, --app, --project) for a history that does not
+	// name them: a file, standard input or a demo (applyIdentity).
+	identity catalyst.RunRef
+}
+
+// withIdentity gives a history read from a file, standard input or a demo
+// the identity the user's flags name (none for a live read, whose run is
+// the argument), and says on note which flags it ignores.
+func withIdentity(t target, run, app, project string, note func(string)) target {
+	if t.kind == targetLive {
+		if run != "" && run != t.ref.ID {
+			note("twice: --run " + quote(run) + " is ignored: the run read from Catalyst is the argument, " + quote(t.ref.ID))
+		}
+		return t
+	}
+	t.identity = catalyst.RunRef{ID: run, AppID: app, Project: project}
+	return t
+}
+
+// applyIdentity fills the run id, app id and project a history does not
+// name from what the user gave (withIdentity); one the history names
+// differently is an error naming both, never silently replaced.
+func applyIdentity(t target, h *catalyst.History) error {
+	id, run := t.identity, &h.Run
+	conflict := func(what, flag, has, given string) error {
+		return usagef("%s names %s %s, but %s says %s: drop %s, or give the history of that run",
+			targetName(t), what, quote(has), flag, quote(given), flag)
+	}
+	switch {
+	case id.ID == "":
+	case run.ID == "":
+		run.ID = id.ID
+	case run.ID != id.ID:
+		return conflict("run", "--run", run.ID, id.ID)
+	}
+	switch {
+	case id.AppID == "":
+	case run.AppID == "":
+		run.AppID = id.AppID
+	case run.AppID != id.AppID:
+		return conflict("app", "--app", run.AppID, id.AppID)
+	}
+	switch p := run.Project; {
+	case id.Project == "":
+	case p.Name == "" && p.UID == "":
+		run.Project.Name = id.Project
+	case id.Project != p.Name && id.Project != p.UID && strings.TrimPrefix(id.Project, "prj-") != strings.TrimPrefix(p.UID, "prj-"):
+		return conflict("project", "--project", first(p.Name, p.UID), id.Project)
+	}
+	return nil
+}
+
+// targetName names where a history was read from, for messages.
+func targetName(t target) string {
+	if t.kind == targetStdin {
+		return "the history on standard input"
+	}
+	return quote(t.arg)
 }
 
 // resolveTarget decides what an argument names: "-" is standard input,
@@ -121,6 +181,9 @@ func (f *Factory) checkHistory(t target, h *catalyst.History, note func(string))
 	}
 	if rec := h.Run.Provenance.Recorded; rec != nil && rec.Unverified != "" && note != nil {
 		note("twice: " + quote(t.arg) + " was " + safetext.Line(rec.Unverified))
+	}
+	if err := applyIdentity(t, h); err != nil {
+		return err
 	}
 	return f.applyDataSharingLevel(t, h, note)
 }
@@ -275,23 +338,26 @@ func readCancellable(ctx context.Context, what string, notice func(), read func(
 // analyze runs detect over a history. A history read live is judged
 // against now (a pending attempt overdue now is unknown); a saved one
 // against its own last event, so replaying it later gives the same answer.
-func analyze(h *catalyst.History, opts detect.Options, now time.Time) report.Analysis {
-	return report.Analysis{History: h, Report: analyzer(opts, now)(h)}
+func analyze(h *catalyst.History, opts detect.Options, now time.Time, code *review.Report) report.Analysis {
+	return report.Analysis{History: h, Report: analyzer(opts, now, code)(h)}
 }
 
 // analyzeWhileWriting is analyze for writers that have other work to do
 // first: detect runs in its own goroutine while the writer starts.
-func analyzeWhileWriting(h *catalyst.History, opts detect.Options, now time.Time) report.Analysis {
-	return report.Pending(h, analyzer(opts, now))
+func analyzeWhileWriting(h *catalyst.History, opts detect.Options, now time.Time, code *review.Report) report.Analysis {
+	return report.Pending(h, analyzer(opts, now, code))
 }
 
-// analyzer returns the detect call analyze makes.
-func analyzer(opts detect.Options, now time.Time) func(*catalyst.History) *detect.Report {
+// analyzer returns the detect call analyze makes, joined to the reviewed
+// source when there is one (--source).
+func analyzer(opts detect.Options, now time.Time, code *review.Report) func(*catalyst.History) *detect.Report {
 	return func(h *catalyst.History) *detect.Report {
 		if h.Run.Provenance.Live() {
 			opts.Now = now
 		}
-		return detect.Analyze(h, opts)
+		r := detect.Analyze(h, opts)
+		review.Join(r, code)
+		return r
 	}
 }
 

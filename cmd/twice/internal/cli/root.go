@@ -131,6 +131,7 @@ twice.yaml; 0 means no limit); in the interactive view the limit applies to each
 		NewCmdRecord(f, nil),
 		NewCmdDoctor(f, nil),
 		NewCmdDemo(f, nil),
+		NewCmdReview(f, nil),
 		NewCmdVersion(f),
 	)
 	return root

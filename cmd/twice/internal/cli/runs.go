@@ -90,6 +90,9 @@ func runRuns(ctx context.Context, opts *RunsOptions) error {
 	if list.Partial {
 		fmt.Fprintf(f.IO.ErrOut, "twice: the run list is partial: %s\n", safetext.Line(list.Reason))
 	}
+	for _, note := range list.FilteredHere {
+		fmt.Fprintf(f.IO.ErrOut, "twice: %s\n", safetext.Line(note))
+	}
 	if format == outputJSON {
 		return report.WriteRunListJSON(f.IO.Out, list, ropts)
 	}

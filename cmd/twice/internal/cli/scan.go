@@ -14,6 +14,7 @@ import (
 	"github.com/twice-cli/twice/catalyst/safetext"
 	"github.com/twice-cli/twice/cmd/twice/internal/report"
 	"github.com/twice-cli/twice/detect"
+	"github.com/twice-cli/twice/detect/review"
 )
 
 // DefaultConcurrency is how many histories a project scan reads at once.
@@ -33,6 +34,7 @@ type ScanOptions struct {
 	// and Project also name live runs given as targets).
 	App      string
 	Project  string
+	Run      string
 	Since    string
 	Until    string
 	Status   string
@@ -50,6 +52,9 @@ type ScanOptions struct {
 	// OverdueAfter is how long a pending attempt of a running run may wait
 	// before its outcome is called unknown (0: detect's default, 15m).
 	OverdueAfter time.Duration
+	// Source are workflow and activity source paths joined to each run's
+	// findings (--source; else the config's source:).
+	Source []string
 }
 
 // NewCmdScan builds twice scan.
@@ -80,7 +85,8 @@ With --exit-status, twice exits 3 when a finding at or above --fail-on exists (f
 	fl := cmd.Flags()
 	fl.StringVarP(&opts.App, "app", "a", "", "app id of the runs")
 	fl.StringVarP(&opts.Project, "project", "p", "", "Catalyst project to scan (or that holds the run ids given)")
-	fl.StringVar(&opts.Since, "since", "", "project scan: runs started within this duration (24h, 90m, 7d) or since this time (RFC 3339); default 24h")
+	fl.StringVar(&opts.Run, "run", "", "the run id of the one history file or standard input given, when it does not name it")
+	fl.StringVar(&opts.Since, "since", "", "project scan: runs started within this duration (24h, 90m, 7d) or since this time (RFC 3339); 0 or all: no window; default 24h")
 	fl.StringVar(&opts.Until, "until", "", "project scan: only runs started before this duration ago or this time")
 	fl.StringVar(&opts.Status, "status", "", "project scan: only runs with this status (running, completed, failed, terminated, suspended, canceled, …)")
 	fl.StringVar(&opts.Workflow, "workflow", "", "project scan: only runs of this workflow")
@@ -89,6 +95,7 @@ With --exit-status, twice exits 3 when a finding at or above --fail-on exists (f
 	fl.BoolVar(&opts.ExitStatus, "exit-status", false, "exit 3 when a finding at or above --fail-on exists")
 	fl.StringVar(&opts.FailOn, "fail-on", "medium", "severity that fails --exit-status: low, medium or high")
 	fl.IntVar(&opts.Concurrency, "concurrency", 0, "project scan: histories read at once (default: config, else 8; lowered when rate limited)")
+	fl.StringArrayVar(&opts.Source, "source", nil, "join each finding to the code of its activity in this source `DIR` (repeatable; demo: the bundled demo services)")
 	fl.DurationVar(&opts.OverdueAfter, "overdue-after", 0,
 		"how long a running run's pending attempt may wait before its outcome is called unknown (default "+detect.DefaultOverdueAfter.String()+")")
 	return cmd
@@ -102,6 +109,8 @@ type scanPlan struct {
 	ropts       report.Options
 	cfg         *Config
 	concurrency int
+	// code is the reviewed --source, joined to every history (nil: none).
+	code *review.Report
 }
 
 func (opts *ScanOptions) plan() (*scanPlan, error) {
@@ -150,7 +159,13 @@ func runScan(ctx context.Context, opts *ScanOptions) error {
 	if err != nil {
 		return err
 	}
+	if p.code, err = opts.F.joinSource(ctx, opts.Source); err != nil {
+		return err
+	}
 	if len(opts.Targets) == 0 {
+		if opts.Run != "" {
+			fmt.Fprintln(opts.F.IO.ErrOut, "twice: --run is ignored: a project scan reads every run it lists")
+		}
 		return runFleetScan(ctx, opts, p)
 	}
 	for _, flag := range []struct{ name, value string }{{"--since", opts.Since}, {"--until", opts.Until}, {"--status", opts.Status}, {"--workflow", opts.Workflow}} {
@@ -183,7 +198,18 @@ func runTargetScan(ctx context.Context, opts *ScanOptions, p *scanPlan) error {
 			}
 		}
 		needLive = needLive || t.kind == targetLive
-		targets[i] = t
+		targets[i] = withIdentity(t, opts.Run, opts.App, opts.Project, func(s string) { fmt.Fprintln(f.IO.ErrOut, s) })
+	}
+	if opts.Run != "" {
+		histories := 0
+		for _, t := range targets {
+			if t.kind != targetLive {
+				histories++
+			}
+		}
+		if histories > 1 {
+			return usagef("--run names one run, and %d histories were given: scan them one at a time to name each", histories)
+		}
 	}
 	var lc LiveClient
 	if needLive {
@@ -234,11 +260,11 @@ func runTargetScan(ctx context.Context, opts *ScanOptions, p *scanPlan) error {
 			continue
 		}
 		if stream == nil {
-			runs = append(runs, analyze(h, p.det, f.Env.now()))
+			runs = append(runs, analyze(h, p.det, f.Env.now(), p.code))
 			restore()
 			continue
 		}
-		a := analyzeWhileWriting(h, p.det, f.Env.now())
+		a := analyzeWhileWriting(h, p.det, f.Env.now(), p.code)
 		stream.Run(a)
 		restore()
 		n += a.CountAtLeast(p.failOn)
@@ -317,6 +343,9 @@ func findingsStatus(opts *ScanOptions, p *scanPlan, n int) error {
 // syntax, plus d for days) or an instant (RFC 3339, or a date).
 func parseSince(s string, now time.Time) (time.Time, error) {
 	s = strings.TrimSpace(s)
+	if s == "0" || strings.EqualFold(s, "all") {
+		return time.Time{}, nil // no window
+	}
 	if days, ok := strings.CutSuffix(s, "d"); ok {
 		if n, err := strconv.ParseFloat(days, 64); err == nil && n > 0 && n <= 3650 {
 			return now.Add(-time.Duration(n * float64(24*time.Hour))), nil

@@ -3,6 +3,7 @@ package cli
 import (
 	"context"
 	"errors"
+	"fmt"
 	"io"
 	"time"
 
@@ -19,14 +20,19 @@ type ShowOptions struct {
 	F *Factory
 	// Target is a file, "-", "demo:NAME" or a run id.
 	Target string
-	// App and Project name a live run.
+	// App and Project name a live run, or fill what a history read from
+	// a file or standard input does not name; Run fills its run id.
 	App     string
 	Project string
+	Run     string
 	// Output is -o ("": the interactive view on a terminal, text when piped).
 	Output string
 	// OverdueAfter is how long a pending attempt of a running run may wait
 	// before its outcome is called unknown (0: detect's default).
 	OverdueAfter time.Duration
+	// Source are workflow and activity source paths joined to the run's
+	// findings (--source; else the config's source:).
+	Source []string
 }
 
 // NewCmdShow builds twice show. runF, when set, receives the parsed options
@@ -48,7 +54,8 @@ input (on a terminal the view then reads keys from the terminal), demo:NAME for 
 Catalyst with --app (and --project).`,
 		Example: `  twice show demo:payment-timeout
   dapr workflow history charge-7731 -a payments -o json | twice show -
-  twice show charge-7731 --app payments --project default -o markdown`,
+  twice show charge-7731 --app payments --project default -o markdown
+  dapr workflow history charge-7731 -a payments -o json | twice show - --run charge-7731 --app payments`,
 		Args: usageArgs(cobra.ExactArgs(1)),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			opts.Target = args[0]
@@ -58,9 +65,11 @@ Catalyst with --app (and --project).`,
 			return runShow(cmd.Context(), opts)
 		},
 	}
-	cmd.Flags().StringVarP(&opts.App, "app", "a", "", "the run's app id (for a run id read from Catalyst)")
-	cmd.Flags().StringVarP(&opts.Project, "project", "p", "", "the run's Catalyst project")
+	cmd.Flags().StringVarP(&opts.App, "app", "a", "", "the run's app id (for a run id read from Catalyst, or a history that does not name it)")
+	cmd.Flags().StringVarP(&opts.Project, "project", "p", "", "the run's Catalyst project (also for a history that does not name it)")
+	cmd.Flags().StringVar(&opts.Run, "run", "", "the run id of a history file or standard input that does not name it (the Dapr CLI's JSON does not)")
 	cmd.Flags().StringVarP(&opts.Output, "output", "o", "", "print as text, json, jsonl or markdown instead of the interactive view")
+	cmd.Flags().StringArrayVar(&opts.Source, "source", nil, "join each finding to the code of its activity in this source `DIR` (repeatable; demo: the bundled demo services); prints text")
 	cmd.Flags().DurationVar(&opts.OverdueAfter, "overdue-after", 0,
 		"how long a running run's pending attempt may wait before its outcome is called unknown (default "+detect.DefaultOverdueAfter.String()+")")
 	return cmd
@@ -91,10 +100,19 @@ func runShow(ctx context.Context, opts *ShowOptions) error {
 	if err != nil {
 		return err
 	}
+	code, err := f.joinSource(ctx, opts.Source)
+	if err != nil {
+		return err
+	}
+	if code != nil && format == "" {
+		// The interactive view has no Code tab yet: the join is printed.
+		format = outputText
+	}
 	t, err := resolveTarget(opts.Target, first(opts.App, cfg.App), first(opts.Project, cfg.Project))
 	if err != nil {
 		return err
 	}
+	t = withIdentity(t, opts.Run, opts.App, opts.Project, func(s string) { fmt.Fprintln(f.IO.ErrOut, s) })
 	var lc LiveClient
 	if t.kind == targetLive {
 		if lc, err = f.live(nil); err != nil {
@@ -144,7 +162,7 @@ func runShow(ctx context.Context, opts *ShowOptions) error {
 			}
 		}
 	}
-	a := analyze(h, det, f.Env.now())
+	a := analyze(h, det, f.Env.now(), code)
 	if format == "" {
 		format = outputText
 	}

@@ -40,7 +40,11 @@ func appendDetails(buf []byte, e *catalyst.Event, ds catalyst.DataSharing) []byt
 		}
 	case catalyst.EventTaskCompleted, catalyst.EventChildWorkflowCompleted,
 		catalyst.EventTaskFailed, catalyst.EventChildWorkflowFailed:
-		id("scheduledId", e.ScheduledID)
+		if e.HasScheduledID() {
+			id("scheduledId", e.ScheduledID)
+		} else {
+			kv("scheduledId", "not in this format")
+		}
 	case catalyst.EventTimerCreated:
 		kv("fireAt", stampISO(e.FireAt))
 		switch e.Origin {
@@ -51,7 +55,11 @@ func appendDetails(buf []byte, e *catalyst.Event, ds catalyst.DataSharing) []byt
 			kv("origin", e.Origin.String()+"("+safeLine(e.OriginID)+")")
 		}
 	case catalyst.EventTimerFired:
-		id("timerId", e.TimerID)
+		if e.HasTimerID() {
+			id("timerId", e.TimerID)
+		} else {
+			kv("timerId", "not in this format")
+		}
 		kv("fireAt", stampISO(e.FireAt))
 	case catalyst.EventEventSent:
 		if e.InstanceID != "" {

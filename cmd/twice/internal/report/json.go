@@ -236,6 +236,13 @@ func writeRunInfoMembers(e *jsonEnc, r *catalyst.Run) {
 	writePayloadJSON(e, "custom_status", r.CustomStatus)
 	e.strField("failure_message", r.FailureMessage)
 	e.strField("parent_id", r.ParentID)
+	if r.RerunOf != "" {
+		e.key("rerun_of")
+		e.beginObject()
+		e.strField("id", r.RerunOf)
+		e.intField("from_event_id", int64(r.RerunFrom))
+		e.endObject()
+	}
 }
 
 func writePayloadJSON(e *jsonEnc, name string, p catalyst.Payload) {
@@ -267,7 +274,8 @@ func writeEventJSON(e *jsonEnc, ev *catalyst.Event) {
 	e.name(ev.Type.String())
 	e.stampField("timestamp", ev.Timestamp)
 	e.strField("name", ev.Name)
-	if hasScheduledID(ev.Type) || ev.ScheduledID != 0 {
+	if ev.HasScheduledID() && (hasScheduledID(ev.Type) || ev.ScheduledID != 0) {
+		// An id the source did not give is left out, never written as 0.
 		e.intField("scheduled_id", int64(ev.ScheduledID))
 	}
 	if ev.Type == catalyst.EventExecutionStarted {
@@ -277,7 +285,7 @@ func writeEventJSON(e *jsonEnc, ev *catalyst.Event) {
 	} else {
 		e.strField("task_execution_id", ev.ExecutionID)
 	}
-	if ev.Type == catalyst.EventTimerFired || ev.TimerID != 0 {
+	if ev.HasTimerID() && (ev.Type == catalyst.EventTimerFired || ev.TimerID != 0) {
 		e.intField("timer_id", int64(ev.TimerID))
 	}
 	e.stampField("fire_at", ev.FireAt)
@@ -344,7 +352,7 @@ func writeReportJSON(e *jsonEnc, h *catalyst.History, r *detect.Report) {
 	e.key("invocations")
 	e.beginArray()
 	writeElements(e, len(r.Invocations), invocationsPerSegment, nil, func(e *jsonEnc, i int) {
-		writeInvocationJSON(e, r, &r.Invocations[i])
+		writeInvocationJSON(e, r, i, &r.Invocations[i])
 	})
 	e.endArray()
 
@@ -366,9 +374,10 @@ func writeReportJSON(e *jsonEnc, h *catalyst.History, r *detect.Report) {
 		e.endObject()
 	}
 	e.endArray()
+	writeCodeJSON(e, r)
 }
 
-func writeInvocationJSON(e *jsonEnc, r *detect.Report, inv *detect.Invocation) {
+func writeInvocationJSON(e *jsonEnc, r *detect.Report, k int, inv *detect.Invocation) {
 	e.beginObject()
 	e.nameField("kind", inv.Kind.String())
 	e.strField("name", inv.Name)
@@ -395,13 +404,16 @@ func writeInvocationJSON(e *jsonEnc, r *detect.Report, inv *detect.Invocation) {
 	e.key("attempts")
 	e.beginArray()
 	for i := range inv.Attempts {
-		writeAttemptJSON(e, &inv.Attempts[i])
+		note, _ := r.Note(k, inv.Attempts[i].Number)
+		writeAttemptJSON(e, &inv.Attempts[i], note.Text)
 	}
 	e.endArray()
 	e.endObject()
 }
 
-func writeAttemptJSON(e *jsonEnc, a *detect.Attempt) {
+// writeAttemptJSON writes an attempt; note is why its outcome was inferred
+// or is unknown ("" when its outcome, if any, was tied by id).
+func writeAttemptJSON(e *jsonEnc, a *detect.Attempt, note string) {
 	e.beginObject()
 	e.intField("number", int64(a.Number))
 	e.intField("scheduled_event", int64(a.Scheduled))
@@ -413,6 +425,8 @@ func writeAttemptJSON(e *jsonEnc, a *detect.Attempt) {
 	if a.OutcomeEvent >= 0 {
 		e.intField("outcome_event", int64(a.OutcomeEvent))
 	}
+	e.nameField("outcome_link", a.OutcomeLink.String())
+	e.strField("outcome_reason", note)
 	if len(a.ExtraOutcomes) > 0 {
 		e.key("extra_outcome_events")
 		e.beginArray()
@@ -478,5 +492,84 @@ func writeFindingJSON(e *jsonEnc, f *detect.Finding) {
 	e.endArray()
 	e.strField("explanation", f.Explanation)
 	e.strField("advice", f.Advice)
+	if c := f.Code; c != nil {
+		e.key("code")
+		e.beginObject()
+		e.boolField("found", c.Found)
+		e.boolField("not_found", !c.Found)
+		if c.Found {
+			e.key("definition")
+			writeCodeLocJSON(e, c.Definition)
+		}
+		e.strField("verdict", string(c.Verdict))
+		e.strField("note", c.Note)
+		if c.Refusal != nil {
+			e.key("refusal")
+			writeCodeHazardJSON(e, *c.Refusal)
+		}
+		e.key("hazards")
+		e.beginArray()
+		for _, h := range c.Hazards {
+			writeCodeHazardJSON(e, h)
+		}
+		e.endArray()
+		e.endObject()
+	}
 	e.endObject()
+}
+
+func writeCodeLocJSON(e *jsonEnc, l detect.CodeLocation) {
+	e.beginObject()
+	e.strField("file", l.File)
+	e.intField("line", int64(l.Line))
+	e.intField("column", int64(l.Col))
+	e.endObject()
+}
+
+func writeCodeHazardJSON(e *jsonEnc, h detect.CodeHazard) {
+	e.beginObject()
+	e.strField("rule", h.Rule)
+	if h.Rule != "" {
+		e.nameField("severity", h.Severity.String())
+	}
+	e.key("location")
+	writeCodeLocJSON(e, h.CodeLocation)
+	e.strField("excerpt", h.Excerpt)
+	e.strField("message", h.Message)
+	e.endObject()
+}
+
+// writeCodeJSON writes the run's activities as the source defines them
+// (--source): "code": [{"activity", "found", "definition", "hazards",
+// "refusals"}].
+func writeCodeJSON(e *jsonEnc, r *detect.Report) {
+	if r.Code == nil {
+		return
+	}
+	e.key("code")
+	e.beginArray()
+	for _, c := range r.Code {
+		e.beginObject()
+		e.strField("activity", c.Name)
+		e.key("found")
+		e.bool(c.Found)
+		if c.Found {
+			e.key("definition")
+			writeCodeLocJSON(e, c.Definition)
+		}
+		e.key("hazards")
+		e.beginArray()
+		for _, h := range c.Hazards {
+			writeCodeHazardJSON(e, h)
+		}
+		e.endArray()
+		e.key("refusals")
+		e.beginArray()
+		for _, h := range c.Refusals {
+			writeCodeHazardJSON(e, h)
+		}
+		e.endArray()
+		e.endObject()
+	}
+	e.endArray()
 }

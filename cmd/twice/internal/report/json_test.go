@@ -72,7 +72,11 @@ type jsonRunInfo struct {
 	CustomStatus   *jsonPayload `json:"custom_status"`
 	FailureMessage string       `json:"failure_message"`
 	ParentID       string       `json:"parent_id"`
-	Link           string       `json:"link"` // run lists only
+	RerunOf        *struct {
+		ID          string `json:"id"`
+		FromEventID *int   `json:"from_event_id"`
+	} `json:"rerun_of"`
+	Link string `json:"link"` // run lists only
 }
 
 type jsonPayload struct {
@@ -157,6 +161,8 @@ type jsonAttempt struct {
 	Link               string     `json:"link"`
 	Outcome            string     `json:"outcome"`
 	OutcomeEvent       *int       `json:"outcome_event"`
+	OutcomeLink        string     `json:"outcome_link"`
+	OutcomeReason      string     `json:"outcome_reason"`
 	ExtraOutcomeEvents []int      `json:"extra_outcome_events"`
 	Start              string     `json:"start"`
 	End                string     `json:"end"`

@@ -84,6 +84,12 @@ func (t *textWriter) markdownRun(a Analysis) {
 	t.mdRow("Status", md(statusText(r.Status)))
 	t.mdRow("Created", md(t.instant(r.CreatedAt)))
 	t.mdRow("Updated", md(t.instant(r.UpdatedAt)))
+	if r.ParentID != "" {
+		t.mdRow("Parent", md(r.ParentID))
+	}
+	if r.RerunOf != "" {
+		t.mdRow("Rerun", md(RerunText(r)))
+	}
 	t.mdRow("Source", md(sourceText(h)))
 	if rec := r.Provenance.Recorded; rec != nil {
 		// A recording known to be partial says so here too.
@@ -172,6 +178,18 @@ func (t *textWriter) mdFindings(r *detect.Report) {
 			t.println()
 			t.println("**Advice:** ", md(f.Advice))
 		}
+		if c := f.Code; c != nil && c.Note != "" {
+			t.println()
+			t.println("**Code:** ", md(c.Note))
+			if c.Refusal != nil {
+				t.println()
+				t.println("- `", md(codeLocText(c.Refusal.CodeLocation)), "` ", md(c.Refusal.Excerpt))
+			}
+			for _, h := range c.Hazards {
+				t.println()
+				t.println("- ", h.Rule, " at `", md(codeLocText(h.CodeLocation)), "`: ", md(h.Message))
+			}
+		}
 	}
 	if len(r.Skipped) > 0 {
 		t.println()
@@ -207,18 +225,21 @@ func (t *textWriter) mdInvocations(r *detect.Report) {
 			md(outcomeText(inv.Outcome)), durationText(inv.Duration()), inv.Class.String(), inv.LinkRule.String(),
 			flag, md(inv.Key))
 	}
-	var retried []*detect.Invocation
+	var retried []int
 	for i := range r.Invocations {
-		if inv := &r.Invocations[i]; len(inv.Attempts) > 1 || len(inv.Findings) > 0 || inv.OpenRetry != nil {
-			retried = append(retried, &r.Invocations[i])
+		if inv := &r.Invocations[i]; len(inv.Attempts) > 1 || len(inv.Findings) > 0 || inv.OpenRetry != nil ||
+			inv.LinkRule == detect.LinkInferred || inv.Outcome == detect.OutcomeUnknown {
+			retried = append(retried, i)
 		}
 	}
-	for _, inv := range retried {
+	for _, k := range retried {
+		inv := &r.Invocations[k]
 		t.println()
 		t.println("Attempts of ", md(inv.Name), " (", md(inv.Key), "):")
 		t.println()
 		for i := range inv.Attempts {
-			t.println("- ", md(string(appendAttempt(nil, &inv.Attempts[i]))))
+			note, _ := r.Note(k, inv.Attempts[i].Number)
+			t.println("- ", md(string(appendAttempt(nil, &inv.Attempts[i], note.Text))))
 		}
 		if inv.OpenRetry != nil {
 			t.println("- ", md(openRetryText(inv.OpenRetry)))

@@ -95,6 +95,7 @@ func (t *textWriter) run(a Analysis) {
 		t.println("Analysis: not available for this history.")
 	} else {
 		t.findings(a)
+		t.codeActivities(a)
 		t.skipped(a)
 		t.invocations(a)
 	}
@@ -109,6 +110,9 @@ func (t *textWriter) run(a Analysis) {
 // backslashes of their escapes.
 func noLinkText(r *catalyst.Run) string {
 	switch {
+	case r.ID == "" && r.RerunOf != "":
+		return "no link: this history is a rerun of \"" + line(r.RerunOf) + "\" and does not name its own run id " +
+			"(give it with --run)"
 	case r.ID == "" && r.AppID == "":
 		return "no link: this history names neither its app id nor its run id"
 	case r.ID == "":
@@ -117,6 +121,13 @@ func noLinkText(r *catalyst.Run) string {
 		return "no link: this history does not name its app id; run \"" + line(r.ID) + "\""
 	}
 	return "no link: an id is not a plain id; app \"" + line(r.AppID) + "\", run \"" + line(r.ID) + "\""
+}
+
+// RerunText says which run a rerun was made from, and from which event:
+// the history up to that event is a copy of that run's.
+func RerunText(r *catalyst.Run) string {
+	return "rerun of " + line(r.RerunOf) + " from event " + strconv.Itoa(int(r.RerunFrom)) +
+		" (the events before it are copied from that run, its start included)"
 }
 
 func (t *textWriter) header(a Analysis) {
@@ -144,6 +155,9 @@ func (t *textWriter) header(a Analysis) {
 	}
 	if r.ParentID != "" {
 		t.field("Parent", line(r.ParentID))
+	}
+	if r.RerunOf != "" {
+		t.field("Rerun", RerunText(r))
 	}
 	t.field("Source", sourceText(h))
 	if r.Provenance.Recorded != nil {
@@ -345,6 +359,49 @@ func (t *textWriter) findings(a Analysis) {
 		if f.Advice != "" {
 			t.println("            advice: ", line(f.Advice))
 		}
+		t.code(f.Code)
+	}
+}
+
+// code prints what the activity's source says about a finding (--source).
+func (t *textWriter) code(c *detect.CodeEvidence) {
+	if c == nil {
+		return
+	}
+	if c.Note != "" {
+		t.println("            code: ", line(c.Note))
+	}
+	if c.Refusal != nil {
+		t.println("              ", line(codeLocText(c.Refusal.CodeLocation)), "  ", line(c.Refusal.Excerpt))
+	}
+	for _, h := range c.Hazards {
+		t.println("              ", h.Rule, "  ", line(codeLocText(h.CodeLocation)), "  ", line(h.Excerpt))
+	}
+}
+
+func codeLocText(l detect.CodeLocation) string {
+	return l.File + ":" + strconv.Itoa(l.Line) + ":" + strconv.Itoa(l.Col)
+}
+
+// codeActivities lists the run's activities as the source defines them.
+func (t *textWriter) codeActivities(a Analysis) {
+	if a.Report == nil || a.Report.Code == nil {
+		return
+	}
+	t.println()
+	t.println(t.opts.Styles.Heading("Code (--source)"))
+	for _, c := range a.Report.Code {
+		if !c.Found {
+			t.println("  ", line(c.Name), "  not found in the source given")
+			continue
+		}
+		t.println("  ", line(c.Name), "  ", line(codeLocText(c.Definition)), "  ", plural(len(c.Hazards), "hazard"))
+		for _, h := range c.Hazards {
+			t.println("    ", h.Severity.String(), "  ", h.Rule, "  ", line(codeLocText(h.CodeLocation)), "  ", line(h.Message))
+		}
+		for _, r := range c.Refusals {
+			t.println("    refuses a duplicate: ", line(codeLocText(r.CodeLocation)), "  ", line(r.Message))
+		}
 	}
 }
 
@@ -432,8 +489,9 @@ func (t *textWriter) invocations(a Analysis) {
 		}
 		t.buf = trimRight(t.buf)
 		t.endLine()
-		if len(inv.Attempts) > 1 || len(inv.Findings) > 0 || inv.Outcome == detect.OutcomeUnknown || inv.ReusedInstanceID || inv.OpenRetry != nil {
-			t.attempts(inv)
+		if len(inv.Attempts) > 1 || len(inv.Findings) > 0 || inv.Outcome == detect.OutcomeUnknown || inv.ReusedInstanceID ||
+			inv.OpenRetry != nil || inv.LinkRule == detect.LinkInferred {
+			t.attempts(r, i, inv)
 		}
 	}
 }
@@ -446,7 +504,7 @@ func trimRight(buf []byte) []byte {
 	return buf
 }
 
-func (t *textWriter) attempts(inv *detect.Invocation) {
+func (t *textWriter) attempts(r *detect.Report, k int, inv *detect.Invocation) {
 	indent := "       "
 	if inv.Key != "" {
 		t.println(indent, "key ", line(inv.Key))
@@ -456,7 +514,8 @@ func (t *textWriter) attempts(inv *detect.Invocation) {
 	}
 	for i := range inv.Attempts {
 		t.buf = append(t.buf, indent...)
-		t.buf = appendAttempt(t.buf, &inv.Attempts[i])
+		note, _ := r.Note(k, inv.Attempts[i].Number)
+		t.buf = appendAttempt(t.buf, &inv.Attempts[i], note.Text)
 		t.endLine()
 	}
 	if rt := inv.OpenRetry; rt != nil {
@@ -476,8 +535,9 @@ func openRetryText(rt *detect.RetryTimer) string {
 }
 
 // appendAttempt describes one attempt on one line: its scheduling event,
-// ids, outcome, duration, backoff and retry timer, and failure.
-func appendAttempt(buf []byte, at *detect.Attempt) []byte {
+// ids, outcome, duration, backoff and retry timer, and failure, then, when
+// its outcome was inferred or is unknown for want of an id, why (note).
+func appendAttempt(buf []byte, at *detect.Attempt, note string) []byte {
 	buf = append(buf, "attempt "...)
 	buf = strconv.AppendInt(buf, int64(at.Number), 10)
 	buf = append(buf, ": event "...)
@@ -539,6 +599,13 @@ func appendAttempt(buf []byte, at *detect.Attempt) []byte {
 		if f.NonRetriable {
 			buf = append(buf, " (non-retriable)"...)
 		}
+	}
+	if note != "" {
+		buf = append(buf, " — "...)
+		if at.OutcomeLink == detect.LinkInferred {
+			buf = append(buf, "outcome inferred: "...)
+		}
+		buf = append(buf, line(note)...)
 	}
 	return buf
 }

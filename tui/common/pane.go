@@ -1,0 +1,50 @@
+package common
+
+import (
+	"charm.land/bubbles/v2/key"
+	tea "charm.land/bubbletea/v2"
+)
+
+// Pane is a screen of the inspector as the root model sees it: the run list,
+// a run. The root keeps a stack of panes, draws the top one between its
+// banner and its status line, and never asks which pane it holds; a new
+// screen is a new Pane, pushed, and a new part of a screen (a tab, a focus
+// between a table and the detail pane) lives inside its pane.
+//
+// Messages reach a pane in two ways. Input — key presses, pastes and mouse
+// events, the latter in the pane's own coordinates (row 0 is its first
+// line) — goes to the top pane only, after the root's own keys (quit, help,
+// and the run keys). Every other message the root does not handle itself
+// (spinner ticks, the results of a pane's own commands) goes to every pane
+// on the stack, on top or not, so a covered pane's work finishes and it is
+// as it was when it is on top again. A pane therefore ignores what is not
+// addressed to it: its own messages carry its identity (a spinner's id, the
+// run view's address).
+type Pane interface {
+	// Update handles a message and returns the command it starts.
+	Update(msg tea.Msg) tea.Cmd
+	// View renders the pane at its size: exactly height lines of at most
+	// width columns.
+	View() string
+	// SetSize sets the size the pane renders at: the window less the
+	// root's banner, status line and key bar.
+	SetSize(width, height int)
+
+	// ShortHelp returns the pane's main keys for the key bar, in order of
+	// use (the root adds help and quit, and drops what does not fit).
+	ShortHelp() []key.Binding
+	// KeyGroups returns every key of the pane in titled groups, and Legend
+	// the marks it shows and what they mean, for the help screen.
+	KeyGroups() []KeyGroup
+	Legend() []Legend
+
+	// Capturing reports whether the keyboard focus is on a text field of
+	// the pane (a filter being typed): the root then passes every key to it
+	// but ctrl+c, and leaves help and quit off the key bar. Focus between
+	// the parts of a pane (its table, its detail pane) is the pane's own.
+	Capturing() bool
+}
+
+// BackMsg asks the root to close the pane on top and show the one below it
+// where the user left it (esc with nothing left to clear in the pane).
+type BackMsg struct{}
