@@ -179,6 +179,9 @@ func (f *Factory) checkHistory(t target, h *catalyst.History, note func(string))
 	if h.Len() == 0 {
 		return emptyHistoryError(t, h)
 	}
+	if rec := h.Run.Provenance.Recorded; rec != nil && rec.Unverified != "" && note != nil {
+		note("twice: " + quote(t.arg) + " was " + safetext.Line(rec.Unverified))
+	}
 	if err := applyIdentity(t, h); err != nil {
 		return err
 	}
@@ -265,7 +268,7 @@ func (f *Factory) readingNotice() func() {
 // stderrTTY reports whether standard error is a terminal: a writer that
 // says so itself (tests), or a file descriptor that is one.
 func (f *Factory) stderrTTY() bool {
-	switch w := f.IO.ErrOut.(type) {
+	switch w := f.terminal().ErrOut.(type) {
 	case interface{ IsTerminal() bool }:
 		return w.IsTerminal()
 	case interface{ Fd() uintptr }:

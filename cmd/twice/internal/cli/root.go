@@ -31,6 +31,8 @@ func Main(args []string, streams *IOStreams, env Env) int {
 // Execute runs one command line with a factory and returns the exit
 // status. Errors are printed to standard error, sanitized, as "twice: …".
 func Execute(ctx context.Context, f *Factory, args []string) int {
+	flush := f.redactOutput()
+	defer flush()
 	root := NewCmdRoot(f)
 	root.SetArgs(args)
 	root.SetIn(f.IO.In)
@@ -50,7 +52,7 @@ func Execute(ctx context.Context, f *Factory, args []string) int {
 		fmt.Fprintln(f.IO.ErrOut, "twice: interrupted")
 		code = 130
 	default:
-		fmt.Fprintf(f.IO.ErrOut, "twice: %s\n", safetext.Block(err.Error()))
+		fmt.Fprintf(f.IO.ErrOut, "twice: %s\n", safetext.Block(f.redactor().String(err.Error())))
 		if code == ExitUsage && cmd != nil {
 			fmt.Fprintf(f.IO.ErrOut, "Run '%s --help' for usage.\n", cmd.CommandPath())
 		}

@@ -193,6 +193,7 @@ func writeSourceJSON(e *jsonEnc, p catalyst.Provenance) {
 		e.timeField("captured_at", rec.CapturedAt)
 		e.boolField("truncated", rec.Truncated)
 		e.strField("description", rec.Description)
+		e.strField("unverified", rec.Unverified)
 		e.endObject()
 	}
 	e.endObject()

@@ -266,6 +266,9 @@ func recordedText(r *catalyst.Recording, f TimeFormat, now time.Time) string {
 	if r.Truncated {
 		b.WriteString("; TRUNCATED: the recorded history is partial")
 	}
+	if r.Unverified != "" {
+		b.WriteString("; " + line(r.Unverified))
+	}
 	return b.String()
 }
 
