@@ -222,6 +222,10 @@ type Recording struct {
 	Truncated bool
 	// Description says what the fixture demonstrates (bundled demos).
 	Description string
+	// Unverified, when set, says which of the recording's facts (its
+	// data-sharing level, format, source) its checksum does not cover: a
+	// file saved by an older twice. "" means all of them are verified.
+	Unverified string
 }
 
 // Run is one workflow run (instance) and what is known about it.

@@ -84,6 +84,12 @@ type Options struct {
 	// run list is on screen (twice --refresh 30s); the title says when it
 	// last did.
 	RefreshEvery time.Duration
+	// Redact removes secrets from an error's words before they are shown
+	// (the command's secret.Redactor; nil shows them as they are).
+	Redact func(string) string
+	// Width and Height, when both are set, are the terminal's size before
+	// it reports one (tests that draw into a buffer).
+	Width, Height int
 }
 
 // ErrInterrupted is what Run returns when the user quit with ctrl+c (the
@@ -249,6 +255,9 @@ func Run(ctx context.Context, opts Options) error {
 	if opts.Profile != colorprofile.Unknown {
 		popts = append(popts, tea.WithColorProfile(opts.Profile))
 	}
+	if opts.Width > 0 && opts.Height > 0 {
+		popts = append(popts, tea.WithWindowSize(opts.Width, opts.Height))
+	}
 	_, err := tea.NewProgram(m, popts...).Run()
 	if errors.Is(err, tea.ErrProgramKilled) && ctx.Err() != nil {
 		return ctx.Err()
@@ -392,8 +401,17 @@ func (m *Model) showStatus(s statusLine) {
 	}
 }
 
-// errorText words err for the user: the caller's hint, or the error's text.
+// errorText words err for the user: the caller's hint, or the error's text,
+// with any secret redacted.
 func (m *Model) errorText(err error) string {
+	text := m.describeError(err)
+	if m.opts.Redact != nil {
+		text = m.opts.Redact(text)
+	}
+	return text
+}
+
+func (m *Model) describeError(err error) string {
 	if m.opts.Hint != nil {
 		if h := m.opts.Hint(err); h != "" {
 			return h

@@ -541,3 +541,17 @@ func TestLoadingSaysWhatItWaitsOn(t *testing.T) {
 		t.Errorf("the loading line:\n%s", out)
 	}
 }
+
+// TestErrorPaneRedacts: an error whose words hold the token (a server
+// echoing it) is shown through Options.Redact, in the run pane and on the
+// status line alike.
+func TestErrorPaneRedacts(t *testing.T) {
+	const token = "cat_TESTTOKEN_123"
+	redact := func(s string) string { return strings.ReplaceAll(s, token, "[redacted]") }
+	src := tuitest.NewSource()
+	src.FailNext("charge-7731", errors.New("HTTP 500: your token "+token+" expired"))
+	m := start(t, Options{Source: src, Open: chargeRef(), Redact: redact}, 120, 40)
+	if view := m.View().Content; strings.Contains(view, token) || !strings.Contains(view, "[redacted]") {
+		t.Fatalf("the error pane shows:\n%s", view)
+	}
+}

@@ -124,6 +124,7 @@ func (s *Server) middleware(next http.Handler) http.Handler {
 			Authorization: r.Header.Get("Authorization"), OrgID: r.Header.Get("x-diagrid-orgid"),
 			SessionID: r.Header.Get("Mcp-Session-Id"), ProtocolVersion: r.Header.Get("MCP-Protocol-Version"),
 			Arguments: string(peek.Params.Arguments),
+			ID:        string(peek.ID),
 		})
 		fault := s.takeFault(peek.Method, tool)
 		s.mu.Unlock()

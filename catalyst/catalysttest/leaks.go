@@ -9,6 +9,8 @@ type LeakScenario struct {
 	Name string
 	// Faults are the faults the server is started with (none: success).
 	Faults []Fault
+	// Options start the server (the zero value: the default server).
+	Options Options
 }
 
 // TokenLeakScenarios lists the answers that most tempt a client to print

@@ -49,6 +49,8 @@ type Options struct {
 	Runs []Run
 	// PageSize is the list's page size when the client sends none (default 50).
 	PageSize int
+	// IgnorePageSize serves PageSize rows a page whatever the client asks.
+	IgnorePageSize bool
 	// Paging makes the list's page tokens misbehave.
 	Paging Paging
 	// JSONResponse answers application/json instead of text/event-stream.
@@ -72,6 +74,8 @@ type Options struct {
 	OmitListArgs []string
 	// Latency delays every request, for benchmarks.
 	Latency time.Duration
+	// ServerName is the name initialize reports (default "catalysttest").
+	ServerName string
 }
 
 // Paging selects how the list tool's page tokens behave.
@@ -121,6 +125,8 @@ type Seen struct {
 	ProtocolVersion string
 	// Arguments are a tools/call's arguments as sent.
 	Arguments string
+	// ID is the JSON-RPC id as sent ("" for a notification).
+	ID string
 }
 
 // New starts a server; Close stops it.
@@ -142,7 +148,11 @@ func New(opts Options) *Server {
 		r := opts.Runs[i]
 		s.runs = append(s.runs, &r)
 	}
-	s.mcp = mcp.NewServer(&mcp.Implementation{Name: "catalysttest", Version: "1.0.0"}, nil)
+	name := opts.ServerName
+	if name == "" {
+		name = "catalysttest"
+	}
+	s.mcp = mcp.NewServer(&mcp.Implementation{Name: name, Version: "1.0.0"}, nil)
 	s.addTools()
 	handler := mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return s.mcp },
 		&mcp.StreamableHTTPOptions{Stateless: opts.Stateless, JSONResponse: opts.JSONResponse})

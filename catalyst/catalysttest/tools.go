@@ -133,7 +133,7 @@ func (s *Server) listRuns(_ context.Context, req *mcp.CallToolRequest) (*mcp.Cal
 		}
 	}
 	size := s.opts.PageSize
-	if v, ok := args["pageSize"].(float64); ok && v >= 1 {
+	if v, ok := args["pageSize"].(float64); ok && v >= 1 && !s.opts.IgnorePageSize {
 		size = int(v)
 	}
 	offset := 0

@@ -35,7 +35,7 @@ func BenchmarkFleetScan(b *testing.B) {
 	}
 	srv := catalysttest.New(catalysttest.Options{Runs: fleet, Latency: latency})
 	defer srv.Close()
-	c, err := New(Config{Endpoint: srv.URL, Token: EnvTokenSource(EnvToken, env(secret))})
+	c, err := New(Config{Endpoint: srv.URL, Token: EnvTokenSource(EnvToken, env(testSecret))})
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -86,7 +86,7 @@ func BenchmarkFleetScan(b *testing.B) {
 func BenchmarkFetch(b *testing.B) {
 	srv := catalysttest.New(catalysttest.Options{})
 	defer srv.Close()
-	c, err := New(Config{Endpoint: srv.URL, Token: EnvTokenSource(EnvToken, env(secret))})
+	c, err := New(Config{Endpoint: srv.URL, Token: EnvTokenSource(EnvToken, env(testSecret))})
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -129,7 +129,7 @@ func BenchmarkFetchLarge(b *testing.B) {
 	run := largeRun(events)
 	srv := catalysttest.New(catalysttest.Options{Runs: []catalysttest.Run{run}, Level: catalyst.LevelFull})
 	defer srv.Close()
-	c, err := New(Config{Endpoint: srv.URL, Token: EnvTokenSource(EnvToken, env(secret)), Level: catalyst.LevelFull})
+	c, err := New(Config{Endpoint: srv.URL, Token: EnvTokenSource(EnvToken, env(testSecret)), Level: catalyst.LevelFull})
 	if err != nil {
 		b.Fatal(err)
 	}

@@ -15,6 +15,7 @@ import (
 	"github.com/go-resty/resty/v2"
 	"github.com/twice-cli/twice/catalyst"
 	"github.com/twice-cli/twice/catalyst/safetext"
+	"github.com/twice-cli/twice/catalyst/secret"
 )
 
 // Defaults of a Config's zero fields.
@@ -95,6 +96,12 @@ type Config struct {
 	// the server sends (the fleet scan lowers its concurrency on 429). It
 	// must return quickly and be safe for concurrent use.
 	OnStatus func(status int)
+	// Redactor, when set, is the command's redactor: the client adds the
+	// token to it when it resolves one, and redacts with it every answer
+	// as it arrives (body and headers), every error it returns and the
+	// doctor's report, so that no text from the server carries the token
+	// (nil: the client keeps a redactor of its own).
+	Redactor *secret.Redactor
 	// Debug, when set, receives a redacted request log: methods, hosts,
 	// statuses, sizes and timings, never header values or the token.
 	Debug io.Writer
@@ -119,7 +126,9 @@ type Client struct {
 	http     *resty.Client
 	auth     *authTransport
 	debug    *debugLog
-	nextID   atomic.Int64
+	// redact removes the token from everything the server said.
+	redact *secret.Redactor
+	nextID atomic.Int64
 	// answered is set once any HTTP answer came back (twice doctor: the
 	// server was reached even when it refused).
 	answered atomic.Bool
@@ -149,7 +158,11 @@ func New(cfg Config) (*Client, error) {
 		host:        u.Host,
 		sessionLock: make(chan struct{}, 1),
 	}
-	c.debug = newDebugLog(cfg.Debug)
+	c.redact = cfg.Redactor
+	if c.redact == nil {
+		c.redact = secret.New()
+	}
+	c.debug = newDebugLog(cfg.Debug, c.redact)
 	c.auth = &authTransport{base: base, host: u.Host, org: cfg.Org}
 	hc := &http.Client{Transport: c.auth}
 	c.http = resty.NewWithClient(hc).
@@ -241,29 +254,45 @@ func withDefaults(cfg Config) Config {
 	return cfg
 }
 
+// ErrBadEndpoint marks an endpoint New refuses (not a URL, plain http to
+// another host, credentials in it): a mistake in how twice was called,
+// which the command line reports as a usage error (exit 2).
+var ErrBadEndpoint = errors.New("bad catalyst endpoint")
+
+// endpointError is an endpoint refused, in words; errors.Is finds
+// ErrBadEndpoint in it.
+type endpointError struct{ msg string }
+
+func (e *endpointError) Error() string        { return e.msg }
+func (e *endpointError) Is(target error) bool { return target == ErrBadEndpoint }
+
+func endpointErrorf(format string, args ...any) error {
+	return &endpointError{msg: fmt.Sprintf(format, args...)}
+}
+
 // checkEndpoint accepts an https URL, or an http URL whose host is a
 // loopback address; never one carrying credentials.
 func checkEndpoint(raw string) (*url.URL, error) {
 	u, err := url.Parse(strings.TrimSpace(raw))
 	if err != nil || u.Host == "" || u.Scheme == "" {
-		return nil, fmt.Errorf("catalyst endpoint %q is not a URL: give one like %s (flag --endpoint, env %s or config endpoint)",
+		return nil, endpointErrorf("catalyst endpoint %q is not a URL: give one like %s (flag --endpoint, env %s or config endpoint)",
 			safetext.Line(raw), DefaultEndpoint, EnvEndpoint)
 	}
 	if u.User != nil {
-		return nil, fmt.Errorf("catalyst endpoint %s carries credentials in the URL: remove them and provide the token through %s, token_file or token_command",
+		return nil, endpointErrorf("catalyst endpoint %s carries credentials in the URL: remove them and provide the token through %s, token_file or token_command",
 			safetext.Line(u.Redacted()), EnvToken)
 	}
 	if u.Fragment != "" {
-		return nil, fmt.Errorf("catalyst endpoint %q has a fragment: remove it", safetext.Line(raw))
+		return nil, endpointErrorf("catalyst endpoint %q has a fragment: remove it", safetext.Line(raw))
 	}
 	switch {
 	case u.Scheme == "https":
 	case u.Scheme == "http" && isLoopbackHost(u.Hostname()):
 	case u.Scheme == "http":
-		return nil, fmt.Errorf("catalyst endpoint %s is plain http: the token would travel in clear; use https (plain http is allowed only for loopback addresses)",
+		return nil, endpointErrorf("catalyst endpoint %s is plain http: the token would travel in clear; use https (plain http is allowed only for loopback addresses)",
 			safetext.Line(u.String()))
 	default:
-		return nil, fmt.Errorf("catalyst endpoint %s has scheme %q: use https", safetext.Line(u.String()), safetext.Line(u.Scheme))
+		return nil, endpointErrorf("catalyst endpoint %s has scheme %q: use https", safetext.Line(u.String()), safetext.Line(u.Scheme))
 	}
 	return u, nil
 }

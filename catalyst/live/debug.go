@@ -3,11 +3,11 @@ package live
 import (
 	"fmt"
 	"io"
-	"strings"
 	"sync"
 	"time"
 
 	"github.com/twice-cli/twice/catalyst/safetext"
+	"github.com/twice-cli/twice/catalyst/secret"
 )
 
 // debugLog writes the redacted request log to Config.Debug: one line per
@@ -17,16 +17,10 @@ import (
 type debugLog struct {
 	mu     sync.Mutex
 	w      io.Writer
-	secret string
+	redact *secret.Redactor
 }
 
-func newDebugLog(w io.Writer) *debugLog { return &debugLog{w: w} }
-
-func (d *debugLog) setSecret(s string) {
-	d.mu.Lock()
-	d.secret = s
-	d.mu.Unlock()
-}
+func newDebugLog(w io.Writer, r *secret.Redactor) *debugLog { return &debugLog{w: w, redact: r} }
 
 func (d *debugLog) enabled() bool { return d != nil && d.w != nil }
 
@@ -35,17 +29,8 @@ func (d *debugLog) printf(format string, args ...any) {
 	if !d.enabled() {
 		return
 	}
-	line := safetext.Line(fmt.Sprintf(format, args...))
+	line := safetext.Line(d.redact.String(fmt.Sprintf(format, args...)))
 	d.mu.Lock()
 	defer d.mu.Unlock()
-	line = redact(line, d.secret)
 	fmt.Fprintf(d.w, "twice debug %s %s\n", time.Now().UTC().Format("15:04:05.000"), line)
-}
-
-// redact replaces every occurrence of secret in s.
-func redact(s, secret string) string {
-	if secret == "" || !strings.Contains(s, secret) {
-		return s
-	}
-	return strings.ReplaceAll(s, secret, "[redacted]")
 }

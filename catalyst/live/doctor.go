@@ -128,6 +128,28 @@ func orNone(s, none string) string {
 // Doctor checks the live source end to end without reading any run: it
 // resolves the token, opens a session and lists the tools.
 func (c *Client) Doctor(ctx context.Context) DoctorReport {
+	r := c.doctor(ctx)
+	// Every string in the report came from the server or names what it
+	// declared: none shows the token.
+	for _, s := range []*string{&r.Endpoint, &r.Host, &r.Org, &r.Level, &r.TokenSource, &r.Server, &r.Protocol} {
+		*s = c.redact.String(*s)
+	}
+	for i := range r.Problems {
+		r.Problems[i] = c.redact.String(r.Problems[i])
+	}
+	for i := range r.Tools {
+		t := &r.Tools[i]
+		t.Name = c.redact.String(t.Name)
+		for _, list := range [][]string{t.Arguments, t.Mapping, t.Required} {
+			for j := range list {
+				list[j] = c.redact.String(list[j])
+			}
+		}
+	}
+	return r
+}
+
+func (c *Client) doctor(ctx context.Context) DoctorReport {
 	r := DoctorReport{
 		Endpoint: safetext.Line(c.endpoint.Redacted()),
 		Host:     safetext.Line(c.host),

@@ -262,7 +262,7 @@ func TestFaults(t *testing.T) {
 			} else if err == nil {
 				t.Fatal("Fetch succeeded, want an error")
 			}
-			if err != nil && strings.Contains(err.Error(), secret) {
+			if err != nil && strings.Contains(err.Error(), testSecret) {
 				t.Errorf("error reveals the token: %v", err)
 			}
 			if tc.check != nil {

@@ -18,7 +18,10 @@ type Fetched struct {
 	History *catalyst.History
 	// Raw is the history document exactly as the server sent it (the tool's
 	// structured content, or its text content unescaped); a fixture stores
-	// it byte for byte.
+	// it byte for byte. It is the one thing the client returns that is not
+	// redacted: when the server echoed the token into the history, History
+	// shows "[redacted]" where Raw holds the token, and twice record
+	// refuses to save it.
 	Raw []byte
 	// DataSharing is the level that applied: configured, inferred, or
 	// unknown.
@@ -46,6 +49,11 @@ func (c *Client) History(ctx context.Context, ref catalyst.RunRef) (*catalyst.Hi
 // with catalyst.Decode and applies the data-sharing level: Config.Level when
 // set, else the level its payloads show (marked inferred), else unknown.
 func (c *Client) Fetch(ctx context.Context, ref catalyst.RunRef) (*Fetched, error) {
+	f, err := c.fetch(ctx, ref)
+	return f, c.redact.Error(err)
+}
+
+func (c *Client) fetch(ctx context.Context, ref catalyst.RunRef) (*Fetched, error) {
 	if strings.TrimSpace(ref.ID) == "" {
 		return nil, errors.New("no run id given: name the run to read (twice show RUN_ID --app APP)")
 	}
@@ -64,6 +72,14 @@ func (c *Client) Fetch(ctx context.Context, ref catalyst.RunRef) (*Fetched, erro
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", op, err)
 	}
+	// doc is redacted: the history decoded from it, and everything shown
+	// of it, never holds the token. Raw is what the server sent.
+	raw := doc
+	if res.original != nil {
+		if d, err := res.original.document(); err == nil {
+			raw = d
+		}
+	}
 	prov := catalyst.Provenance{Surface: catalyst.SurfaceCatalystMCP, Endpoint: c.host}
 	h, err := catalyst.Decode(bytes.NewReader(doc), catalyst.DecodeOptions{Provenance: prov, MaxEvents: c.cfg.MaxEvents})
 	if err != nil {
@@ -78,7 +94,7 @@ func (c *Client) Fetch(ctx context.Context, ref catalyst.RunRef) (*Fetched, erro
 	// ApplyDataSharing also turns payloads the decoder marked withheld (a
 	// Catalyst history, level not yet known) back into absent ones at full.
 	h.ApplyDataSharing(ds)
-	return &Fetched{History: h, Raw: doc, DataSharing: ds, Endpoint: c.host, Tool: info.name, Credential: c.auth.current()}, nil
+	return &Fetched{History: h, Raw: raw, DataSharing: ds, Endpoint: c.host, Tool: info.name, Credential: c.auth.current()}, nil
 }
 
 // describeRun says which run was asked for, for errors.

@@ -20,13 +20,13 @@ import (
 // character. (The tool-text case is a regression: an unreadable tool
 // result quoted its text, token included.)
 func TestEveryFaultKindKeepsTheTokenAndTerminalSafe(t *testing.T) {
-	body := "token " + secret + " rejected " + hostiletest.Joined()
+	body := "token " + testSecret + " rejected " + hostiletest.Joined()
 	kinds := map[string]catalysttest.Fault{
 		"200 garbage":    {Kind: catalysttest.FaultStatus, Status: 200, Body: body},
 		"401":            {Kind: catalysttest.FaultStatus, Status: 401, Body: body},
 		"403":            {Kind: catalysttest.FaultStatus, Status: 403, Body: body},
 		"500":            {Kind: catalysttest.FaultStatus, Status: 500, Body: body},
-		"redirect":       {Kind: catalysttest.FaultRedirect, Location: "http://localhost:1/" + secret},
+		"redirect":       {Kind: catalysttest.FaultRedirect, Location: "http://localhost:1/" + testSecret},
 		"delay":          {Kind: catalysttest.FaultDelay, Delay: time.Minute},
 		"slow body":      {Kind: catalysttest.FaultSlowBody, Delay: 20 * time.Millisecond, Body: body},
 		"truncate":       {Kind: catalysttest.FaultTruncate, Body: body},
@@ -65,7 +65,7 @@ func TestEveryFaultKindKeepsTheTokenAndTerminalSafe(t *testing.T) {
 				rep := h.client.Doctor(context.Background())
 				fmt.Fprintf(&out, "%+v\n%s\n", rep, strings.Join(rep.Lines(), "\n"))
 				all := out.String() + h.debug.String()
-				if strings.Contains(all, secret) {
+				if strings.Contains(all, testSecret) {
 					t.Errorf("the token leaked:\n%s", all)
 				}
 				if v, bad := hostiletest.FindUnsafe(all, false); bad {

@@ -9,6 +9,7 @@ import (
 
 	"github.com/twice-cli/twice/catalyst"
 	"github.com/twice-cli/twice/catalyst/catalysttest"
+	"github.com/twice-cli/twice/catalyst/secret"
 	"go.uber.org/goleak"
 )
 
@@ -21,7 +22,7 @@ func TestMain(m *testing.M) {
 // whose bodies echo the token back — the token appears in no error, no
 // returned value, no doctor report and no line of the debug log.
 func TestTokenNeverLeaks(t *testing.T) {
-	scenarios := catalysttest.TokenLeakScenarios(secret)
+	scenarios := catalysttest.TokenLeakScenarios(testSecret)
 	for _, sc := range scenarios {
 		t.Run(sc.Name, func(t *testing.T) {
 			h := newHarness(t, catalysttest.Options{}, func(c *Config) {
@@ -41,7 +42,7 @@ func TestTokenNeverLeaks(t *testing.T) {
 			rep := h.client.Doctor(context.Background())
 			fmt.Fprintf(&out, "%+v\n%s\n", rep, strings.Join(rep.Lines(), "\n"))
 			out.WriteString(h.debug.String())
-			if strings.Contains(out.String(), secret) {
+			if strings.Contains(out.String(), testSecret) {
 				t.Errorf("the token leaked:\n%s", out.String())
 			}
 			if h.debug.String() == "" {
@@ -55,11 +56,10 @@ func TestTokenNeverLeaks(t *testing.T) {
 // replaces any occurrence of the token.
 func TestDebugLogRedacts(t *testing.T) {
 	var b lockedBuffer
-	d := newDebugLog(&b)
-	d.setSecret(secret)
-	d.printf("server said %s \x1b[2J", secret)
+	d := newDebugLog(&b, secret.New(testSecret))
+	d.printf("server said %s \x1b[2J", testSecret)
 	got := b.String()
-	if strings.Contains(got, secret) || !strings.Contains(got, "[redacted]") || strings.Contains(got, "\x1b") {
+	if strings.Contains(got, testSecret) || !strings.Contains(got, "[redacted]") || strings.Contains(got, "\x1b") {
 		t.Errorf("debug line = %q", got)
 	}
 	var nilLog *debugLog

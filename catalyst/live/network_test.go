@@ -29,7 +29,7 @@ func TestEndpointChecks(t *testing.T) {
 		{endpoint: "http://localhost/mcp", ok: true},
 		{endpoint: "http://mcp.example.com/mcp", wantErr: "plain http"},
 		{endpoint: "http://10.0.0.1/mcp", wantErr: "plain http"},
-		{endpoint: "https://user:" + secret + "@mcp.example.com/mcp", wantErr: "carries credentials"},
+		{endpoint: "https://user:" + testSecret + "@mcp.example.com/mcp", wantErr: "carries credentials"},
 		{endpoint: "ftp://mcp.example.com/mcp", wantErr: `scheme "ftp"`},
 		{endpoint: "mcp.example.com", wantErr: "not a URL"},
 		{endpoint: "https://mcp.example.com/mcp#frag", wantErr: "fragment"},
@@ -47,7 +47,7 @@ func TestEndpointChecks(t *testing.T) {
 		if err == nil || !strings.Contains(err.Error(), tc.wantErr) {
 			t.Errorf("New(%q) = %v, want an error containing %q", tc.endpoint, err, tc.wantErr)
 		}
-		if err != nil && strings.Contains(err.Error(), secret) {
+		if err != nil && strings.Contains(err.Error(), testSecret) {
 			t.Errorf("New(%q) error reveals the password: %v", tc.endpoint, err)
 		}
 	}
@@ -82,7 +82,7 @@ func TestHeaders(t *testing.T) {
 	methods := []string{}
 	for _, s := range seen {
 		methods = append(methods, s.Method)
-		if s.Authorization != "Bearer "+secret || s.OrgID != "org-123" {
+		if s.Authorization != "Bearer "+testSecret || s.OrgID != "org-123" {
 			t.Errorf("%s: Authorization %q, x-diagrid-orgid %q", s.Method, s.Authorization, s.OrgID)
 		}
 		if s.Method == "initialize" {
@@ -173,7 +173,7 @@ func TestRedirects(t *testing.T) {
 		}
 	})
 	t.Run("the transport never sends credentials to another host", func(t *testing.T) {
-		a := &authTransport{base: http.DefaultTransport, host: "mcp.example.com", token: secret, org: "o"}
+		a := &authTransport{base: http.DefaultTransport, host: "mcp.example.com", token: testSecret, org: "o"}
 		for _, u := range []string{"https://evil.example.com/x", "http://mcp.example.com/x", "https://mcp.example.com.evil.io/x"} {
 			req, _ := http.NewRequest(http.MethodGet, u, nil)
 			if a.allowed(req.URL) {
@@ -196,7 +196,7 @@ func TestConnectionRefused(t *testing.T) {
 	addr := l.Addr().String()
 	l.Close()
 	s := &sleeps{}
-	c, err := New(Config{Endpoint: "http://" + addr + "/mcp", Token: EnvTokenSource(EnvToken, env(secret)),
+	c, err := New(Config{Endpoint: "http://" + addr + "/mcp", Token: EnvTokenSource(EnvToken, env(testSecret)),
 		MaxAttempts: 3, Sleep: s.sleep, Jitter: func(time.Duration) time.Duration { return 0 }})
 	if err != nil {
 		t.Fatal(err)
@@ -297,7 +297,7 @@ func TestCancellation(t *testing.T) {
 func newHarnessNoCleanup(t *testing.T, opts catalysttest.Options, mod func(*Config)) *closableHarness {
 	h := &closableHarness{}
 	srv := catalysttest.New(opts)
-	cfg := Config{Endpoint: srv.URL, Token: EnvTokenSource(EnvToken, env(secret)), Sleep: (&sleeps{}).sleep,
+	cfg := Config{Endpoint: srv.URL, Token: EnvTokenSource(EnvToken, env(testSecret)), Sleep: (&sleeps{}).sleep,
 		Jitter: func(time.Duration) time.Duration { return 0 }}
 	if mod != nil {
 		mod(&cfg)

@@ -65,7 +65,7 @@ func TestDoctorTypedOutcome(t *testing.T) {
 		}
 		addr := l.Addr().String()
 		l.Close()
-		c, err := New(Config{Endpoint: "http://" + addr + "/mcp", Token: EnvTokenSource(EnvToken, env(secret)),
+		c, err := New(Config{Endpoint: "http://" + addr + "/mcp", Token: EnvTokenSource(EnvToken, env(testSecret)),
 			MaxAttempts: 1, Sleep: (&sleeps{}).sleep})
 		if err != nil {
 			t.Fatal(err)
@@ -201,7 +201,7 @@ func TestFetchedCredential(t *testing.T) {
 		t.Fatal(err)
 	}
 	if f.Credential.Secret() != catalysttest.TestToken || !strings.HasPrefix(f.Credential.From, "token_command") {
-		t.Errorf("credential from %q, secret matches: %v", f.Credential.From, f.Credential.Secret() == catalysttest.TestToken)
+		t.Errorf("credential from %q, testSecret matches: %v", f.Credential.From, f.Credential.Secret() == catalysttest.TestToken)
 	}
 	for _, verb := range []string{"%v", "%+v", "%#v", "%s"} {
 		if s := fmt.Sprintf(verb, f.Credential); strings.Contains(s, catalysttest.TestToken) {

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/twice-cli/twice/catalyst"
 	"github.com/twice-cli/twice/catalyst/catalysttest"
@@ -26,7 +27,8 @@ func TestPaginationFaults(t *testing.T) {
 	}{
 		{name: "normal pages end", paging: catalysttest.PagingNormal, wantCalls: 4, wantRuns: 4},
 		{name: "a repeated token", paging: catalysttest.PagingRepeat, wantCalls: 2, wantRuns: 2, wantReason: "repeated a page token after 2 pages"},
-		{name: "a cycle A→B→A", paging: catalysttest.PagingCycle, wantCalls: 3, wantRuns: 3, wantReason: "repeated a page token after 3 pages"},
+		// Pages 2 and 3 hold the same run: it is listed once.
+		{name: "a cycle A→B→A", paging: catalysttest.PagingCycle, wantCalls: 3, wantRuns: 2, wantReason: "repeated a page token after 3 pages"},
 		{name: "empty pages with a token forever", paging: catalysttest.PagingEmptyForever, wantCalls: 5, wantRuns: 0,
 			wantReason: "page cap (5 pages) with no runs on the pages read", notReason: "more runs exist"},
 		{name: "the page cap with runs read", paging: catalysttest.PagingNormal, maxPages: 2, wantCalls: 2, wantRuns: 2,
@@ -216,4 +218,69 @@ func FuzzPagination(f *testing.F) {
 			t.Fatalf("partial %v with reason %q", list.Partial, list.Reason)
 		}
 	})
+}
+
+// TestRunsOnTwoPagesAreListedOnce: a server whose pages overlap (pages 2
+// and 3 hold the same runs) lists each run once and says the
+// list may be missing runs.
+func TestRunsOnTwoPagesAreListedOnce(t *testing.T) {
+	h := newHarness(t, catalysttest.Options{Paging: catalysttest.PagingCycle}, func(c *Config) { c.PageSize = 2; c.MaxPages = 5 })
+	list, err := h.client.ListRuns(context.Background(), catalyst.RunQuery{Project: "default"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	seen := map[string]bool{}
+	for _, r := range list.Runs {
+		if seen[r.AppID+"/"+r.ID] {
+			t.Errorf("run %s listed twice", r.ID)
+		}
+		seen[r.AppID+"/"+r.ID] = true
+	}
+	if !list.Partial || !strings.Contains(list.Reason, "listed 2 runs on more than one page (each is listed once)") {
+		t.Errorf("partial %v, reason %q", list.Partial, list.Reason)
+	}
+}
+
+// TestAnOversizedPageIsPartial: a server that ignores the page size and
+// sends 1,200 rows when 100 were asked: twice keeps its limit of 1,000
+// and says the list is partial and why.
+func TestAnOversizedPageIsPartial(t *testing.T) {
+	base := catalysttest.Bundled()[0]
+	var runs []catalysttest.Run
+	for i := range 1200 {
+		runs = append(runs, base.WithID(fmt.Sprintf("r-%04d", i)))
+	}
+	h := newHarness(t, catalysttest.Options{Runs: runs, IgnorePageSize: true, PageSize: 5000}, nil)
+	list, err := h.client.ListRuns(context.Background(), catalyst.RunQuery{Project: "default"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(list.Runs) != DefaultListLimit || !list.Partial ||
+		!strings.Contains(list.Reason, "the server sent 200 more runs than the limit of 1000, which were left out") {
+		t.Errorf("%d runs, partial %v, reason %q", len(list.Runs), list.Partial, list.Reason)
+	}
+}
+
+// TestARetryIsANewRequest: an attempt that timed out may still be in
+// flight at the server, which refuses a second request with its id
+// ("duplicate in-flight request ID"): each retry carries an id of its own.
+func TestARetryIsANewRequest(t *testing.T) {
+	h := newHarness(t, catalysttest.Options{}, func(c *Config) { faultConfig(c); c.RequestTimeout = 100 * time.Millisecond })
+	h.srv.Inject(catalysttest.Fault{On: catalysttest.ToolListRuns, Times: 1, Kind: catalysttest.FaultDelay, Delay: time.Second})
+	if _, err := h.client.ListRuns(context.Background(), catalyst.RunQuery{Project: "default"}); err != nil {
+		t.Fatal(err)
+	}
+	ids := map[string]bool{}
+	for _, s := range h.srv.Seen() {
+		if s.Tool != catalysttest.ToolListRuns {
+			continue
+		}
+		if ids[s.ID] {
+			t.Errorf("a retry reused the id %s", s.ID)
+		}
+		ids[s.ID] = true
+	}
+	if len(ids) < 2 {
+		t.Errorf("%d list requests seen, want the timed-out one and its retry", len(ids))
+	}
 }

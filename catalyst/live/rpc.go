@@ -64,10 +64,14 @@ type rpcRequest struct {
 	Params  any    `json:"params,omitempty"`
 }
 
-// rpcReply is a successful exchange: the result and the response headers.
+// rpcReply is a successful exchange: the result and the response headers,
+// both with the token redacted.
 type rpcReply struct {
 	result jsontext.Value
 	header http.Header
+	// original is the result as the server sent it, kept only when it
+	// held the token (twice record must see what it would save).
+	original jsontext.Value
 }
 
 // errSessionGone marks an HTTP 404 to a request that carried a session id:
@@ -90,19 +94,22 @@ type attemptResult struct {
 // exchange sends call, retrying transient failures with backoff, honouring
 // Retry-After up to its cap and the context throughout.
 func (c *Client) exchange(ctx context.Context, sess *session, call rpcCall) (*rpcReply, error) {
-	req := rpcRequest{JSONRPC: "2.0", Method: call.method, Params: call.params}
-	var id int64
-	if !call.notify {
-		id = c.nextID.Add(1)
-		req.ID = &id
-	}
-	body, err := json.Marshal(req)
-	if err != nil {
-		return nil, fmt.Errorf("%s: encoding the request: %w", call.op, err)
-	}
 	for attempt := 1; ; attempt++ {
 		if ctx.Err() != nil {
 			return nil, cancelled(ctx, call.op)
+		}
+		// Each attempt is a new request with an id of its own: one that
+		// timed out may still be in flight at the server, which refuses a
+		// second request with its id.
+		req := rpcRequest{JSONRPC: "2.0", Method: call.method, Params: call.params}
+		var id int64
+		if !call.notify {
+			id = c.nextID.Add(1)
+			req.ID = &id
+		}
+		body, err := json.Marshal(req)
+		if err != nil {
+			return nil, fmt.Errorf("%s: encoding the request: %w", call.op, err)
 		}
 		res := c.attempt(ctx, sess, call, body, id, attempt)
 		if res.err == nil {
@@ -191,17 +198,21 @@ func (c *Client) attempt(ctx context.Context, sess *session, call rpcCall, body 
 		return attemptResult{retry: retryableTransportError(err), err: fmt.Errorf("%s: %w", call.op, err)}
 	}
 	status := resp.StatusCode()
-	raw := resp.Body()
-	ctype := resp.Header().Get("Content-Type")
+	// The one place an answer comes in: from here on nothing of it, body
+	// or header, holds the token, whatever later cuts it short.
+	original := resp.Body()
+	raw := c.redact.Bytes(original)
+	header := c.redactHeader(resp.Header())
+	ctype := header.Get("Content-Type")
 	if ctype == "" {
 		ctype = "(no Content-Type)"
 	}
 	c.debug.printf("← %d %s %s, %d bytes in %v", status, ctype, what, len(raw), elapsed.Round(time.Millisecond))
 	if status >= 200 && status < 300 {
 		if call.notify {
-			return attemptResult{reply: &rpcReply{header: resp.Header()}}
+			return attemptResult{reply: &rpcReply{header: header}}
 		}
-		msg, err := parseReply(resp.Header().Get("Content-Type"), raw, id)
+		msg, err := parseReply(header.Get("Content-Type"), raw, id)
 		if err != nil {
 			return attemptResult{err: fmt.Errorf("%w: %s: %s answered in a way twice cannot read (%v); first bytes: %s",
 				ErrBadResponse, call.op, c.host, err, c.excerpt(raw))}
@@ -209,9 +220,38 @@ func (c *Client) attempt(ctx context.Context, sess *session, call rpcCall, body 
 		if msg.Error != nil {
 			return c.rpcFailure(call, msg.Error)
 		}
-		return attemptResult{reply: &rpcReply{result: msg.Result, header: resp.Header()}}
+		reply := &rpcReply{result: msg.Result, header: header}
+		if len(raw) > 0 && len(original) > 0 && &raw[0] != &original[0] {
+			if orig, err := parseReply(resp.Header().Get("Content-Type"), original, id); err == nil && orig.Error == nil {
+				reply.original = orig.Result
+			}
+		}
+		return attemptResult{reply: reply}
 	}
-	return c.statusFailure(call, sess, resp, raw)
+	return c.statusFailure(call, sess, status, header, raw)
+}
+
+// redactHeader returns h with the token redacted from every value (h itself
+// when no value holds it).
+func (c *Client) redactHeader(h http.Header) http.Header {
+	if c.redact.Empty() {
+		return h
+	}
+	var out http.Header
+	for k, vs := range h {
+		for i, v := range vs {
+			if clean := c.redact.String(v); clean != v {
+				if out == nil {
+					out = h.Clone()
+				}
+				out[k][i] = clean
+			}
+		}
+	}
+	if out == nil {
+		return h
+	}
+	return out
 }
 
 // tooLargeHint says what to do about an answer over the body limit, by the
@@ -235,8 +275,7 @@ func isTool(name, want string) bool {
 }
 
 // statusFailure classifies a non-2xx answer.
-func (c *Client) statusFailure(call rpcCall, sess *session, resp *resty.Response, raw []byte) attemptResult {
-	status := resp.StatusCode()
+func (c *Client) statusFailure(call rpcCall, sess *session, status int, header http.Header, raw []byte) attemptResult {
 	refusal, isRefusal := parseRefusal(raw, false)
 	if !isRefusal {
 		// A JSON-RPC error body (the SDK answers some HTTP errors this way).
@@ -254,11 +293,11 @@ func (c *Client) statusFailure(call rpcCall, sess *session, resp *resty.Response
 	case status == http.StatusNotFound && sess != nil && sess.id != "" && !isRefusal:
 		return attemptResult{err: errSessionGone}
 	case retryableStatus(status):
-		err := error(&StatusError{Status: status, Op: call.op, Host: c.host, Body: c.excerpt(raw), RequestID: requestID(resp.Header())})
+		err := error(&StatusError{Status: status, Op: call.op, Host: c.host, Body: c.excerpt(raw), RequestID: requestID(header)})
 		if isRefusal {
 			err = c.refusal(refusal, call.op, call.tool, status)
 		}
-		return attemptResult{err: err, retry: true, retryAfter: resp.Header().Get("Retry-After")}
+		return attemptResult{err: err, retry: true, retryAfter: header.Get("Retry-After")}
 	case isRefusal:
 		res := attemptResult{err: c.refusal(refusal, call.op, call.tool, status)}
 		res.retry, res.once = c.retryOnce(refusal)
@@ -269,7 +308,7 @@ func (c *Client) statusFailure(call rpcCall, sess *session, resp *resty.Response
 		return attemptResult{err: c.refusal(RefusalError{Kind: KindNotFound,
 			Message: "the endpoint " + c.endpoint.Redacted() + " has no MCP server; check the endpoint URL"}, call.op, call.tool, status)}
 	}
-	return attemptResult{err: &StatusError{Status: status, Op: call.op, Host: c.host, Body: c.excerpt(raw), RequestID: requestID(resp.Header())}}
+	return attemptResult{err: &StatusError{Status: status, Op: call.op, Host: c.host, Body: c.excerpt(raw), RequestID: requestID(header)}}
 }
 
 // rpcFailure turns a JSON-RPC error into a refusal, or a plain error.
@@ -341,28 +380,24 @@ func (c *Client) refusal(r RefusalError, op, tool string, status int) *RefusalEr
 	return &r
 }
 
-// clean makes server text safe to show: the token removed, cut to n bytes,
-// sanitized for a terminal.
+// clean makes server text safe to show: the token removed (before the
+// cut: a token's first half is still the token), cut to n bytes, sanitized
+// for a terminal.
 func (c *Client) clean(s string, n int) string {
-	return safetext.Line(excerpt(strings.TrimSpace(redact(s, c.auth.secret())), n))
+	return safetext.Line(excerpt(strings.TrimSpace(c.redact.String(s)), n))
 }
 
-// excerpt shows the start of a body, sanitized and at most 1 KiB.
+// excerpt shows the start of a body, sanitized and at most 1 KiB. The body
+// was redacted as it arrived, so the cut cannot leave part of the token.
 func (c *Client) excerpt(raw []byte) string {
-	if len(raw) > 1024 {
-		raw = raw[:1024]
+	if len(raw) > 4096 {
+		raw = raw[:4096]
 	}
 	s := c.clean(string(raw), 1024)
 	if s == "" {
 		return "(empty body)"
 	}
 	return s
-}
-
-func (t *authTransport) secret() string {
-	t.mu.RLock()
-	defer t.mu.RUnlock()
-	return t.token
 }
 
 // requestID returns the server's request id header, sanitized.

@@ -58,8 +58,9 @@ func (c *Client) ListRuns(ctx context.Context, q catalyst.RunQuery) (catalyst.Ru
 	}
 	list, err := paginate(ctx, fetch, limit, c.cfg.MaxPages)
 	if err != nil {
-		return catalyst.RunList{}, err
+		return catalyst.RunList{}, c.redact.Error(err)
 	}
+	list.Reason = c.redact.String(list.Reason)
 	list.FilteredHere = local.notes()
 	sort.SliceStable(list.Runs, func(i, j int) bool {
 		a, b := list.Runs[i].CreatedAt, list.Runs[j].CreatedAt
@@ -113,7 +114,10 @@ func paginate(ctx context.Context, fetch func(ctx context.Context, token string,
 	var list catalyst.RunList
 	seen := map[string]bool{}
 	token := ""
-	skipped := 0
+	skipped, repeated, dropped := 0, 0, 0
+	// Runs are listed once each: a run on two pages (the server's pages
+	// shifted while they were read) is kept where it first appeared.
+	listed := map[[2]string]bool{}
 	for pageNo := 1; ; pageNo++ {
 		p, err := fetch(ctx, token, limit-len(list.Runs))
 		if err != nil {
@@ -128,9 +132,18 @@ func paginate(ctx context.Context, fetch func(ctx context.Context, token string,
 			}
 			break
 		}
-		list.Runs = append(list.Runs, p.runs...)
+		for _, r := range p.runs {
+			k := [2]string{r.AppID, r.ID}
+			if listed[k] {
+				repeated++
+				continue
+			}
+			listed[k] = true
+			list.Runs = append(list.Runs, r)
+		}
 		skipped += p.skipped
 		if len(list.Runs) >= limit {
+			dropped = len(list.Runs) - limit
 			list.Runs = list.Runs[:limit]
 			break
 		}
@@ -155,13 +168,21 @@ func paginate(ctx context.Context, fetch func(ctx context.Context, token string,
 		seen[p.next] = true
 		token = p.next
 	}
-	if skipped > 0 {
+	note := func(text string) {
 		list.Partial = true
-		note := fmt.Sprintf("%d rows had no run id and were left out", skipped)
 		if list.Reason != "" {
-			note = list.Reason + "; " + note
+			text = list.Reason + "; " + text
 		}
-		list.Reason = note
+		list.Reason = text
+	}
+	if skipped > 0 {
+		note(fmt.Sprintf("%d rows had no run id and were left out", skipped))
+	}
+	if dropped > 0 {
+		note(fmt.Sprintf("the server sent %d more runs than the limit of %d, which were left out: raise --limit or narrow the query", dropped, limit))
+	}
+	if repeated > 0 {
+		note(fmt.Sprintf("the server listed %d runs on more than one page (each is listed once); its pages shifted while twice read them, so runs may be missing", repeated))
 	}
 	return list, nil
 }

@@ -77,7 +77,7 @@ func (c *Client) CheckCredential(ctx context.Context) error {
 		return err
 	}
 	defer c.unlockSession()
-	return c.resolveToken(ctx)
+	return c.redact.Error(c.resolveToken(ctx))
 }
 
 // resolveToken reads the token from the configured source once. The caller
@@ -102,7 +102,8 @@ func (c *Client) resolveToken(ctx context.Context) error {
 	}
 	c.token = t
 	c.auth.setToken(t)
-	c.debug.setSecret(t.value)
+	// From now on no text from the server, and no error, shows it.
+	c.redact.Add(t.value)
 	c.debug.printf("using the %s", t)
 	return nil
 }
@@ -237,6 +238,13 @@ func (c *Client) callTool(ctx context.Context, op, tool string, args func(*toolI
 			return nil, info, err
 		}
 		res, err := c.toolResult(op, info.name, reply.result)
+		if err == nil && reply.original != nil {
+			// The answer held the token and was redacted; keep what the
+			// server sent for Fetched.Raw (record refuses to save it).
+			if orig, err := c.toolResult(op, info.name, reply.original); err == nil {
+				res.original = orig
+			}
+		}
 		var r *RefusalError
 		if errors.As(err, &r) && !retriedRefusal {
 			if retry, _ := c.retryOnce(*r); retry {

@@ -1,17 +1,20 @@
 package live
 
 import (
-	"bytes"
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 	"os"
 	"os/exec"
+	"path/filepath"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/twice-cli/twice/catalyst/safetext"
+	"github.com/twice-cli/twice/catalyst/secret"
 )
 
 // Environment variable names the command line reads (the client reads none).
@@ -224,23 +227,25 @@ func (s commandSource) Token(ctx context.Context) (Token, error) {
 	} else {
 		cmd = exec.CommandContext(ctx, s.argv[0], s.argv[1:]...)
 	}
-	var stdout, stderr bytes.Buffer
-	cmd.Stdout = &stdout
-	cmd.Stderr = &limitedBuffer{buf: &stderr, max: 4096}
-	cmd.WaitDelay = time.Second // a grandchild holding the pipes must not hang us
-	err := cmd.Run()
+	out, err := runGrouped(cmd)
 	if ctx.Err() == context.DeadlineExceeded {
 		return Token{}, fmt.Errorf("%w: token_command %s did not finish within %v; check the command, or raise token_command_timeout in the config (twice.yaml)",
 			ErrNotAuthenticated, s.Describe(), s.timeout)
 	}
+	if out.tooLong {
+		return Token{}, fmt.Errorf("%w: token_command %s printed more than %d bytes; it must print only the token",
+			ErrNotAuthenticated, s.Describe(), maxTokenOutput)
+	}
 	if err != nil {
-		msg := strings.TrimSpace(stderr.String())
+		// Its standard error may echo what it printed on standard output
+		// (the token, or part of it): that is redacted first.
+		msg := strings.TrimSpace(stdoutRedactor(out.stdout).String(string(out.stderr)))
 		if msg != "" {
 			msg = ": " + safetext.Line(excerpt(msg, 300))
 		}
 		return Token{}, fmt.Errorf("%w: token_command %s failed (%v)%s", ErrNotAuthenticated, s.Describe(), err, msg)
 	}
-	v := strings.TrimSpace(stdout.String())
+	v := strings.TrimSpace(string(out.stdout))
 	if v == "" {
 		return Token{}, fmt.Errorf("%w: token_command %s printed nothing; it must print the token on standard output",
 			ErrNotAuthenticated, s.Describe())
@@ -252,32 +257,127 @@ func (s commandSource) Token(ctx context.Context) (Token, error) {
 	return Token{value: v, From: "token_command " + s.Describe()}, nil
 }
 
+// maxTokenOutput bounds what a token command may print: a token is a few
+// KiB at most; more is a mistake, and is not read into memory.
+const maxTokenOutput = 64 << 10
+
+// stdoutRedactor redacts what a command printed on standard output, as a
+// whole and line by line.
+func stdoutRedactor(stdout []byte) *secret.Redactor {
+	r := secret.New(string(stdout))
+	for _, line := range strings.Split(string(stdout), "\n") {
+		r.Add(line)
+	}
+	return r
+}
+
+// commandOutput is what a token command printed.
+type commandOutput struct {
+	stdout, stderr []byte
+	// tooLong is set when standard output passed maxTokenOutput (the
+	// command was then ended).
+	tooLong bool
+}
+
+// runGrouped runs cmd in a process group of its own and returns what it
+// printed. When the command ends (or its context does, or it prints too
+// much), everything left in its group is killed, so a background child
+// (`sleep 1000 & echo T`) does not outlive twice or hold its pipes open.
+func runGrouped(cmd *exec.Cmd) (commandOutput, error) {
+	var out commandOutput
+	outR, outW, err := os.Pipe()
+	if err != nil {
+		return out, err
+	}
+	errR, errW, err := os.Pipe()
+	if err != nil {
+		outR.Close()
+		outW.Close()
+		return out, err
+	}
+	cmd.Stdout, cmd.Stderr = outW, errW
+	ownGroup(cmd)
+	err = cmd.Start()
+	outW.Close()
+	errW.Close()
+	if err != nil {
+		outR.Close()
+		errR.Close()
+		return out, err
+	}
+	var wg sync.WaitGroup
+	wg.Add(2)
+	go func() {
+		defer wg.Done()
+		out.stdout, out.tooLong = readCapped(outR, maxTokenOutput, func() { endGroup(cmd) })
+	}()
+	go func() {
+		defer wg.Done()
+		out.stderr, _ = readCapped(errR, 4096, nil)
+	}()
+	err = cmd.Wait()
+	endGroup(cmd)
+	done := make(chan struct{})
+	go func() { wg.Wait(); close(done) }()
+	select {
+	case <-done:
+	case <-time.After(time.Second):
+		// A process that left the group still holds a pipe: stop reading.
+		outR.Close()
+		errR.Close()
+		<-done
+	}
+	outR.Close()
+	errR.Close()
+	return out, err
+}
+
+// readCapped reads r to its end and returns its first max bytes; once more
+// than max arrived it calls over (when set) and discards the rest.
+func readCapped(r io.Reader, max int, over func()) ([]byte, bool) {
+	var buf []byte
+	chunk := make([]byte, 4096)
+	total := 0
+	for {
+		n, err := r.Read(chunk)
+		if room := max - len(buf); room > 0 {
+			buf = append(buf, chunk[:min(n, room)]...)
+		}
+		if total <= max && total+n > max && over != nil {
+			over()
+		}
+		total += n
+		if err != nil {
+			return buf, total > max
+		}
+	}
+}
+
 func (s commandSource) Describe() string {
 	if len(s.argv) == 0 {
 		return "token_command (empty)"
 	}
-	name := s.argv[0]
+	// Its arguments, or a shell line, may hold a secret: only the program
+	// is named.
+	name := "`" + safetext.Line(excerpt(programName(s.argv[0], s.shell), 80)) + "`"
 	if s.shell {
-		name = "sh -c " + name
+		name += " (through /bin/sh -c)"
 	}
-	return "`" + safetext.Line(excerpt(name, 80)) + "`"
+	return name
 }
 
-// limitedBuffer keeps the first max bytes written to it and drops the rest.
-type limitedBuffer struct {
-	buf *bytes.Buffer
-	max int
-}
-
-func (b *limitedBuffer) Write(p []byte) (int, error) {
-	if room := b.max - b.buf.Len(); room > 0 {
-		if len(p) > room {
-			b.buf.Write(p[:room])
-		} else {
-			b.buf.Write(p)
+// programName returns the program a command runs: the base name of argv[0],
+// or of the first word of a shell line that is not a variable assignment.
+func programName(cmd string, shell bool) string {
+	if shell {
+		for _, w := range strings.Fields(cmd) {
+			if !strings.Contains(w, "=") {
+				cmd = w
+				break
+			}
 		}
 	}
-	return len(p), nil
+	return filepath.Base(strings.TrimSpace(cmd))
 }
 
 // excerpt cuts s to at most n bytes, at a rune boundary, marking the cut.

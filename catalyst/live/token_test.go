@@ -6,12 +6,13 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
 )
 
-const secret = "cat_TESTTOKEN_123"
+const testSecret = "cat_TESTTOKEN_123"
 
 func writeToken(t *testing.T, mode os.FileMode, content string) string {
 	t.Helper()
@@ -26,8 +27,8 @@ func writeToken(t *testing.T, mode os.FileMode, content string) string {
 }
 
 func TestTokenSourcesPrecedenceAndRefusals(t *testing.T) {
-	good := writeToken(t, 0o600, secret+"-file\n")
-	open := writeToken(t, 0o644, secret+"-file\n")
+	good := writeToken(t, 0o600, testSecret+"-file\n")
+	open := writeToken(t, 0o644, testSecret+"-file\n")
 	empty := writeToken(t, 0o600, "  \n")
 	tests := []struct {
 		name     string
@@ -38,11 +39,11 @@ func TestTokenSourcesPrecedenceAndRefusals(t *testing.T) {
 		notAuth  bool     // errors.Is(err, ErrNotAuthenticated)
 	}{
 		{name: "env wins over file and command",
-			opts: TokenOptions{LookupEnv: env(secret), File: good, Command: []string{"echo", "cmd"}},
-			want: secret, wantFrom: "environment variable CATALYST_TOKEN"},
+			opts: TokenOptions{LookupEnv: env(testSecret), File: good, Command: []string{"echo", "cmd"}},
+			want: testSecret, wantFrom: "environment variable CATALYST_TOKEN"},
 		{name: "file when env is unset",
 			opts: TokenOptions{LookupEnv: env(""), File: good, Command: []string{"echo", "cmd"}},
-			want: secret + "-file", wantFrom: "token file " + good},
+			want: testSecret + "-file", wantFrom: "token file " + good},
 		{name: "file readable by others is refused, naming mode and chmod",
 			opts:    TokenOptions{LookupEnv: env(""), File: open, Command: []string{"echo", "cmd"}},
 			wantErr: []string{"mode 0644", "chmod 600 " + open}, notAuth: true},
@@ -53,11 +54,11 @@ func TestTokenSourcesPrecedenceAndRefusals(t *testing.T) {
 			opts:    TokenOptions{File: empty},
 			wantErr: []string{"is empty"}, notAuth: true},
 		{name: "command without shell, output trimmed",
-			opts: TokenOptions{LookupEnv: env(""), Command: []string{"printf", "  %s\\n", secret + "-cmd"}},
-			want: secret + "-cmd", wantFrom: "token_command `printf`"},
+			opts: TokenOptions{LookupEnv: env(""), Command: []string{"printf", "  %s\\n", testSecret + "-cmd"}},
+			want: testSecret + "-cmd", wantFrom: "token_command `printf`"},
 		{name: "command through the shell when configured",
-			opts: TokenOptions{Command: []string{"echo " + secret + "-sh | tr a-z a-z"}, Shell: true},
-			want: secret + "-sh", wantFrom: "token_command `sh -c echo "},
+			opts: TokenOptions{Command: []string{"echo " + testSecret + "-sh | tr a-z a-z"}, Shell: true},
+			want: testSecret + "-sh", wantFrom: "token_command `echo` (through /bin/sh -c)"},
 		{name: "command is not run through a shell by default",
 			opts:    TokenOptions{Command: []string{"echo token | tr a-z A-Z"}},
 			wantErr: []string{"failed"}, notAuth: true},
@@ -104,7 +105,7 @@ func TestTokenSourcesPrecedenceAndRefusals(t *testing.T) {
 			if errors.Is(err, ErrNotAuthenticated) != tc.notAuth {
 				t.Errorf("errors.Is(ErrNotAuthenticated) = %v, want %v", !tc.notAuth, tc.notAuth)
 			}
-			if strings.Contains(err.Error(), secret) {
+			if strings.Contains(err.Error(), testSecret) {
 				t.Errorf("error reveals the token: %v", err)
 			}
 		})
@@ -112,10 +113,10 @@ func TestTokenSourcesPrecedenceAndRefusals(t *testing.T) {
 }
 
 func TestTokenNeverPrints(t *testing.T) {
-	tok := Token{value: secret, From: "environment variable CATALYST_TOKEN"}
+	tok := Token{value: testSecret, From: "environment variable CATALYST_TOKEN"}
 	for _, verb := range []string{"%v", "%+v", "%#v", "%s", "%q"} {
 		out := fmt.Sprintf(verb, tok)
-		if strings.Contains(out, secret) {
+		if strings.Contains(out, testSecret) {
 			t.Errorf("%s prints the token: %s", verb, out)
 		}
 		if !strings.Contains(out, "CATALYST_TOKEN") {
@@ -123,7 +124,7 @@ func TestTokenNeverPrints(t *testing.T) {
 		}
 	}
 	wrapped := struct{ T Token }{tok}
-	if out := fmt.Sprintf("%+v", wrapped); strings.Contains(out, secret) {
+	if out := fmt.Sprintf("%+v", wrapped); strings.Contains(out, testSecret) {
 		t.Errorf("a struct holding the token prints it: %s", out)
 	}
 }
@@ -133,5 +134,76 @@ func TestTokenSourceDescriptions(t *testing.T) {
 	want := "environment variable CATALYST_TOKEN, then token file /x/token, then `op`"
 	if d != want {
 		t.Errorf("Describe = %q, want %q", d, want)
+	}
+}
+
+// TestTokenCommandLeavesNothingRunning: a token command that starts a
+// background child (`sleep 1000 & echo T`) gives its token at once, and
+// the child does not outlive the read.
+func TestTokenCommandLeavesNothingRunning(t *testing.T) {
+	marker := filepath.Join(t.TempDir(), "child.pid")
+	line := "sleep 1000 & echo $! > " + marker + "; echo " + testSecret
+	start := time.Now()
+	tok, err := CommandTokenSource([]string{line}, true, 5*time.Second).Token(context.Background())
+	if err != nil || tok.Secret() != testSecret {
+		t.Fatalf("token %v, err %v", tok, err)
+	}
+	if d := time.Since(start); d > 900*time.Millisecond {
+		t.Errorf("the background child held the read for %v", d)
+	}
+	b, err := os.ReadFile(marker)
+	if err != nil {
+		t.Fatal(err)
+	}
+	pid, _ := strconv.Atoi(strings.TrimSpace(string(b)))
+	deadline := time.Now().Add(2 * time.Second)
+	for processAlive(pid) {
+		if time.Now().After(deadline) {
+			t.Fatalf("the background child %d is still running", pid)
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+}
+
+// processAlive reports whether pid is a live process (not a zombie).
+func processAlive(pid int) bool {
+	b, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
+	if err != nil {
+		return false
+	}
+	f := strings.Fields(string(b))
+	return len(f) > 2 && f[2] != "Z"
+}
+
+// TestTokenCommandOutputIsCapped: a command printing without end is ended
+// once it passes the cap, and twice says why, without reading it all.
+func TestTokenCommandOutputIsCapped(t *testing.T) {
+	start := time.Now()
+	_, err := CommandTokenSource([]string{"yes"}, false, 5*time.Second).Token(context.Background())
+	if err == nil || !strings.Contains(err.Error(), "printed more than 65536 bytes") {
+		t.Fatalf("err = %v", err)
+	}
+	if d := time.Since(start); d > 2*time.Second {
+		t.Errorf("took %v", d)
+	}
+}
+
+// TestTokenCommandErrorsHoldNoSecret: a failing command whose standard
+// error echoes what it printed, and whose command line holds a secret:
+// the error names the program only and redacts the echo.
+func TestTokenCommandErrorsHoldNoSecret(t *testing.T) {
+	line := "echo " + testSecret + "; echo \"bad token " + testSecret + "\" >&2; exit 3"
+	_, err := CommandTokenSource([]string{line}, true, 5*time.Second).Token(context.Background())
+	if err == nil {
+		t.Fatal("no error")
+	}
+	msg := err.Error()
+	if strings.Contains(msg, testSecret[:8]) || !strings.Contains(msg, "bad token [redacted]") ||
+		!strings.Contains(msg, "`echo` (through /bin/sh -c)") {
+		t.Errorf("err = %s", msg)
+	}
+	_, err = CommandTokenSource([]string{"/bin/false", "--password=" + testSecret}, false, 5*time.Second).Token(context.Background())
+	if err == nil || strings.Contains(err.Error(), testSecret) || !strings.Contains(err.Error(), "`false`") {
+		t.Errorf("err = %v", err)
 	}
 }

@@ -294,8 +294,9 @@ func (t *toolInfo) convert(name string, v any) any {
 type toolResult struct {
 	structured jsontext.Value
 	texts      []string
-	// secret is the token, removed from any text an error quotes.
-	secret string
+	// original is the result as the server sent it, when the answer held
+	// the token and structured and texts are its redacted copy.
+	original *toolResult
 }
 
 type wireToolResult struct {
@@ -314,7 +315,7 @@ func (c *Client) toolResult(op, tool string, raw jsontext.Value) (*toolResult, e
 	if err := unmarshalEnvelope(raw, &w); err != nil {
 		return nil, fmt.Errorf("%w: %s: %s answered %s with an unreadable result (%v)", ErrBadResponse, op, c.host, safetext.Line(tool), err)
 	}
-	res := &toolResult{secret: c.auth.secret()}
+	res := &toolResult{}
 	if s := bytes.TrimSpace(w.StructuredContent); len(s) > 0 && !bytes.Equal(s, []byte("null")) {
 		res.structured = w.StructuredContent
 	}
@@ -362,7 +363,7 @@ func (r *toolResult) document() ([]byte, error) {
 		return nil, fmt.Errorf("%w: the result has no content", ErrBadResponse)
 	}
 	return nil, fmt.Errorf("%w: the result holds no JSON document; it starts: %s", ErrBadResponse,
-		safetext.Line(excerpt(strings.TrimSpace(redact(r.texts[0], r.secret)), 200)))
+		safetext.Line(excerpt(strings.TrimSpace(r.texts[0]), 200)))
 }
 
 // isErrorObject reports whether doc is an object holding only "error".

@@ -60,7 +60,8 @@ func EvidenceRef(ev detect.Evidence) string {
 
 // AppendFindingMarkdown appends a finding as a Markdown section for a
 // ticket: a heading with its severity, id, activity, confidence and
-// attempts, its invocation, explanation, evidence and advice. The
+// attempts, its invocation, explanation, evidence and advice, and what its
+// activity's code says when source was given. The
 // Markdown report writes each finding so, and the view copies one so (y).
 func AppendFindingMarkdown(b []byte, f *detect.Finding) []byte {
 	line := func(parts ...string) {
@@ -94,5 +95,23 @@ func AppendFindingMarkdown(b []byte, f *detect.Finding) []byte {
 		line()
 		line("**Advice:** ", Markdown(f.Advice))
 	}
+	if c := f.Code; c != nil && c.Note != "" {
+		// What the activity's code says (show and scan --source).
+		line()
+		line("**Code:** ", Markdown(c.Note))
+		if c.Refusal != nil {
+			line()
+			line("- `", Markdown(CodeLocText(c.Refusal.CodeLocation)), "` ", Markdown(c.Refusal.Excerpt))
+		}
+		for _, h := range c.Hazards {
+			line()
+			line("- ", h.Rule, " at `", Markdown(CodeLocText(h.CodeLocation)), "`: ", Markdown(h.Message))
+		}
+	}
 	return b
+}
+
+// CodeLocText is a place in source code: "file:line:col".
+func CodeLocText(l detect.CodeLocation) string {
+	return l.File + ":" + strconv.Itoa(l.Line) + ":" + strconv.Itoa(l.Col)
 }

@@ -41,7 +41,7 @@ const maxConcurrency = 64
 //	                                included (default 30s)
 //	max_body_bytes                  the largest answer read, in bytes
 //	                                (default 67108864, 64 MiB)
-//	console, concurrency, large_payload_bytes, activities
+//	console, concurrency, large_payload_bytes, activities, source
 type Config struct {
 	// Endpoint is the Catalyst MCP server URL.
 	Endpoint string `yaml:"endpoint"`
@@ -76,6 +76,9 @@ type Config struct {
 	// Activities classify activities by name, overriding what their names
 	// suggest.
 	Activities ActivityLists `yaml:"activities"`
+	// Source is the workflow and activity source that show and scan join
+	// to the history (--source wins): a path or a list of paths.
+	Source PathList `yaml:"source"`
 
 	// Path is the file the config was read from ("" when none was found).
 	Path string `yaml:"-"`
@@ -216,7 +219,7 @@ func readConfigFile(path string) ([]byte, error) {
 
 // configKeys lists the keys twice.yaml may hold, for error messages.
 const configKeys = "endpoint, project, app, org, token_file, token_command, token_command_timeout, data_sharing_level, " +
-	"timeout, request_timeout, max_body_bytes, console, concurrency, large_payload_bytes, activities (side_effect, read_only, idempotent)"
+	"timeout, request_timeout, max_body_bytes, console, concurrency, large_payload_bytes, activities (side_effect, read_only, idempotent), source"
 
 // parseConfig decodes and checks a config document.
 func parseConfig(data []byte) (*Config, error) {
@@ -323,4 +326,26 @@ func (c *Config) overrides(sideEffect, readOnly []string) (map[string]detect.Act
 		return nil, nil
 	}
 	return m, nil
+}
+
+// PathList is one path or a list of paths.
+type PathList []string
+
+// UnmarshalYAML accepts a string or a list of strings.
+func (p *PathList) UnmarshalYAML(n *yaml.Node) error {
+	switch n.Kind {
+	case yaml.ScalarNode:
+		if n.Value != "" {
+			*p = PathList{n.Value}
+		}
+		return nil
+	case yaml.SequenceNode:
+		var list []string
+		if err := n.Decode(&list); err != nil {
+			return err
+		}
+		*p = list
+		return nil
+	}
+	return fmt.Errorf("line %d: source must be a path or a list of paths", n.Line)
 }

@@ -60,7 +60,12 @@ func runDoctor(ctx context.Context, opts *DoctorOptions) error {
 	lc, err := f.live(nil)
 	if err != nil {
 		fmt.Fprintf(w, "live client: %s\n", safetext.Line(err.Error()))
-		return errors.New("the live client cannot be set up: fix the endpoint (--endpoint, CATALYST_MCP_URL or endpoint in twice.yaml)")
+		const fix = "the live client cannot be set up: fix the endpoint (--endpoint, CATALYST_MCP_URL or endpoint in twice.yaml)"
+		var usage *UsageError
+		if errors.As(err, &usage) {
+			return &UsageError{Msg: fix}
+		}
+		return errors.New(fix)
 	}
 	defer lc.Close()
 	rep := lc.Doctor(ctx)

@@ -37,11 +37,27 @@ func usagef(format string, args ...any) error {
 type FindingsError struct {
 	Count int
 	Level string
+	// What names what was counted ("" : finding; review counts hazards).
+	What string
 }
 
 func (e *FindingsError) Error() string {
-	return fmt.Sprintf("%d finding(s) at or above %s (--exit-status)", e.Count, e.Level)
+	what := e.What
+	if what == "" {
+		what = "finding"
+	}
+	return fmt.Sprintf("%d %s(s) at or above %s (--exit-status)", e.Count, what, e.Level)
 }
+
+// SourceError is a source tree that could not be reviewed (a path that
+// does not exist, a directory that cannot be read).
+type SourceError struct{ Err error }
+
+func (e *SourceError) Error() string {
+	return "cannot review the source: " + e.Err.Error() + "; give a file or directory of Go or Python source"
+}
+
+func (e *SourceError) Unwrap() error { return e.Err }
 
 // exitCode maps an error to the process's exit status.
 func exitCode(err error) int {

@@ -13,6 +13,7 @@ import (
 
 	"github.com/twice-cli/twice/catalyst"
 	"github.com/twice-cli/twice/catalyst/live"
+	"github.com/twice-cli/twice/catalyst/secret"
 	"github.com/twice-cli/twice/cmd/twice/internal/report"
 	"github.com/twice-cli/twice/detect"
 	"github.com/twice-cli/twice/tui/format"
@@ -76,6 +77,16 @@ type Factory struct {
 	// RunTUI runs the interactive view until the user quits.
 	RunTUI func(ctx context.Context, req TUIRequest) error
 
+	// redact is the command's one redactor: the live client adds the
+	// token to it, and standard output, standard error, the view's errors
+	// and record's check of the file use it (redact.go).
+	redact *secret.Redactor
+	// streams are the streams as given, before Execute wrapped standard
+	// output and standard error in the redactor (the view draws on the
+	// terminal itself); out and errOut are the wrappers.
+	streams     *IOStreams
+	out, errOut *secret.Writer
+
 	configOnce sync.Once
 	config     *Config
 	configErr  error
@@ -88,8 +99,9 @@ type Factory struct {
 // the real live client and interactive view.
 func NewFactory(streams *IOStreams, env Env) *Factory {
 	return &Factory{
-		IO:  streams,
-		Env: env,
+		IO:     streams,
+		Env:    env,
+		redact: secret.New(),
 		NewLive: func(cfg live.Config) (LiveClient, error) {
 			c, err := live.New(cfg)
 			if err != nil {
@@ -229,6 +241,7 @@ func (f *Factory) liveConfig(onRateLimit func(), watch func(status int)) (live.C
 		MaxBodyBytes:   cfg.MaxBodyBytes,
 		HTTPTransport:  f.Env.Transport,
 		OnStatus:       onStatus,
+		Redactor:       f.redactor(),
 	}, nil
 }
 
@@ -252,6 +265,10 @@ func (f *Factory) liveWatched(onRateLimit func(), watch func(status int)) (LiveC
 		return nil, err
 	}
 	c, err := f.NewLive(lc)
+	if errors.Is(err, live.ErrBadEndpoint) {
+		// --endpoint, CATALYST_MCP_URL or endpoint: given wrong (exit 2).
+		return nil, &UsageError{Msg: err.Error()}
+	}
 	if err != nil {
 		return nil, err
 	}

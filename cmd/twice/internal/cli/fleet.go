@@ -154,7 +154,7 @@ func scanRuns(ctx context.Context, src catalyst.Source, runs []catalyst.Run, pro
 					slots[i] <- scanResult{run: run, err: err}
 					continue
 				}
-				slots[i] <- scanResult{run: run, analysis: analyze(h, p.det, p.ropts.Now())}
+				slots[i] <- scanResult{run: run, analysis: analyze(h, p.det, p.ropts.Now(), p.code)}
 			}
 		}(w)
 	}

@@ -17,6 +17,7 @@ import (
 	"github.com/twice-cli/twice/catalyst/safetext"
 	"github.com/twice-cli/twice/cmd/twice/internal/report"
 	"github.com/twice-cli/twice/detect"
+	"github.com/twice-cli/twice/detect/review"
 	"github.com/twice-cli/twice/fixtures"
 )
 
@@ -178,6 +179,9 @@ func (f *Factory) checkHistory(t target, h *catalyst.History, note func(string))
 	if h.Len() == 0 {
 		return emptyHistoryError(t, h)
 	}
+	if rec := h.Run.Provenance.Recorded; rec != nil && rec.Unverified != "" && note != nil {
+		note("twice: " + quote(t.arg) + " was " + safetext.Line(rec.Unverified))
+	}
 	if err := applyIdentity(t, h); err != nil {
 		return err
 	}
@@ -264,7 +268,7 @@ func (f *Factory) readingNotice() func() {
 // stderrTTY reports whether standard error is a terminal: a writer that
 // says so itself (tests), or a file descriptor that is one.
 func (f *Factory) stderrTTY() bool {
-	switch w := f.IO.ErrOut.(type) {
+	switch w := f.terminal().ErrOut.(type) {
 	case interface{ IsTerminal() bool }:
 		return w.IsTerminal()
 	case interface{ Fd() uintptr }:
@@ -334,23 +338,26 @@ func readCancellable(ctx context.Context, what string, notice func(), read func(
 // analyze runs detect over a history. A history read live is judged
 // against now (a pending attempt overdue now is unknown); a saved one
 // against its own last event, so replaying it later gives the same answer.
-func analyze(h *catalyst.History, opts detect.Options, now time.Time) report.Analysis {
-	return report.Analysis{History: h, Report: analyzer(opts, now)(h)}
+func analyze(h *catalyst.History, opts detect.Options, now time.Time, code *review.Report) report.Analysis {
+	return report.Analysis{History: h, Report: analyzer(opts, now, code)(h)}
 }
 
 // analyzeWhileWriting is analyze for writers that have other work to do
 // first: detect runs in its own goroutine while the writer starts.
-func analyzeWhileWriting(h *catalyst.History, opts detect.Options, now time.Time) report.Analysis {
-	return report.Pending(h, analyzer(opts, now))
+func analyzeWhileWriting(h *catalyst.History, opts detect.Options, now time.Time, code *review.Report) report.Analysis {
+	return report.Pending(h, analyzer(opts, now, code))
 }
 
-// analyzer returns the detect call analyze makes.
-func analyzer(opts detect.Options, now time.Time) func(*catalyst.History) *detect.Report {
+// analyzer returns the detect call analyze makes, joined to the reviewed
+// source when there is one (--source).
+func analyzer(opts detect.Options, now time.Time, code *review.Report) func(*catalyst.History) *detect.Report {
 	return func(h *catalyst.History) *detect.Report {
 		if h.Run.Provenance.Live() {
 			opts.Now = now
 		}
-		return detect.Analyze(h, opts)
+		r := detect.Analyze(h, opts)
+		review.Join(r, code)
+		return r
 	}
 }
 

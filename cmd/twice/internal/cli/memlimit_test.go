@@ -6,8 +6,10 @@ import (
 	"math"
 	"os"
 	"path/filepath"
+	"runtime"
 	"runtime/debug"
 	"testing"
+	"time"
 
 	"github.com/twice-cli/twice/catalyst"
 )
@@ -165,5 +167,40 @@ func TestOverlappingReadsRestoreTheSettingsOnce(t *testing.T) {
 	}
 	if got := debug.SetMemoryLimit(-1); got != 1<<40 {
 		t.Errorf("limit %d after both reads, want %d", got, int64(1<<40))
+	}
+}
+
+// TestTheLimitIsLiftedWhenTheLiveHeapOutgrowsIt: a history whose live
+// heap passes its limit (tiny events: about seven times the file) would
+// keep the collector running back to back; the policy gives pacing back
+// to GOGC, and the end of the read restores the settings from before.
+func TestTheLimitIsLiftedWhenTheLiveHeapOutgrowsIt(t *testing.T) {
+	percent := debug.SetGCPercent(100)
+	defer debug.SetGCPercent(percent)
+	before := debug.SetMemoryLimit(1 << 40)
+	defer debug.SetMemoryLimit(before)
+
+	p := memoryPolicy{every: time.Millisecond}
+	leave := p.enter(4 << 20)
+	live := make([][]byte, 0, 64)
+	for range 64 {
+		live = append(live, make([]byte, 1<<20)) // 64 MiB, all live
+	}
+	runtime.GC()
+	deadline := time.Now().Add(5 * time.Second)
+	for debug.SetMemoryLimit(-1) != 1<<40 {
+		if time.Now().After(deadline) {
+			t.Fatalf("the limit stayed at %d with %d MiB live", debug.SetMemoryLimit(-1), len(live))
+		}
+		time.Sleep(time.Millisecond)
+	}
+	if got := debug.SetGCPercent(-1); got != 100 {
+		t.Errorf("GC percent %d once lifted, want 100", got)
+	}
+	debug.SetGCPercent(-1) // as the policy left it
+	runtime.KeepAlive(live)
+	leave()
+	if got := debug.SetGCPercent(100); got != 100 {
+		t.Errorf("GC percent %d after the read, want 100", got)
 	}
 }

@@ -82,12 +82,15 @@ func runRecord(ctx context.Context, opts *RecordOptions) error {
 	if app == "" {
 		return usagef("give the run's app: --app APP (or set app in twice.yaml)")
 	}
+	// Said before anything is read; Save decides again, atomically.
 	if !opts.Force {
 		if _, err := os.Lstat(opts.Path); err == nil {
-			return fmt.Errorf("%s exists: choose another file, or give --force to replace it", quote(opts.Path))
+			return existsError(opts.Path)
 		} else if !errors.Is(err, fs.ErrNotExist) {
 			return fmt.Errorf("cannot check %s: %w", quote(opts.Path), err)
 		}
+	} else if err := fixtures.CheckReplaceable(opts.Path); err != nil {
+		return err
 	}
 	lc, err := f.live(nil)
 	if err != nil {
@@ -116,8 +119,13 @@ func runRecord(ctx context.Context, opts *RecordOptions) error {
 		// The token the read used, whatever its source (a token_command
 		// too), besides those twice can see.
 		Secrets: append(f.knownSecrets(), got.Credential.Secret()),
+		Replace: opts.Force,
 	}
 	if err := fixtures.Save(opts.Path, rec); err != nil {
+		var exists *fixtures.ExistsError
+		if errors.As(err, &exists) {
+			return existsError(opts.Path)
+		}
 		return err
 	}
 	what := "payloads as Catalyst returned them"
@@ -136,4 +144,9 @@ func shellWord(s string) string {
 		return s
 	}
 	return "'" + strings.ReplaceAll(safetext.Line(s), "'", `'\''`) + "'"
+}
+
+// existsError says that record will not replace path without --force.
+func existsError(path string) error {
+	return fmt.Errorf("%s exists: choose another file, or give --force to replace it", quote(path))
 }

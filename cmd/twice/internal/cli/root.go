@@ -32,6 +32,8 @@ func Main(args []string, streams *IOStreams, env Env) int {
 // Execute runs one command line with a factory and returns the exit
 // status. Errors are printed to standard error, sanitized, as "twice: …".
 func Execute(ctx context.Context, f *Factory, args []string) int {
+	flush := f.redactOutput()
+	defer flush()
 	root := NewCmdRoot(f)
 	root.SetArgs(args)
 	root.SetIn(f.IO.In)
@@ -54,7 +56,7 @@ func Execute(ctx context.Context, f *Factory, args []string) int {
 		fmt.Fprintln(f.IO.ErrOut, "twice: interrupted")
 		code = ExitInterrupted
 	default:
-		fmt.Fprintf(f.IO.ErrOut, "twice: %s\n", safetext.Block(err.Error()))
+		fmt.Fprintf(f.IO.ErrOut, "twice: %s\n", safetext.Block(f.redactor().String(err.Error())))
 		if code == ExitUsage && cmd != nil {
 			fmt.Fprintf(f.IO.ErrOut, "Run '%s --help' for usage.\n", cmd.CommandPath())
 		}
@@ -134,6 +136,7 @@ twice.yaml; 0 means no limit); in the interactive view the limit applies to each
 		NewCmdRecord(f, nil),
 		NewCmdDoctor(f, nil),
 		NewCmdDemo(f, nil),
+		NewCmdReview(f, nil),
 		NewCmdVersion(f),
 	)
 	return root

@@ -14,6 +14,7 @@ import (
 	"github.com/twice-cli/twice/catalyst/safetext"
 	"github.com/twice-cli/twice/cmd/twice/internal/report"
 	"github.com/twice-cli/twice/detect"
+	"github.com/twice-cli/twice/detect/review"
 )
 
 // DefaultConcurrency is how many histories a project scan reads at once.
@@ -51,6 +52,9 @@ type ScanOptions struct {
 	// OverdueAfter is how long a pending attempt of a running run may wait
 	// before its outcome is called unknown (0: detect's default, 15m).
 	OverdueAfter time.Duration
+	// Source are workflow and activity source paths joined to each run's
+	// findings (--source; else the config's source:).
+	Source []string
 }
 
 // NewCmdScan builds twice scan.
@@ -91,6 +95,7 @@ With --exit-status, twice exits 3 when a finding at or above --fail-on exists (f
 	fl.BoolVar(&opts.ExitStatus, "exit-status", false, "exit 3 when a finding at or above --fail-on exists")
 	fl.StringVar(&opts.FailOn, "fail-on", "medium", "severity that fails --exit-status: low, medium or high")
 	fl.IntVar(&opts.Concurrency, "concurrency", 0, "project scan: histories read at once (default: config, else 8; lowered when rate limited)")
+	fl.StringArrayVar(&opts.Source, "source", nil, "join each finding to the code of its activity in this source `DIR` (repeatable; demo: the bundled demo services)")
 	fl.DurationVar(&opts.OverdueAfter, "overdue-after", 0,
 		"how long a running run's pending attempt may wait before its outcome is called unknown (default "+detect.DefaultOverdueAfter.String()+")")
 	return cmd
@@ -104,6 +109,8 @@ type scanPlan struct {
 	ropts       report.Options
 	cfg         *Config
 	concurrency int
+	// code is the reviewed --source, joined to every history (nil: none).
+	code *review.Report
 }
 
 func (opts *ScanOptions) plan() (*scanPlan, error) {
@@ -150,6 +157,9 @@ func (opts *ScanOptions) plan() (*scanPlan, error) {
 func runScan(ctx context.Context, opts *ScanOptions) error {
 	p, err := opts.plan()
 	if err != nil {
+		return err
+	}
+	if p.code, err = opts.F.joinSource(ctx, opts.Source); err != nil {
 		return err
 	}
 	if len(opts.Targets) == 0 {
@@ -271,13 +281,13 @@ func runTargetScan(ctx context.Context, opts *ScanOptions, p *scanPlan) error {
 			continue
 		}
 		if stream == nil {
-			a := analyze(h, p.det, f.Env.now())
+			a := analyze(h, p.det, f.Env.now(), p.code)
 			names.add(a)
 			runs = append(runs, a)
 			restore()
 			continue
 		}
-		a := analyzeWhileWriting(h, p.det, f.Env.now())
+		a := analyzeWhileWriting(h, p.det, f.Env.now(), p.code)
 		stream.Run(a)
 		names.add(a)
 		restore()

@@ -33,6 +33,9 @@ type ShowOptions struct {
 	// Timeline prints the run's timeline as text (the view's Timeline tab,
 	// for a ticket) instead of the report.
 	Timeline bool
+	// Source are workflow and activity source paths joined to the run's
+	// findings (--source; else the config's source:).
+	Source []string
 }
 
 // NewCmdShow builds twice show. runF, when set, receives the parsed options
@@ -72,6 +75,7 @@ Catalyst with --app (and --project).`,
 	cmd.Flags().StringVarP(&opts.Output, "output", "o", "", "print as text, json, jsonl or markdown instead of the interactive view")
 	cmd.Flags().BoolVar(&opts.Timeline, "timeline", false,
 		"print the run's timeline as text (its attempts on one time axis, as the view's Timeline tab draws them), to the terminal's width or 100 columns")
+	cmd.Flags().StringArrayVar(&opts.Source, "source", nil, "join each finding to the code of its activity in this source `DIR` (repeatable; demo: the bundled demo services); prints text")
 	cmd.Flags().DurationVar(&opts.OverdueAfter, "overdue-after", 0,
 		"how long a running run's pending attempt may wait before its outcome is called unknown (default "+detect.DefaultOverdueAfter.String()+")")
 	return cmd
@@ -107,6 +111,14 @@ func runShow(ctx context.Context, opts *ShowOptions) error {
 	ropts, err := f.reportOptions()
 	if err != nil {
 		return err
+	}
+	code, err := f.joinSource(ctx, opts.Source)
+	if err != nil {
+		return err
+	}
+	if code != nil && format == "" {
+		// The interactive view has no Code tab yet: the join is printed.
+		format = outputText
 	}
 	t, err := resolveTarget(opts.Target, first(opts.App, cfg.App), first(opts.Project, cfg.Project))
 	if err != nil {
@@ -165,7 +177,7 @@ func runShow(ctx context.Context, opts *ShowOptions) error {
 			}
 		}
 	}
-	a := analyze(h, det, f.Env.now())
+	a := analyze(h, det, f.Env.now(), code)
 	names := newActivityNames()
 	names.add(a)
 	f.warnUnmatched(names)

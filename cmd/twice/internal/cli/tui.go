@@ -57,6 +57,8 @@ type TUIRequest struct {
 	SourceNote func() string
 	// Refresh lists the runs again this often (0: only on R).
 	Refresh time.Duration
+	// Redact removes the token from an error before the view shows it.
+	Redact func(string) string
 }
 
 // errNoTUI is what a factory's RunTUI returns when it has no interactive
@@ -64,12 +66,15 @@ type TUIRequest struct {
 var errNoTUI = errors.New("the interactive view is not available")
 
 // runTUI runs the interactive view until the user quits.
-func runTUI(ctx context.Context, req TUIRequest) error {
+func runTUI(ctx context.Context, req TUIRequest) error { return tui.Run(ctx, tuiOptions(req)) }
+
+// tuiOptions are the view's options for a request.
+func tuiOptions(req TUIRequest) tui.Options {
 	profile := colorprofile.Unknown // let Bubble Tea detect the terminal
 	if !req.Color {
 		profile = colorprofile.Ascii // no colour: reverse video, glyphs and words
 	}
-	return tui.Run(ctx, tui.Options{
+	return tui.Options{
 		Source:       req.Source,
 		Query:        req.Query,
 		Open:         req.Ref,
@@ -84,16 +89,17 @@ func runTUI(ctx context.Context, req TUIRequest) error {
 		Output:       req.Out,
 		OpenURL:      req.OpenURL,
 		Hint:         errorHint,
+		Redact:       req.Redact,
 		SourceName:   req.SourceName,
 		SourceNote:   req.SourceNote,
 		RefreshEvery: req.Refresh,
-	})
+	}
 }
 
 // tuiRequest starts a request with what every command passes the view.
 func (f *Factory) tuiRequest(det detect.Options, console string, tf format.TimeFormat) TUIRequest {
 	return TUIRequest{Detect: det, Console: console, Now: f.Env.Now, TimeFormat: tf,
-		Color: mustColor(f), In: f.IO.In, Out: f.IO.Out, OpenURL: f.browser()}
+		Color: mustColor(f), In: f.IO.In, Out: f.terminal().Out, OpenURL: f.browser(), Redact: f.redactor().String}
 }
 
 // retryWatch follows the HTTP statuses a live client gets, so the view's

@@ -193,6 +193,7 @@ func writeSourceJSON(e *jsonEnc, p catalyst.Provenance) {
 		e.timeField("captured_at", rec.CapturedAt)
 		e.boolField("truncated", rec.Truncated)
 		e.strField("description", rec.Description)
+		e.strField("unverified", rec.Unverified)
 		e.endObject()
 	}
 	e.endObject()
@@ -277,6 +278,7 @@ func writeReportJSON(e *jsonEnc, h *catalyst.History, r *detect.Report) {
 		e.endObject()
 	}
 	e.endArray()
+	writeCodeJSON(e, r)
 }
 
 func writeInvocationJSON(e *jsonEnc, r *detect.Report, k int, inv *detect.Invocation) {
@@ -394,5 +396,84 @@ func writeFindingJSON(e *jsonEnc, f *detect.Finding) {
 	e.endArray()
 	e.strField("explanation", f.Explanation)
 	e.strField("advice", f.Advice)
+	if c := f.Code; c != nil {
+		e.key("code")
+		e.beginObject()
+		e.boolField("found", c.Found)
+		e.boolField("not_found", !c.Found)
+		if c.Found {
+			e.key("definition")
+			writeCodeLocJSON(e, c.Definition)
+		}
+		e.strField("verdict", string(c.Verdict))
+		e.strField("note", c.Note)
+		if c.Refusal != nil {
+			e.key("refusal")
+			writeCodeHazardJSON(e, *c.Refusal)
+		}
+		e.key("hazards")
+		e.beginArray()
+		for _, h := range c.Hazards {
+			writeCodeHazardJSON(e, h)
+		}
+		e.endArray()
+		e.endObject()
+	}
 	e.endObject()
+}
+
+func writeCodeLocJSON(e *jsonEnc, l detect.CodeLocation) {
+	e.beginObject()
+	e.strField("file", l.File)
+	e.intField("line", int64(l.Line))
+	e.intField("column", int64(l.Col))
+	e.endObject()
+}
+
+func writeCodeHazardJSON(e *jsonEnc, h detect.CodeHazard) {
+	e.beginObject()
+	e.strField("rule", h.Rule)
+	if h.Rule != "" {
+		e.nameField("severity", h.Severity.String())
+	}
+	e.key("location")
+	writeCodeLocJSON(e, h.CodeLocation)
+	e.strField("excerpt", h.Excerpt)
+	e.strField("message", h.Message)
+	e.endObject()
+}
+
+// writeCodeJSON writes the run's activities as the source defines them
+// (--source): "code": [{"activity", "found", "definition", "hazards",
+// "refusals"}].
+func writeCodeJSON(e *jsonEnc, r *detect.Report) {
+	if r.Code == nil {
+		return
+	}
+	e.key("code")
+	e.beginArray()
+	for _, c := range r.Code {
+		e.beginObject()
+		e.strField("activity", c.Name)
+		e.key("found")
+		e.bool(c.Found)
+		if c.Found {
+			e.key("definition")
+			writeCodeLocJSON(e, c.Definition)
+		}
+		e.key("hazards")
+		e.beginArray()
+		for _, h := range c.Hazards {
+			writeCodeHazardJSON(e, h)
+		}
+		e.endArray()
+		e.key("refusals")
+		e.beginArray()
+		for _, h := range c.Refusals {
+			writeCodeHazardJSON(e, h)
+		}
+		e.endArray()
+		e.endObject()
+	}
+	e.endArray()
 }

@@ -95,6 +95,7 @@ func (t *textWriter) run(a Analysis) {
 		t.println("Analysis: not available for this history.")
 	} else {
 		t.findings(a)
+		t.codeActivities(a)
 		t.skipped(a)
 		t.invocations(a)
 	}
@@ -283,6 +284,9 @@ func recordedText(r *catalyst.Recording, f format.TimeFormat, now time.Time) str
 	if r.Truncated {
 		b.WriteString("; TRUNCATED: the recorded history is partial")
 	}
+	if r.Unverified != "" {
+		b.WriteString("; " + line(r.Unverified))
+	}
 	return b.String()
 }
 
@@ -354,6 +358,47 @@ func (t *textWriter) findings(a Analysis) {
 		}
 		if f.Advice != "" {
 			t.println("            advice: ", line(f.Advice))
+		}
+		t.code(f.Code)
+	}
+}
+
+// code prints what the activity's source says about a finding (--source).
+func (t *textWriter) code(c *detect.CodeEvidence) {
+	if c == nil {
+		return
+	}
+	if c.Note != "" {
+		t.println("            code: ", line(c.Note))
+	}
+	if c.Refusal != nil {
+		t.println("              ", line(codeLocText(c.Refusal.CodeLocation)), "  ", line(c.Refusal.Excerpt))
+	}
+	for _, h := range c.Hazards {
+		t.println("              ", h.Rule, "  ", line(codeLocText(h.CodeLocation)), "  ", line(h.Excerpt))
+	}
+}
+
+func codeLocText(l detect.CodeLocation) string { return format.CodeLocText(l) }
+
+// codeActivities lists the run's activities as the source defines them.
+func (t *textWriter) codeActivities(a Analysis) {
+	if a.Report == nil || a.Report.Code == nil {
+		return
+	}
+	t.println()
+	t.println(t.opts.Styles.Heading("Code (--source)"))
+	for _, c := range a.Report.Code {
+		if !c.Found {
+			t.println("  ", line(c.Name), "  not found in the source given")
+			continue
+		}
+		t.println("  ", line(c.Name), "  ", line(codeLocText(c.Definition)), "  ", plural(len(c.Hazards), "hazard"))
+		for _, h := range c.Hazards {
+			t.println("    ", h.Severity.String(), "  ", h.Rule, "  ", line(codeLocText(h.CodeLocation)), "  ", line(h.Message))
+		}
+		for _, r := range c.Refusals {
+			t.println("    refuses a duplicate: ", line(codeLocText(r.CodeLocation)), "  ", line(r.Message))
 		}
 	}
 }

@@ -1,0 +1,474 @@
+// Package secret keeps credentials out of what twice shows and saves. A
+// Redactor holds the secrets a command knows (the Catalyst token in use)
+// and replaces every occurrence of them, in every encoding a server or a
+// history is likely to carry, with "[redacted]".
+//
+// One Redactor is built per command and handed to everything that turns
+// untrusted text into output: the live client (which adds the token when
+// it resolves it, and redacts each answer as it arrives, before any message
+// cuts it short), the command line's standard output and standard error,
+// the interactive view's error pane, and twice record's check of the file
+// it is about to write. A nil *Redactor holds nothing and changes nothing.
+//
+// A secret is found:
+//   - as it is;
+//   - with any of its characters JSON-escaped (\uXXXX, \/ or \"), behind any
+//     number of backslashes (a payload is JSON inside a JSON string, so its
+//     escapes are escaped again);
+//   - with any of its bytes URL-encoded (%XX), and a space as '+';
+//   - base64-encoded (standard or URL alphabet, padded or not) at any
+//     alignment: alone, or inside a longer encoded value such as the base64
+//     of "Bearer <token>" or "user:<token>"; the whole base64 run is
+//     replaced;
+//   - cut: a text that ends with the first eight or more characters of a
+//     secret, or begins with its last eight or more, was cut through it,
+//     and that part is replaced too (a token's prefix is still the token).
+package secret
+
+import (
+	"encoding/base64"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"unicode/utf8"
+	"unsafe"
+)
+
+// Mask is what every secret is replaced with.
+const Mask = "[redacted]"
+
+// MinCut is the shortest part of a secret that is redacted at a text's
+// start or end, where the text may have been cut through the secret.
+const MinCut = 8
+
+// Redactor replaces known secrets in text. It is safe for concurrent use;
+// secrets may be added while it is in use (the live client adds the token
+// when it first resolves it).
+type Redactor struct {
+	mu      sync.RWMutex
+	secrets []*pattern
+	// count mirrors len(secrets), read without the lock on the fast path.
+	count atomic.Int32
+}
+
+// New returns a Redactor holding the given secrets (empty ones are
+// ignored).
+func New(secrets ...string) *Redactor {
+	r := &Redactor{}
+	for _, s := range secrets {
+		r.Add(s)
+	}
+	return r
+}
+
+// Add makes r redact secret from now on. Empty and already known secrets
+// are ignored; surrounding white space is not part of a secret.
+func (r *Redactor) Add(secret string) {
+	secret = strings.TrimSpace(secret)
+	if r == nil || secret == "" {
+		return
+	}
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	for _, p := range r.secrets {
+		if p.secret == secret {
+			return
+		}
+	}
+	r.secrets = append(r.secrets, newPattern(secret))
+	r.count.Store(int32(len(r.secrets)))
+}
+
+// Empty reports whether r holds no secret (then it changes nothing).
+func (r *Redactor) Empty() bool { return r == nil || r.count.Load() == 0 }
+
+// patterns returns the secrets held, for one pass.
+func (r *Redactor) patterns() []*pattern {
+	if r.Empty() {
+		return nil
+	}
+	r.mu.RLock()
+	defer r.mu.RUnlock()
+	return r.secrets
+}
+
+// String returns s with every secret, in every form, replaced by Mask, and
+// a secret cut at either end of s replaced too.
+func (r *Redactor) String(s string) string {
+	ps := r.patterns()
+	if len(ps) == 0 {
+		return s
+	}
+	spans := findAll(s, ps, true)
+	if len(spans) == 0 {
+		return s
+	}
+	var b strings.Builder
+	b.Grow(len(s))
+	last := 0
+	for _, sp := range spans {
+		b.WriteString(s[last:sp.start])
+		b.WriteString(Mask)
+		last = sp.end
+	}
+	b.WriteString(s[last:])
+	return b.String()
+}
+
+// Bytes is String for a byte slice. It returns b itself when b holds no
+// secret, so the caller can tell (and pays no copy).
+func (r *Redactor) Bytes(b []byte) []byte {
+	ps := r.patterns()
+	if len(ps) == 0 {
+		return b
+	}
+	spans := findAll(unsafe.String(unsafe.SliceData(b), len(b)), ps, true)
+	if len(spans) == 0 {
+		return b
+	}
+	out := make([]byte, 0, len(b))
+	last := 0
+	for _, sp := range spans {
+		out = append(out, b[last:sp.start]...)
+		out = append(out, Mask...)
+		last = sp.end
+	}
+	return append(out, b[last:]...)
+}
+
+// Contains reports whether s holds a secret, in any form, or a cut one at
+// either end.
+func (r *Redactor) Contains(s string) bool {
+	ps := r.patterns()
+	return len(ps) > 0 && len(findAll(s, ps, true)) > 0
+}
+
+// Error returns err with its message redacted, keeping what errors.Is and
+// errors.As find in it; nil stays nil, and an error that holds no secret is
+// returned as it is.
+func (r *Redactor) Error(err error) error {
+	if err == nil || r.Empty() {
+		return err
+	}
+	msg := err.Error()
+	clean := r.String(msg)
+	if clean == msg {
+		return err
+	}
+	return &redactedError{msg: clean, err: err}
+}
+
+// redactedError is an error whose message had a secret removed.
+type redactedError struct {
+	msg string
+	err error
+}
+
+func (e *redactedError) Error() string { return e.msg }
+func (e *redactedError) Unwrap() error { return e.err }
+
+// span is the bytes [start, end) of one secret found.
+type span struct{ start, end int }
+
+// pattern is one secret and its precomputed base64 forms.
+type pattern struct {
+	secret string
+	runes  []rune
+	// first holds the bytes that may begin an encoding of the secret's
+	// first character.
+	first [256]bool
+	// b64 are the parts of the secret's base64 encodings that do not
+	// depend on what surrounds it: for each of the three alignments and
+	// both alphabets.
+	b64 []string
+}
+
+func newPattern(secret string) *pattern {
+	p := &pattern{secret: secret, runes: []rune(secret)}
+	p.first[secret[0]] = true
+	p.first['\\'] = true
+	p.first['%'] = true
+	if p.runes[0] == ' ' {
+		p.first['+'] = true
+	}
+	p.b64 = base64Cores(secret)
+	return p
+}
+
+// base64Cores returns, for each alignment of secret within a base64 stream
+// (0, 1 or 2 bytes before it), the characters of its encoding that only its
+// own bytes decide, in both alphabets. Cores shorter than MinCut are left
+// out: they would match by chance.
+func base64Cores(secret string) []string {
+	var out []string
+	seen := map[string]bool{}
+	for k := 0; k < 3; k++ {
+		buf := append(make([]byte, k), secret...)
+		// Whole groups only: the last partial group mixes in what follows.
+		n := len(buf) / 3 * 3
+		if n == 0 {
+			continue
+		}
+		enc := base64.StdEncoding.EncodeToString(buf[:n])
+		// The first characters mix in the k bytes before the secret.
+		skip := [3]int{0, 2, 3}[k]
+		core := enc[skip:]
+		if len(core) < MinCut {
+			continue
+		}
+		for _, c := range []string{core, strings.NewReplacer("+", "-", "/", "_").Replace(core)} {
+			if !seen[c] {
+				seen[c] = true
+				out = append(out, c)
+			}
+		}
+	}
+	return out
+}
+
+// findAll returns the spans of every secret in s, in order and not
+// overlapping. cut also finds a secret cut at either end of s.
+func findAll(s string, ps []*pattern, cut bool) []span {
+	var spans []span
+	for _, p := range ps {
+		spans = p.find(s, spans, cut)
+	}
+	if len(spans) < 2 {
+		return spans
+	}
+	return merge(spans)
+}
+
+// merge sorts spans and joins those that overlap or touch.
+func merge(spans []span) []span {
+	for i := 1; i < len(spans); i++ { // insertion sort: few spans
+		for j := i; j > 0 && spans[j].start < spans[j-1].start; j-- {
+			spans[j], spans[j-1] = spans[j-1], spans[j]
+		}
+	}
+	out := spans[:1]
+	for _, sp := range spans[1:] {
+		last := &out[len(out)-1]
+		if sp.start <= last.end {
+			last.end = max(last.end, sp.end)
+			continue
+		}
+		out = append(out, sp)
+	}
+	return out
+}
+
+// find appends the spans of p in s: the secret in every character
+// encoding, its base64 forms, and (with cut) a part of it cut at either
+// end of s.
+func (p *pattern) find(s string, spans []span, cut bool) []span {
+	for i := 0; i < len(s); i++ {
+		if !p.first[s[i]] {
+			// Jump to the next byte that may begin the secret.
+			j := p.nextStart(s, i)
+			if j < 0 {
+				break
+			}
+			i = j
+		}
+		if escapedAt(s, i) {
+			// The byte is the second half of an escape (\n, \\): an escape
+			// starts at the first backslash of a run, and a character
+			// after a backslash is not itself.
+			continue
+		}
+		end, matched := p.matchFrom(s, i, 0)
+		switch {
+		case matched == len(p.runes):
+			spans = append(spans, span{i, end})
+			i = end - 1
+		case cut && end == len(s) && matched >= MinCut:
+			// s ends inside the secret: it was cut through it.
+			spans = append(spans, span{i, end})
+			i = end - 1
+		}
+	}
+	if cut && len(p.runes) > MinCut {
+		// s begins inside the secret: its last characters.
+		for k := 1; k <= len(p.runes)-MinCut; k++ {
+			end, matched := p.matchFrom(s, 0, k)
+			if matched == len(p.runes)-k && end > 0 {
+				spans = append(spans, span{0, end})
+				break
+			}
+		}
+	}
+	for _, core := range p.b64 {
+		for off := 0; ; {
+			j := strings.Index(s[off:], core)
+			if j < 0 {
+				break
+			}
+			start, end := off+j, off+j+len(core)
+			for start > 0 && isBase64Byte(s[start-1]) && !escapedAt(s, start-1) {
+				start--
+			}
+			for end < len(s) && isBase64Byte(s[end]) {
+				end++
+			}
+			spans = append(spans, span{start, end})
+			off = end
+		}
+	}
+	return spans
+}
+
+// nextStart returns the first index at or after i whose byte may begin the
+// secret, or -1.
+func (p *pattern) nextStart(s string, i int) int {
+	best := -1
+	for _, c := range [...]byte{p.secret[0], '\\', '%'} {
+		j := strings.IndexByte(s[i:], c)
+		if j >= 0 && (best < 0 || i+j < best) {
+			best = i + j
+		}
+	}
+	if p.runes[0] == ' ' {
+		if j := strings.IndexByte(s[i:], '+'); j >= 0 && (best < 0 || i+j < best) {
+			best = i + j
+		}
+	}
+	return best
+}
+
+// escapedAt reports whether s[i] follows an odd run of backslashes: it is
+// part of an escape, and replacing it would leave a lone backslash.
+func escapedAt(s string, i int) bool {
+	n := 0
+	for j := i - 1; j >= 0 && s[j] == '\\'; j-- {
+		n++
+	}
+	return n%2 == 1
+}
+
+func isBase64Byte(c byte) bool {
+	return 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || '0' <= c && c <= '9' ||
+		c == '+' || c == '/' || c == '-' || c == '_' || c == '='
+}
+
+// matchFrom matches the secret's characters from rune k on against s from
+// byte i, each character as itself or in any encoding the package names.
+// It returns where the match ended and how many characters matched; a
+// match that ran out of s stops there.
+func (p *pattern) matchFrom(s string, i, k int) (end, matched int) {
+	j := i
+	for _, r := range p.runes[k:] {
+		n := encodedRuneAt(s, j, r)
+		if n <= 0 {
+			return j, matched
+		}
+		j += n
+		matched++
+	}
+	return j, matched
+}
+
+// encodedRuneAt returns the length of an encoding of r at s[i:], or 0.
+func encodedRuneAt(s string, i int, r rune) int {
+	if i >= len(s) {
+		return 0
+	}
+	var enc [utf8.UTFMax]byte
+	n := utf8.EncodeRune(enc[:], r)
+	if strings.HasPrefix(s[i:], string(enc[:n])) {
+		return n
+	}
+	switch s[i] {
+	case '\\':
+		return escapedRuneAt(s, i, r)
+	case '%':
+		j := i
+		for _, c := range enc[:n] {
+			if j+3 > len(s) || s[j] != '%' {
+				return 0
+			}
+			hi, lo := unhex(s[j+1]), unhex(s[j+2])
+			if hi < 0 || lo < 0 || byte(hi<<4|lo) != c {
+				return 0
+			}
+			j += 3
+		}
+		return j - i
+	case '+':
+		if r == ' ' {
+			return 1
+		}
+	}
+	return 0
+}
+
+// escapedRuneAt returns the length of a JSON escape of r at s[i:], behind
+// one or more backslashes, or 0.
+func escapedRuneAt(s string, i int, r rune) int {
+	j := i
+	for j < len(s) && s[j] == '\\' {
+		j++
+	}
+	if j >= len(s) {
+		return 0
+	}
+	switch c := s[j]; {
+	case c == '/' && r == '/', c == '"' && r == '"':
+		return j + 1 - i
+	case c == 'u':
+		u, ok := hex4(s, j+1)
+		if !ok {
+			return 0
+		}
+		if r < 0x10000 {
+			if rune(u) == r {
+				return j + 5 - i
+			}
+			return 0
+		}
+		// A surrogate pair: \uD8xx\uDCxx, each behind the same escaping.
+		hi, lo := 0xD800+((r-0x10000)>>10), 0xDC00+((r-0x10000)&0x3FF)
+		if rune(u) != hi {
+			return 0
+		}
+		k := j + 5
+		m := k
+		for m < len(s) && s[m] == '\\' {
+			m++
+		}
+		if m == k || m >= len(s) || s[m] != 'u' {
+			return 0
+		}
+		if u2, ok := hex4(s, m+1); ok && rune(u2) == lo {
+			return m + 5 - i
+		}
+	}
+	return 0
+}
+
+func hex4(s string, i int) (int, bool) {
+	if i+4 > len(s) {
+		return 0, false
+	}
+	v := 0
+	for k := 0; k < 4; k++ {
+		d := unhex(s[i+k])
+		if d < 0 {
+			return 0, false
+		}
+		v = v<<4 | d
+	}
+	return v, true
+}
+
+func unhex(c byte) int {
+	switch {
+	case '0' <= c && c <= '9':
+		return int(c - '0')
+	case 'a' <= c && c <= 'f':
+		return int(c-'a') + 10
+	case 'A' <= c && c <= 'F':
+		return int(c-'A') + 10
+	}
+	return -1
+}

@@ -1,0 +1,182 @@
+package cli
+
+import (
+	"context"
+	"fmt"
+	"os"
+
+	"github.com/twice-cli/twice/catalyst/safetext"
+	"github.com/twice-cli/twice/fixtures"
+
+	"github.com/spf13/cobra"
+
+	"github.com/twice-cli/twice/cmd/twice/internal/report"
+	"github.com/twice-cli/twice/detect"
+	"github.com/twice-cli/twice/detect/review"
+	"github.com/twice-cli/twice/detect/review/langs"
+)
+
+// outputSARIF is -o sarif (review only).
+const outputSARIF outputFormat = "sarif"
+
+// ReviewOptions are twice review's inputs.
+type ReviewOptions struct {
+	F *Factory
+	// Paths are the files and directories to review.
+	Paths []string
+	// Output is -o.
+	Output string
+	// ExitStatus exits 3 when a hazard at or above FailOn exists.
+	ExitStatus bool
+	FailOn     string
+}
+
+// NewCmdReview builds twice review. runF, when set, receives the parsed
+// options instead of running (tests).
+func NewCmdReview(f *Factory, runF func(*ReviewOptions) error) *cobra.Command {
+	opts := &ReviewOptions{F: f}
+	cmd := &cobra.Command{
+		Use:   "review PATH...",
+		Short: "Review workflow and activity source for the hazards of running twice",
+		Long: `Read the source of your workflows and activities (Go and Python; files or directories)
+and report, per activity, what makes it unsafe to run twice: an idempotency key generated
+inside the body, a side effect with no key or conditional write, check-then-act, a key
+derived from a per-attempt id, a retry loop inside the body, one retry policy for
+activities of different failure classes, a business rejection retried by the call site's
+policy, and a whole response body returned as output. Each hazard names the activity as
+the history shows it, its file:line:column, the line, why it is a hazard and the fix.
+
+twice never runs your code: this is static review. -o sarif writes SARIF 2.1.0 for GitHub
+code scanning and editors. With --exit-status, twice exits 3 when a hazard at or above
+--fail-on exists (for CI).`,
+		Example: `  twice review ./services/payments
+  twice review . -o sarif > twice.sarif
+  twice review . --exit-status --fail-on high`,
+		Args: usageArgs(cobra.MinimumNArgs(1)),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			opts.Paths = args
+			if runF != nil {
+				return runF(opts)
+			}
+			return runReview(cmd.Context(), opts)
+		},
+	}
+	fl := cmd.Flags()
+	fl.StringVarP(&opts.Output, "output", "o", "text", "output: text, json, markdown or sarif")
+	fl.BoolVar(&opts.ExitStatus, "exit-status", false, "exit 3 when a hazard at or above --fail-on exists")
+	fl.StringVar(&opts.FailOn, "fail-on", "medium", "severity that fails --exit-status: low, medium or high")
+	return cmd
+}
+
+func runReview(ctx context.Context, opts *ReviewOptions) error {
+	f := opts.F
+	format, err := parseOutput(opts.Output, outputText, outputJSON, outputMarkdown, outputSARIF)
+	if err != nil {
+		return err
+	}
+	failOn, ok := detect.ParseSeverity(opts.FailOn)
+	if !ok || failOn == detect.SeverityNone {
+		return usagef("--fail-on %s is not a severity: use low, medium or high", quote(opts.FailOn))
+	}
+	rep, err := reviewSource(ctx, opts.Paths)
+	if err != nil {
+		return err
+	}
+	color, err := f.colorEnabled()
+	if err != nil {
+		return err
+	}
+	ro := report.ReviewOptions{Styles: report.NewStyles(color && format == outputText), Version: f.Env.Version}
+	switch format {
+	case outputJSON:
+		err = report.WriteReviewJSON(f.IO.Out, rep, ro)
+	case outputMarkdown:
+		err = report.WriteReviewMarkdown(f.IO.Out, rep, ro)
+	case outputSARIF:
+		err = report.WriteReviewSARIF(f.IO.Out, rep, ro)
+	default:
+		err = report.WriteReviewText(f.IO.Out, rep, ro)
+	}
+	if err != nil {
+		return err
+	}
+	if opts.ExitStatus {
+		n := 0
+		for _, h := range rep.Hazards {
+			if h.Severity >= failOn {
+				n++
+			}
+		}
+		if n > 0 {
+			return &FindingsError{Count: n, Level: failOn.String(), What: "hazard"}
+		}
+	}
+	return nil
+}
+
+// reviewSource reviews source paths with every front-end this build has.
+// "demo" (when no such directory exists here) is the bundled demo
+// services.
+func reviewSource(ctx context.Context, paths []string) (*review.Report, error) {
+	opts := langs.Options()
+	demo, other := 0, 0
+	for _, p := range paths {
+		if isDemoSource(p) {
+			demo++
+		} else {
+			other++
+		}
+	}
+	if demo > 0 && other > 0 {
+		return nil, usagef("give the bundled demo services (demo) on their own, not with other source paths")
+	}
+	if demo > 0 {
+		opts.FS = fixtures.DemoServices()
+		paths = []string{fixtures.DemoServicesRoot}
+	}
+	rep, err := review.Review(ctx, paths, opts)
+	if err != nil {
+		return nil, &SourceError{Err: err}
+	}
+	return rep, nil
+}
+
+// isDemoSource reports whether a source path names the bundled demo
+// services: "demo:", or "demo" when there is no such directory.
+func isDemoSource(p string) bool {
+	if p == fixtures.DemoPrefix {
+		return true
+	}
+	if p != "demo" {
+		return false
+	}
+	_, err := os.Stat(p)
+	return err != nil
+}
+
+// joinSource reviews the --source paths (or the config's source:) and
+// returns the review to join to each history; nil when no source was
+// given.
+func (f *Factory) joinSource(ctx context.Context, flags []string) (*review.Report, error) {
+	paths := flags
+	if len(paths) == 0 {
+		cfg, err := f.Config()
+		if err != nil {
+			return nil, err
+		}
+		paths = cfg.Source
+	}
+	if len(paths) == 0 {
+		return nil, nil
+	}
+	rep, err := reviewSource(ctx, paths)
+	if err != nil {
+		return nil, err
+	}
+	for _, l := range []review.Lang{review.LangPython, review.LangCSharp} {
+		if why, ok := rep.Unavailable[l]; ok {
+			fmt.Fprintf(f.IO.ErrOut, "twice: %s\n", safetext.Line(why))
+		}
+	}
+	return rep, nil
+}

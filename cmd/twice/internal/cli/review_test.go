@@ -1,0 +1,148 @@
+package cli
+
+import (
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/twice-cli/twice/detect/review/python"
+)
+
+const corpusGo = "../../../../detect/review/testdata/corpus/go"
+
+func TestReviewCommand(t *testing.T) {
+	h := newHarness(t)
+	res := h.run("review", filepath.Join(corpusGo, "g01"))
+	if res.code != ExitOK {
+		t.Fatalf("exit %d: %s", res.code, res.errOut)
+	}
+	for _, want := range []string{"key-generated-in-body", "ChargeCard", "g01/charge.go:31:2", "why:", "fix:"} {
+		if !strings.Contains(res.out, want) {
+			t.Errorf("output lacks %q:\n%s", want, res.out)
+		}
+	}
+}
+
+func TestReviewExitStatus(t *testing.T) {
+	for _, tc := range []struct {
+		args []string
+		code int
+	}{
+		{[]string{"review", filepath.Join(corpusGo, "g01"), "--exit-status"}, ExitFindings},
+		{[]string{"review", filepath.Join(corpusGo, "g01"), "--exit-status", "--fail-on", "high"}, ExitFindings},
+		{[]string{"review", filepath.Join(corpusGo, "g03"), "--exit-status", "--fail-on", "high"}, ExitOK}, // medium only
+		{[]string{"review", filepath.Join(corpusGo, "g02"), "--exit-status", "--fail-on", "low"}, ExitOK},  // none
+		{[]string{"review", filepath.Join(corpusGo, "g01"), "--fail-on", "severe"}, ExitUsage},
+		{[]string{"review", filepath.Join(corpusGo, "g01"), "-o", "yaml"}, ExitUsage},
+		{[]string{"review"}, ExitUsage},
+		{[]string{"review", filepath.Join(t.TempDir(), "missing")}, ExitError},
+	} {
+		h := newHarness(t)
+		if res := h.run(tc.args...); res.code != tc.code {
+			t.Errorf("twice %s: exit %d, want %d (%s)", strings.Join(tc.args, " "), res.code, tc.code, res.errOut)
+		}
+	}
+}
+
+func TestReviewOutputs(t *testing.T) {
+	for _, o := range []string{"json", "sarif"} {
+		h := newHarness(t)
+		res := h.run("review", corpusGo, "-o", o)
+		if res.code != ExitOK {
+			t.Fatalf("-o %s: exit %d: %s", o, res.code, res.errOut)
+		}
+		var v map[string]any
+		if err := json.Unmarshal([]byte(res.out), &v); err != nil {
+			t.Fatalf("-o %s is not JSON: %v", o, err)
+		}
+		if o == "sarif" && v["version"] != "2.1.0" {
+			t.Errorf("SARIF version %v", v["version"])
+		}
+	}
+	h := newHarness(t)
+	res := h.run("review", corpusGo, "-o", "markdown")
+	if !strings.HasPrefix(res.out, "## twice review") || !strings.Contains(res.out, "| severity | rule |") {
+		t.Errorf("markdown:\n%.400s", res.out)
+	}
+}
+
+// TestShowSourceDemo is README's join: twice show demo:payment-timeout
+// --source demo says why ChargeCard's duplicate is likely real, with the
+// line, and lists every activity of the run.
+func TestShowSourceDemo(t *testing.T) {
+	if ok, why := python.Available(); !ok {
+		t.Skip("the payment-timeout service is Python: " + why)
+	}
+	h := newHarness(t)
+	res := h.run("show", "demo:payment-timeout", "--source", "demo")
+	if res.code != ExitOK {
+		t.Fatalf("exit %d: %s", res.code, res.errOut)
+	}
+	for _, want := range []string{
+		"code: likely a real duplicate: ChargeCard makes its key inside the body (demo/services/payment-timeout/checkout.py:37)",
+		`headers={"Idempotency-Key": str(uuid.uuid4())},`,
+		"Code (--source)", "ReserveInventory", "SendReceipt",
+	} {
+		if !strings.Contains(res.out, want) {
+			t.Errorf("output lacks %q", want)
+		}
+	}
+	if len(h.tuiCalls) != 0 {
+		t.Error("--source opened the interactive view, which has no Code tab")
+	}
+}
+
+func TestScanSourceNotFound(t *testing.T) {
+	dir := t.TempDir()
+	if err := os.WriteFile(filepath.Join(dir, "x.go"), []byte("package main\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	h := newHarness(t)
+	res := h.run("scan", "demo:payment-timeout", "--source", dir, "-o", "json")
+	if res.code != ExitOK {
+		t.Fatalf("exit %d: %s", res.code, res.errOut)
+	}
+	var doc struct {
+		Runs []struct {
+			Code []struct {
+				Activity string `json:"activity"`
+				Found    bool   `json:"found"`
+			} `json:"code"`
+			Findings []struct {
+				Code struct {
+					NotFound bool   `json:"not_found"`
+					Note     string `json:"note"`
+				} `json:"code"`
+			} `json:"findings"`
+		} `json:"runs"`
+	}
+	if err := json.Unmarshal([]byte(res.out), &doc); err != nil {
+		t.Fatal(err)
+	}
+	run := doc.Runs[0]
+	if len(run.Code) != 3 {
+		t.Fatalf("code lists %d activities, want all 3 of the run", len(run.Code))
+	}
+	for _, c := range run.Code {
+		if c.Found {
+			t.Errorf("%s reported found in a tree that defines nothing", c.Activity)
+		}
+	}
+	if f := run.Findings[0]; !f.Code.NotFound || !strings.Contains(f.Code.Note, "does not define") {
+		t.Errorf("the finding's code evidence: %+v", f.Code)
+	}
+}
+
+func TestSourceFromConfig(t *testing.T) {
+	h := newHarness(t)
+	cfg := writeFile(t, "twice.yaml", "source: \"demo:\"\n")
+	res := h.run("--config", cfg, "scan", "demo:email-503")
+	if res.code != ExitOK {
+		t.Fatalf("exit %d: %s", res.code, res.errOut)
+	}
+	if !strings.Contains(res.out, "probably refused downstream") {
+		t.Errorf("source: in twice.yaml was not joined:\n%s", res.out)
+	}
+}

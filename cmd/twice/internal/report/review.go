@@ -1,0 +1,535 @@
+package report
+
+import (
+	"fmt"
+	"io"
+	"net/url"
+	"path"
+	"sort"
+	"strings"
+
+	"github.com/twice-cli/twice/catalyst/safetext"
+	"github.com/twice-cli/twice/detect"
+	"github.com/twice-cli/twice/detect/review"
+	"github.com/twice-cli/twice/tui/format"
+)
+
+// ReviewOptions configure the review writers.
+type ReviewOptions struct {
+	// Styles colours text output (zero value: plain).
+	Styles Styles
+	// Version is twice's version, for SARIF's tool.driver.version.
+	Version string
+}
+
+// reviewSummary is the first line of every review output.
+func reviewSummary(r *review.Report) string {
+	var langs []string
+	files, lines := 0, 0
+	for _, l := range sortedLangs(r.Files) {
+		langs = append(langs, fmt.Sprintf("%d %s", r.Files[l], langTitle(l)))
+		files += r.Files[l]
+		lines += r.Lines[l]
+	}
+	what := "no source files"
+	if files > 0 {
+		what = fmt.Sprintf("%s (%s), %s lines", plural(files, "file"), strings.Join(langs, ", "), format.Count(lines))
+	}
+	counts := map[detect.Severity]int{}
+	for _, h := range r.Hazards {
+		counts[h.Severity]++
+	}
+	var sev []string
+	for s := detect.SeverityHigh; s >= detect.SeverityLow; s-- {
+		if counts[s] > 0 {
+			sev = append(sev, fmt.Sprintf("%d %s", counts[s], s))
+		}
+	}
+	hz := plural(len(r.Hazards), "hazard")
+	if len(sev) > 0 {
+		hz += " (" + strings.Join(sev, ", ") + ")"
+	}
+	return fmt.Sprintf("%s; %s, %s; %s", what, count(len(r.Activities), "activity"), plural(len(r.Workflows), "workflow"), hz)
+}
+
+// count is plural for words ending in y ("1 activity", "3 activities").
+func count(n int, word string) string {
+	if n != 1 && strings.HasSuffix(word, "y") {
+		return format.Count(n) + " " + word[:len(word)-1] + "ies"
+	}
+	return plural(n, word)
+}
+
+func langTitle(l review.Lang) string {
+	switch l {
+	case review.LangGo:
+		return "Go"
+	case review.LangPython:
+		return "Python"
+	case review.LangCSharp:
+		return "C#"
+	}
+	return string(l)
+}
+
+func sortedLangs[V any](m map[review.Lang]V) []review.Lang {
+	out := make([]review.Lang, 0, len(m))
+	for l := range m {
+		out = append(out, l)
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i] < out[j] })
+	return out
+}
+
+func loc(l review.Location) string {
+	return fmt.Sprintf("%s:%d:%d", l.File, l.Line, l.Col)
+}
+
+// WriteReviewText writes a review for a terminal or a log.
+func WriteReviewText(w io.Writer, r *review.Report, o ReviewOptions) error {
+	st := o.Styles
+	var b strings.Builder
+	b.WriteString(st.Heading("twice review") + ": " + safetext.Line(reviewSummary(r)) + "\n")
+	for _, l := range sortedLangs(r.Unavailable) {
+		b.WriteString("not reviewed: " + safetext.Line(r.Unavailable[l]) + "\n")
+	}
+	for _, h := range r.Hazards {
+		b.WriteString("\n")
+		who := h.Activity
+		if h.Workflow != "" {
+			if who == "" {
+				who = "workflow " + h.Workflow
+			} else {
+				who = h.Activity + " (called from " + h.Workflow + ")"
+			}
+		}
+		fmt.Fprintf(&b, "%s  %s  %s\n", st.Severity(h.Severity), h.Rule, safetext.Line(who))
+		fmt.Fprintf(&b, "  %s  %s\n", safetext.Line(loc(h.Location)), safetext.Line(h.Excerpt))
+		fmt.Fprintf(&b, "  %s\n", safetext.Line(h.Message))
+		for _, v := range h.Via {
+			fmt.Fprintf(&b, "  via %s\n", safetext.Line(v))
+		}
+		if rule, ok := review.RuleByID(h.Rule); ok {
+			fmt.Fprintf(&b, "  %s %s\n", st.Faint("why:"), rule.Why)
+			fmt.Fprintf(&b, "  %s %s\n", st.Faint("fix:"), rule.Fix)
+		}
+	}
+	if len(r.Activities) > 0 {
+		b.WriteString("\n" + st.Heading("Activities") + "\n")
+		for _, a := range r.Activities {
+			if a.Unresolved {
+				fmt.Fprintf(&b, "  %s  registered at %s, but twice did not find %s in the reviewed source\n",
+					safetext.Line(a.Name), safetext.Line(loc(a.Registered)), safetext.Line(a.Func))
+				continue
+			}
+			fmt.Fprintf(&b, "  %s  %s  %s\n", safetext.Line(a.Name), safetext.Line(loc(a.Location)), plural(len(a.Hazards), "hazard"))
+			for _, g := range a.Guards {
+				fmt.Fprintf(&b, "    refuses a duplicate: %s  %s\n", safetext.Line(loc(g.Location)), safetext.Line(g.What))
+			}
+			for _, op := range a.Opaque {
+				fmt.Fprintf(&b, "    calls code twice cannot see: %s at %s\n", safetext.Line(op.Target), safetext.Line(loc(op.Location)))
+			}
+		}
+	}
+	for _, s := range r.Skipped {
+		fmt.Fprintf(&b, "skipped %s: %s\n", safetext.Line(s.File), safetext.Line(s.Reason))
+	}
+	_, err := io.WriteString(w, b.String())
+	return err
+}
+
+// mdCell makes text safe for one Markdown table cell.
+func mdCell(s string) string {
+	s = safetext.Line(s)
+	s = strings.ReplaceAll(s, "|", `\|`)
+	return strings.ReplaceAll(s, "`", "'")
+}
+
+// WriteReviewMarkdown writes a review to paste into a ticket or a pull
+// request.
+func WriteReviewMarkdown(w io.Writer, r *review.Report, o ReviewOptions) error {
+	var b strings.Builder
+	b.WriteString("## twice review\n\n" + mdCell(reviewSummary(r)) + "\n\n")
+	for _, l := range sortedLangs(r.Unavailable) {
+		b.WriteString("> Not reviewed: " + mdCell(r.Unavailable[l]) + "\n\n")
+	}
+	if len(r.Hazards) > 0 {
+		b.WriteString("| severity | rule | activity | where | what |\n|---|---|---|---|---|\n")
+		for _, h := range r.Hazards {
+			who := h.Activity
+			if h.Workflow != "" && who == "" {
+				who = "workflow " + h.Workflow
+			}
+			fmt.Fprintf(&b, "| %s | `%s` | %s | `%s` | %s |\n", SeverityMark(h.Severity), h.Rule, mdCell(who), mdCell(loc(h.Location)), mdCell(h.Message))
+		}
+		seen := map[review.RuleID]bool{}
+		b.WriteString("\n### What to do\n\n")
+		for _, h := range r.Hazards {
+			if seen[h.Rule] {
+				continue
+			}
+			seen[h.Rule] = true
+			rule, _ := review.RuleByID(h.Rule)
+			fmt.Fprintf(&b, "- **`%s`** — %s %s\n", rule.ID, rule.Why, rule.Fix)
+		}
+	}
+	if len(r.Activities) > 0 {
+		b.WriteString("\n### Activities\n\n| activity | defined at | hazards | refuses a duplicate at |\n|---|---|---|---|\n")
+		for _, a := range r.Activities {
+			where := "`" + mdCell(loc(a.Location)) + "`"
+			if a.Unresolved {
+				where = "not found (registered at `" + mdCell(loc(a.Registered)) + "`)"
+			}
+			var guards []string
+			for _, g := range a.Guards {
+				guards = append(guards, "`"+mdCell(loc(g.Location))+"` "+mdCell(g.What))
+			}
+			fmt.Fprintf(&b, "| %s | %s | %d | %s |\n", mdCell(a.Name), where, len(a.Hazards), strings.Join(guards, "; "))
+		}
+	}
+	for _, s := range r.Skipped {
+		fmt.Fprintf(&b, "\n- skipped `%s`: %s", mdCell(s.File), mdCell(s.Reason))
+	}
+	b.WriteString("\n")
+	_, err := io.WriteString(w, b.String())
+	return err
+}
+
+// WriteReviewJSON writes a review as one JSON document:
+// {"review": {…}, "rules": […]}.
+func WriteReviewJSON(w io.Writer, r *review.Report, _ ReviewOptions) error {
+	e := newJSONEnc(w)
+	e.beginObject()
+	e.key("review")
+	e.beginObject()
+	e.key("roots")
+	e.beginArray()
+	for _, root := range r.Roots {
+		e.str(root)
+	}
+	e.endArray()
+	e.key("files")
+	langCounts(e, r.Files)
+	e.key("lines")
+	langCounts(e, r.Lines)
+	e.key("activities")
+	e.beginArray()
+	for _, a := range r.Activities {
+		e.beginObject()
+		e.strField("name", a.Name)
+		e.strField("func", a.Func)
+		e.nameField("lang", string(a.Lang))
+		if !a.Unresolved {
+			e.key("location")
+			jsonLoc(e, a.Location)
+		}
+		e.key("registered")
+		jsonLoc(e, a.Registered)
+		e.boolField("not_found", a.Unresolved)
+		e.key("hazards")
+		jsonHazards(e, a.Hazards)
+		e.key("guards")
+		e.beginArray()
+		for _, g := range a.Guards {
+			e.beginObject()
+			e.key("location")
+			jsonLoc(e, g.Location)
+			e.strField("excerpt", g.Excerpt)
+			e.strField("what", g.What)
+			e.endObject()
+		}
+		e.endArray()
+		e.key("opaque_calls")
+		e.beginArray()
+		for _, op := range a.Opaque {
+			e.beginObject()
+			e.key("location")
+			jsonLoc(e, op.Location)
+			e.strField("call", op.Call)
+			e.strField("target", op.Target)
+			e.endObject()
+		}
+		e.endArray()
+		e.endObject()
+	}
+	e.endArray()
+	e.key("workflows")
+	e.beginArray()
+	for _, wf := range r.Workflows {
+		e.beginObject()
+		e.strField("name", wf.Name)
+		e.strField("func", wf.Func)
+		e.nameField("lang", string(wf.Lang))
+		if wf.File != "" {
+			e.key("location")
+			jsonLoc(e, wf.Location)
+		}
+		e.endObject()
+	}
+	e.endArray()
+	e.key("hazards")
+	jsonHazards(e, r.Hazards)
+	e.key("skipped")
+	e.beginArray()
+	for _, s := range r.Skipped {
+		e.beginObject()
+		e.strField("file", s.File)
+		e.strField("reason", s.Reason)
+		e.endObject()
+	}
+	e.endArray()
+	if len(r.Unavailable) > 0 {
+		e.key("not_reviewed")
+		e.beginObject()
+		for _, l := range sortedLangs(r.Unavailable) {
+			e.strField(string(l), r.Unavailable[l])
+		}
+		e.endObject()
+	}
+	e.endObject()
+	e.key("rules")
+	e.beginArray()
+	for _, rule := range review.Rules() {
+		e.beginObject()
+		e.nameField("id", string(rule.ID))
+		e.strField("name", rule.Name)
+		e.nameField("severity", rule.Severity.String())
+		e.strField("why", rule.Why)
+		e.strField("fix", rule.Fix)
+		e.endObject()
+	}
+	e.endArray()
+	e.endObject()
+	e.buf = append(e.buf, '\n')
+	return e.flush()
+}
+
+func langCounts(e *jsonEnc, m map[review.Lang]int) {
+	e.beginObject()
+	for _, l := range sortedLangs(m) {
+		e.intField(string(l), int64(m[l]))
+	}
+	e.endObject()
+}
+
+func jsonLoc(e *jsonEnc, l review.Location) {
+	e.beginObject()
+	e.strField("file", l.File)
+	e.intField("line", int64(l.Line))
+	e.intField("column", int64(l.Col))
+	e.endObject()
+}
+
+func jsonHazards(e *jsonEnc, hs []review.Hazard) {
+	e.beginArray()
+	for _, h := range hs {
+		rule, _ := review.RuleByID(h.Rule)
+		e.beginObject()
+		e.nameField("rule", string(h.Rule))
+		e.nameField("severity", h.Severity.String())
+		e.strField("activity", h.Activity)
+		e.strField("workflow", h.Workflow)
+		e.key("location")
+		jsonLoc(e, h.Location)
+		e.strField("excerpt", h.Excerpt)
+		e.strField("message", h.Message)
+		if len(h.Via) > 0 {
+			e.key("via")
+			e.beginArray()
+			for _, v := range h.Via {
+				e.str(v)
+			}
+			e.endArray()
+		}
+		e.strField("why", rule.Why)
+		e.strField("fix", rule.Fix)
+		e.endObject()
+	}
+	e.endArray()
+}
+
+// sarifLevel maps a severity to a SARIF result level.
+func sarifLevel(s detect.Severity) string {
+	switch s {
+	case detect.SeverityHigh:
+		return "error"
+	case detect.SeverityMedium:
+		return "warning"
+	}
+	return "note"
+}
+
+// sarifURI turns a reviewed path into a URI reference: relative paths stay
+// relative (to the directory twice review ran in, as code scanning
+// expects), absolute ones become file URIs.
+func sarifURI(p string) string {
+	if strings.HasPrefix(p, "/") {
+		return (&url.URL{Scheme: "file", Path: p}).String()
+	}
+	p = path.Clean(p)
+	return (&url.URL{Path: p}).String()
+}
+
+// SARIFSchema is the schema URI written in SARIF output.
+const SARIFSchema = "https://json.schemastore.org/sarif-2.1.0.json"
+
+// WriteReviewSARIF writes a review as a SARIF 2.1.0 log, for GitHub code
+// scanning and editors.
+func WriteReviewSARIF(w io.Writer, r *review.Report, o ReviewOptions) error {
+	rules := review.Rules()
+	index := map[review.RuleID]int{}
+	for i, rule := range rules {
+		index[rule.ID] = i
+	}
+	e := newJSONEnc(w)
+	e.beginObject()
+	e.strField("$schema", SARIFSchema)
+	e.strField("version", "2.1.0")
+	e.key("runs")
+	e.beginArray()
+	e.beginObject()
+	e.key("tool")
+	e.beginObject()
+	e.key("driver")
+	e.beginObject()
+	e.strField("name", "twice")
+	e.strField("language", "en-US")
+	e.strField("informationUri", "https://github.com/twice-cli/twice")
+	if o.Version != "" {
+		e.strField("version", o.Version)
+	}
+	e.key("rules")
+	e.beginArray()
+	for _, rule := range rules {
+		e.beginObject()
+		e.nameField("id", string(rule.ID))
+		e.strField("name", sarifRuleName(rule.ID))
+		sarifText(e, "shortDescription", rule.Name)
+		sarifText(e, "fullDescription", rule.Why)
+		sarifText(e, "help", rule.Fix)
+		e.key("defaultConfiguration")
+		e.beginObject()
+		e.strField("level", sarifLevel(rule.Severity))
+		e.endObject()
+		e.key("properties")
+		e.beginObject()
+		e.key("tags")
+		e.beginArray()
+		e.str("idempotency")
+		e.str("dapr-workflow")
+		e.endArray()
+		e.endObject()
+		e.endObject()
+	}
+	e.endArray()
+	e.endObject()
+	e.endObject()
+	e.strField("language", "en-US")
+	e.strField("columnKind", "unicodeCodePoints")
+	e.key("newlineSequences")
+	e.beginArray()
+	e.str("\r\n")
+	e.str("\n")
+	e.endArray()
+	e.key("results")
+	e.beginArray()
+	for _, h := range r.Hazards {
+		rule := rules[index[h.Rule]]
+		e.beginObject()
+		e.nameField("ruleId", string(h.Rule))
+		e.intField("ruleIndex", int64(index[h.Rule]))
+		e.strField("level", sarifLevel(h.Severity))
+		msg := h.Message
+		if h.Activity != "" {
+			msg = h.Activity + ": " + msg
+		}
+		sarifText(e, "message", msg+". "+rule.Fix)
+		e.key("locations")
+		e.beginArray()
+		e.beginObject()
+		e.key("physicalLocation")
+		e.beginObject()
+		e.key("artifactLocation")
+		e.beginObject()
+		e.strField("uri", sarifURI(h.File))
+		e.endObject()
+		e.key("region")
+		e.beginObject()
+		e.intField("startLine", int64(h.Line))
+		e.intField("startColumn", int64(h.Col))
+		if h.Excerpt != "" {
+			sarifText(e, "snippet", h.Excerpt)
+		}
+		e.endObject()
+		e.endObject()
+		if h.Activity != "" || h.Workflow != "" {
+			e.key("logicalLocations")
+			e.beginArray()
+			e.beginObject()
+			name := h.Activity
+			if name == "" {
+				name = h.Workflow
+			}
+			e.strField("name", name)
+			e.strField("kind", "function")
+			e.endObject()
+			e.endArray()
+		}
+		e.endObject()
+		e.endArray()
+		e.key("properties")
+		e.beginObject()
+		e.strField("severity", h.Severity.String())
+		e.strField("activity", h.Activity)
+		e.strField("workflow", h.Workflow)
+		e.endObject()
+		e.endObject()
+	}
+	e.endArray()
+	e.key("invocations")
+	e.beginArray()
+	e.beginObject()
+	e.boolField("executionSuccessful", true)
+	if len(r.Unavailable) > 0 || len(r.Skipped) > 0 {
+		e.key("toolExecutionNotifications")
+		e.beginArray()
+		for _, l := range sortedLangs(r.Unavailable) {
+			e.beginObject()
+			sarifText(e, "message", "not reviewed: "+r.Unavailable[l])
+			e.strField("level", "warning")
+			e.endObject()
+		}
+		for _, s := range r.Skipped {
+			e.beginObject()
+			sarifText(e, "message", "skipped "+s.File+": "+s.Reason)
+			e.strField("level", "warning")
+			e.endObject()
+		}
+		e.endArray()
+	}
+	e.endObject()
+	e.endArray()
+	e.endObject()
+	e.endArray()
+	e.endObject()
+	e.buf = append(e.buf, '\n')
+	return e.flush()
+}
+
+func sarifText(e *jsonEnc, key, text string) {
+	e.key(key)
+	e.beginObject()
+	e.strField("text", text)
+	e.endObject()
+}
+
+// sarifRuleName is a rule's SARIF name: its id in PascalCase.
+func sarifRuleName(id review.RuleID) string {
+	var b strings.Builder
+	for _, p := range strings.Split(string(id), "-") {
+		if p != "" {
+			b.WriteString(strings.ToUpper(p[:1]) + p[1:])
+		}
+	}
+	return b.String()
+}

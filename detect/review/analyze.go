@@ -1,0 +1,387 @@
+package review
+
+import (
+	"fmt"
+	"sort"
+	"strings"
+
+	"github.com/twice-cli/twice/detect"
+)
+
+func maxSev(a, b detect.Severity) detect.Severity {
+	if a > b {
+		return a
+	}
+	return b
+}
+
+// analyze resolves registrations, reviews every activity body and every
+// orchestrator's call sites, and fills rep.
+func analyze(rep *Report, files []*File) {
+	ix := newIndex(files)
+	type regFn struct {
+		reg Registration
+		fn  *Func
+	}
+	var acts, wfs []regFn
+	for _, f := range files {
+		for _, r := range f.Registrations {
+			fn := r.Inline
+			if fn == nil {
+				fn = ix.resolve(f, r.Func)
+			}
+			switch r.Kind {
+			case KindActivity:
+				acts = append(acts, regFn{r, fn})
+				if fn != nil {
+					if _, dup := ix.registered[fn]; !dup {
+						ix.registered[fn] = r.Name
+					}
+				}
+			case KindWorkflow:
+				wfs = append(wfs, regFn{r, fn})
+				if fn != nil {
+					if _, dup := ix.workflows[fn]; !dup {
+						ix.workflows[fn] = r.Name
+					}
+				}
+			}
+		}
+	}
+	walkers := map[string]*walker{}
+	seen := map[string]bool{}
+	for _, a := range acts {
+		key := a.reg.Name
+		if a.fn != nil {
+			key += "@" + a.fn.File.Path + ":" + a.fn.Name
+		}
+		if seen[key] {
+			continue // registered twice (two workers): one review
+		}
+		seen[key] = true
+		act := Activity{Name: a.reg.Name, Lang: a.reg.File.Lang,
+			Registered: Location{File: a.reg.File.Path, Line: a.reg.Pos.Line, Col: a.reg.Pos.Col}}
+		rep.Activities = append(rep.Activities, act)
+		ap := &rep.Activities[len(rep.Activities)-1]
+		if a.fn == nil {
+			ap.Unresolved = true
+			ap.Func = a.reg.Func
+			continue
+		}
+		ap.Func, ap.Location = a.fn.Name, Location{File: a.fn.File.Path, Line: a.fn.Pos.Line, Col: a.fn.Pos.Col}
+	}
+	fnOf := map[string]*Func{}
+	for _, a := range acts {
+		if a.fn != nil {
+			if k := a.reg.Name + "@" + a.fn.File.Path + ":" + a.fn.Name; fnOf[k] == nil {
+				fnOf[k] = a.fn
+			}
+		}
+	}
+	// Walk after the slice stops growing (walkers keep pointers into it).
+	for i := range rep.Activities {
+		ap := &rep.Activities[i]
+		if ap.Unresolved {
+			continue
+		}
+		fn := fnOf[ap.Name+"@"+ap.File+":"+ap.Func]
+		w := &walker{ix: ix, act: ap, root: fn, seen: map[string]bool{}, stack: map[*Func]bool{}, opaque: map[string]bool{}}
+		f := &frame{fn: fn, file: fn.File, taint: map[string]*source{}, values: map[string]*Expr{}, ctx: ctxParam(fn)}
+		w.walkFunc(fn, f)
+		w.finish(f)
+		walkers[string(ap.Lang)+":"+ap.Name] = w
+	}
+	for _, wf := range wfs {
+		w := Workflow{Name: wf.reg.Name, Lang: wf.reg.File.Lang}
+		if wf.fn != nil {
+			w.Func, w.Location = wf.fn.Name, Location{File: wf.fn.File.Path, Line: wf.fn.Pos.Line, Col: wf.fn.Pos.Col}
+		}
+		if !containsWorkflow(rep.Workflows, w) {
+			rep.Workflows = append(rep.Workflows, w)
+		}
+	}
+	orchestrators(rep, ix, files, walkers)
+	for i := range rep.Activities {
+		rep.Hazards = append(rep.Hazards, rep.Activities[i].Hazards...)
+	}
+	rep.Hazards = dedupeHazards(rep.Hazards)
+	sortReport(rep)
+}
+
+func containsWorkflow(ws []Workflow, w Workflow) bool {
+	for _, x := range ws {
+		if x.Name == w.Name && x.Location == w.Location {
+			return true
+		}
+	}
+	return false
+}
+
+// dedupeHazards drops a hazard listed under several activities (a shared
+// retry policy) but once.
+func dedupeHazards(hs []Hazard) []Hazard {
+	seen := map[string]bool{}
+	out := hs[:0]
+	for _, h := range hs {
+		k := fmt.Sprintf("%s@%s:%d:%d/%s", h.Rule, h.File, h.Line, h.Col, h.Activity)
+		if h.Rule == RuleSharedRetryPolicy {
+			k = fmt.Sprintf("%s@%s:%d:%d", h.Rule, h.File, h.Line, h.Col)
+		}
+		if seen[k] {
+			continue
+		}
+		seen[k] = true
+		out = append(out, h)
+	}
+	return out
+}
+
+// site is a call site resolved to its target's registered name.
+type site struct {
+	CallSite
+	file   *File
+	target string // registered name
+	caller string // the calling workflow's registered name (or function)
+}
+
+// orchestrators applies the call-site rules: retried-rejection,
+// shared-retry-policy, and per-attempt-key through a retried child
+// workflow's instance id.
+func orchestrators(rep *Report, ix *index, files []*File, walkers map[string]*walker) {
+	var sites []site
+	for _, f := range files {
+		for _, cs := range f.CallSites {
+			s := site{CallSite: cs, file: f}
+			s.target = cs.Target
+			if !cs.ByName {
+				if fn := ix.resolve(f, cs.Target); fn != nil {
+					if n, ok := ix.registered[fn]; ok && !cs.Child {
+						s.target = n
+					} else if n, ok := ix.workflows[fn]; ok && cs.Child {
+						s.target = n
+					} else {
+						s.target = fn.Short
+					}
+				} else if i := strings.LastIndexAny(cs.Target, "./"); i >= 0 {
+					s.target = cs.Target[i+1:]
+				}
+			}
+			s.caller = cs.Caller.Name
+			if n, ok := ix.workflows[cs.Caller]; ok {
+				s.caller = n
+			}
+			sites = append(sites, s)
+		}
+	}
+	addTo := func(name string, h Hazard) {
+		for i := range rep.Activities {
+			a := &rep.Activities[i]
+			if a.Name == name && (a.Lang == "" || strings.HasSuffix(h.File, langExt(a.Lang))) {
+				a.Hazards = append(a.Hazards, h)
+				return
+			}
+		}
+	}
+	mk := func(s site, rule RuleID, act, msg string) Hazard {
+		r, _ := RuleByID(rule)
+		return Hazard{Rule: rule, Severity: r.Severity, Activity: act, Workflow: s.caller,
+			Location: Location{File: s.file.Path, Line: s.Pos.Line, Col: s.Pos.Col},
+			Excerpt:  LineText(s.file.Src, s.Pos.Line), Message: msg}
+	}
+	// retried-rejection.
+	for _, s := range sites {
+		if s.Child || s.Policy == nil || s.PolicyHasPredicate {
+			continue
+		}
+		w := walkers[string(s.file.Lang)+":"+s.target]
+		if w == nil || len(w.rejections) == 0 {
+			continue
+		}
+		rl := w.rejections[0]
+		msg := fmt.Sprintf("%s raises %s (%s:%d), and this call retries it with %s", s.target, w.rejectText[0], rl.File, rl.Line, Clip(s.PolicyID))
+		switch {
+		case s.file.Lang == LangPython:
+			msg += "; dapr-ext-workflow's RetryPolicy has no error predicate (first_retry_interval, max_number_of_attempts, backoff_coefficient, max_retry_interval, retry_timeout), so the rejection must come back as a value"
+		case !s.PredicateSupported:
+			msg += "; the Dapr Go SDK's workflow.RetryPolicy has no error predicate, so the rejection must come back as a value"
+		default:
+			msg += "; the policy sets no Handle predicate to stop retrying it"
+		}
+		addTo(s.target, mk(s, RuleRetriedRejection, s.target, msg))
+	}
+	// shared-retry-policy: one policy value for activities of different
+	// failure classes in one orchestrator.
+	type group struct {
+		sites []site
+	}
+	groups := map[string]*group{}
+	var keys []string
+	for _, s := range sites {
+		if s.Child || s.Policy == nil || s.PolicyID == "" {
+			continue
+		}
+		k := s.file.Path + "\x00" + s.Caller.Name + "\x00" + s.PolicyID
+		g := groups[k]
+		if g == nil {
+			g = &group{}
+			groups[k] = g
+			keys = append(keys, k)
+		}
+		g.sites = append(g.sites, s)
+	}
+	sort.Strings(keys)
+	for _, k := range keys {
+		g := groups[k]
+		classes := map[string][]string{}
+		var order []string
+		for _, s := range g.sites {
+			c := failureClass(s.target, walkers[string(s.file.Lang)+":"+s.target])
+			if !contains(classes[c], s.target) {
+				if len(classes[c]) == 0 {
+					order = append(order, c)
+				}
+				classes[c] = append(classes[c], s.target)
+			}
+		}
+		if len(classes) < 2 {
+			continue
+		}
+		var parts []string
+		for _, c := range order {
+			parts = append(parts, strings.Join(classes[c], ", ")+" ("+c+")")
+		}
+		s := g.sites[0]
+		h := mk(s, RuleSharedRetryPolicy, "", fmt.Sprintf("%s is the retry policy of %s: one schedule for different failure classes", Clip(s.PolicyID), strings.Join(parts, "; ")))
+		for _, c := range order {
+			for _, a := range classes[c] {
+				ha := h
+				ha.Activity = a
+				addTo(a, ha)
+			}
+		}
+	}
+	// per-attempt-key through a retried child workflow's instance id.
+	retriedChildren := map[*Func]site{}
+	for _, s := range sites {
+		if !s.Child || s.Policy == nil {
+			continue
+		}
+		if fn := ix.resolve(s.file, s.Target); fn != nil && !s.ByName {
+			retriedChildren[fn] = s
+		} else {
+			for fn, n := range ix.workflows {
+				if n == s.target {
+					retriedChildren[fn] = s
+				}
+			}
+		}
+	}
+	for child, parent := range retriedChildren {
+		ctxName := ctxParam(child)
+		tainted := instanceIDVars(child, ctxName)
+		for _, s := range sites {
+			if s.Caller != child || s.Child || s.Input == nil {
+				continue
+			}
+			if usesInstanceID(s.Input, ctxName, tainted) {
+				addTo(s.target, mk(s, RulePerAttemptKey, s.target, fmt.Sprintf(
+					"%s passes its own instance id to %s; it is called as a child workflow with a retry policy (%s:%d), and a retried child is a new instance with a new id",
+					s.caller, s.target, parent.file.Path, parent.Pos.Line)))
+			}
+			if w := walkers[string(s.file.Lang)+":"+s.target]; w != nil {
+				for _, h := range w.wfIDKeys {
+					r, _ := RuleByID(RulePerAttemptKey)
+					h.Severity = r.Severity
+					h.Message += fmt.Sprintf("; %s calls it, and is itself called as a child workflow with a retry policy (%s:%d): a retried child is a new instance with a new id", s.caller, parent.file.Path, parent.Pos.Line)
+					addTo(s.target, h)
+				}
+			}
+		}
+	}
+}
+
+func contains(xs []string, s string) bool {
+	for _, x := range xs {
+		if x == s {
+			return true
+		}
+	}
+	return false
+}
+
+// failureClass is how an activity fails, for shared-retry-policy: it
+// raises a permanent rejection, or its name says what it does.
+func failureClass(name string, w *walker) string {
+	if w != nil && len(w.rejections) > 0 {
+		return "can reject permanently"
+	}
+	switch detect.ClassifyActivity(name) {
+	case detect.ClassReadOnly:
+		return "read-only"
+	case detect.ClassIdempotent:
+		return "idempotent"
+	}
+	return "transient failures only"
+}
+
+// instanceIDVars returns the variables a workflow assigns from its own
+// instance id.
+func instanceIDVars(fn *Func, ctxName string) map[string]bool {
+	out := map[string]bool{}
+	Walk(fn.Body, func(s *Stmt) bool {
+		if s.Kind != StmtAssign {
+			return true
+		}
+		for i, l := range s.Lhs {
+			if l.Kind != ExprIdent {
+				continue
+			}
+			var r *Expr
+			if i < len(s.Rhs) {
+				r = s.Rhs[i]
+			} else if len(s.Rhs) == 1 {
+				r = s.Rhs[0]
+			}
+			if usesInstanceID(r, ctxName, out) {
+				out[l.Name] = true
+			}
+		}
+		return true
+	})
+	return out
+}
+
+// usesInstanceID reports whether an expression derives from the
+// workflow's own instance id (ctx.instance_id, ctx.ID(), ctx.InstanceID()).
+func usesInstanceID(e *Expr, ctxName string, vars map[string]bool) bool {
+	found := false
+	e.Exprs(func(x *Expr) bool {
+		switch x.Kind {
+		case ExprIdent:
+			if vars[x.Name] {
+				found = true
+			}
+		case ExprAttr:
+			if x.X != nil && x.X.Kind == ExprIdent && x.X.Name == ctxName {
+				switch x.Name {
+				case "instance_id", "InstanceId", "ID", "InstanceID":
+					found = true
+				}
+			}
+		}
+		return !found
+	})
+	return found
+}
+
+func langExt(l Lang) string {
+	switch l {
+	case LangGo:
+		return ".go"
+	case LangPython:
+		return ".py"
+	case LangCSharp:
+		return ".cs"
+	}
+	return ""
+}

@@ -1,0 +1,714 @@
+package review
+
+import (
+	"fmt"
+	"regexp"
+	"strconv"
+	"strings"
+)
+
+// maxDepth is how many levels of same-package helpers a body is followed
+// into.
+const maxDepth = 2
+
+// op is one thing the body does, in source order (helpers inlined).
+type op struct {
+	seq  int
+	kind opKind
+	eff  effect
+	loc  Location
+	via  []string
+	// vars are the names a read's result was assigned to.
+	vars []string
+	// end is a check's last seq (the end of its if body).
+	end int
+	// cond is a check's condition.
+	cond *Expr
+	// text is what the op is, for messages.
+	text string
+}
+
+type opKind int8
+
+const (
+	opEffect    opKind = iota + 1
+	opCheck            // an if that tests something and leaves early
+	opAugAttr          // obj.attr += n
+	opWriteCall        // commit / save: persists an object changed in memory
+)
+
+// walker reviews one activity's body.
+type walker struct {
+	ix     *index
+	act    *Activity
+	root   *Func
+	ops    []op
+	seq    int
+	seen   map[string]bool // hazards already reported, by rule and place
+	stack  map[*Func]bool
+	idemKV bool // an idempotency key is set somewhere in the body
+	// idemAt is where the first idempotency key from a stable value is
+	// set (the line that makes the provider refuse a repeat).
+	idemAt *op
+	// wfIDKeys are key positions holding the calling workflow's id
+	// (decided once the call sites are known).
+	wfIDKeys []Hazard
+	// rejections are business rejections the body raises.
+	rejections []Location
+	rejectText []string
+	opaque     map[string]bool
+}
+
+// frame is one function being walked.
+type frame struct {
+	fn     *Func
+	file   *File
+	taint  map[string]*source
+	values map[string]*Expr
+	ctx    string // the activity context parameter's name
+	depth  int
+	via    []string
+}
+
+func (w *walker) loc(f *frame, p Pos) Location {
+	return Location{File: f.file.Path, Line: p.Line, Col: p.Col}
+}
+
+func (w *walker) add(o op) {
+	w.seq++
+	o.seq = w.seq
+	w.ops = append(w.ops, o)
+}
+
+// hazard records a hazard once per rule and place.
+func (w *walker) hazard(f *frame, rule RuleID, p Pos, msg string) {
+	l := w.loc(f, p)
+	k := fmt.Sprintf("%s@%s:%d:%d", rule, l.File, l.Line, l.Col)
+	if w.seen[k] {
+		return
+	}
+	w.seen[k] = true
+	r, _ := RuleByID(rule)
+	w.act.Hazards = append(w.act.Hazards, Hazard{
+		Rule: rule, Severity: r.Severity, Activity: w.act.Name, Location: l,
+		Excerpt: LineText(f.file.Src, p.Line), Message: msg, Via: append([]string(nil), f.via...),
+	})
+}
+
+// ctxParam is an activity's context parameter: its first parameter.
+func ctxParam(fn *Func) string {
+	for _, p := range fn.Params {
+		if strings.HasPrefix(p, "recv:") || p == "self" || p == "cls" {
+			continue
+		}
+		return p
+	}
+	return ""
+}
+
+func (w *walker) walkFunc(fn *Func, f *frame) {
+	if w.stack[fn] {
+		return
+	}
+	w.stack[fn] = true
+	defer delete(w.stack, fn)
+	if f.depth == 0 {
+		w.decorators(fn, f)
+	}
+	w.stmts(fn.Body, f)
+}
+
+// decorators looks at a Python function's decorators for retry libraries.
+func (w *walker) decorators(fn *Func, f *frame) {
+	for _, d := range fn.Decorators {
+		ref := d.Ref
+		if d.Kind == ExprCall && d.X != nil {
+			ref = d.X.Ref
+		}
+		if lib := retryLibrary(ref); lib != "" {
+			w.hazard(f, RuleRetryInBody, d.Pos, "the activity is wrapped in "+lib+", which retries inside the body")
+		}
+	}
+}
+
+func (w *walker) stmts(list []*Stmt, f *frame) {
+	for _, s := range list {
+		w.stmt(s, f)
+	}
+}
+
+func (w *walker) stmt(s *Stmt, f *frame) {
+	switch s.Kind {
+	case StmtAssign:
+		before := len(w.ops)
+		for _, r := range s.Rhs {
+			w.expr(r, f)
+		}
+		w.assign(s, f, before)
+	case StmtExpr, StmtBlock:
+		w.expr(s.X, f)
+		w.stmts(s.Body, f)
+	case StmtIf:
+		start := w.seq
+		readsBefore := len(w.ops)
+		w.expr(s.X, f)
+		condReads := w.readsSince(readsBefore)
+		w.stmts(s.Body, f)
+		if leavesEarly(s.Body) {
+			w.add(op{kind: opCheck, cond: s.X, end: w.seq, loc: w.loc(f, s.Pos), via: f.via, vars: condReads})
+			w.ops[len(w.ops)-1].seq = start + 1
+		}
+		w.stmts(s.Else, f)
+	case StmtLoop:
+		w.expr(s.X, f)
+		w.loop(s, f)
+		w.stmts(s.Body, f)
+	case StmtReturn:
+		for _, r := range s.Rhs {
+			w.expr(r, f)
+		}
+		w.ret(s, f)
+	case StmtRaise:
+		w.expr(s.X, f)
+		w.raise(s, f)
+	case StmtTry:
+		w.stmts(s.Body, f)
+		for _, h := range s.Handlers {
+			w.stmts(h, f)
+		}
+		w.stmts(s.Else, f)
+		w.stmts(s.Finally, f)
+	}
+}
+
+// readsSince returns a marker naming the reads made since op n (a read
+// inside an if's condition: `if repo.exists(key): return`).
+func (w *walker) readsSince(n int) []string {
+	var out []string
+	for _, o := range w.ops[n:] {
+		if o.kind == opEffect && o.eff.kind == effRead {
+			out = append(out, "#read"+strconv.Itoa(o.seq))
+		}
+	}
+	return out
+}
+
+// leavesEarly reports whether a block returns, raises or continues.
+func leavesEarly(list []*Stmt) bool {
+	for _, s := range list {
+		switch s.Kind {
+		case StmtReturn, StmtRaise, StmtContinue:
+			return true
+		case StmtIf, StmtBlock, StmtTry:
+			if leavesEarly(s.Body) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+func (w *walker) assign(s *Stmt, f *frame, before int) {
+	var reads []int
+	for i := before; i < len(w.ops); i++ {
+		if w.ops[i].kind == opEffect && w.ops[i].eff.kind == effRead {
+			reads = append(reads, i)
+		}
+	}
+	// A value computed from a read's result carries it on (Go: row :=
+	// QueryRow(…); err := row.Scan(&id); if err == nil { return }).
+	for i, o := range w.ops {
+		if o.kind != opEffect || o.eff.kind != effRead || len(o.vars) == 0 {
+			continue
+		}
+		for _, r := range s.Rhs {
+			if usesAny(r, o.vars) {
+				reads = append(reads, i)
+				break
+			}
+		}
+	}
+	aug := s.Op != "=" && s.Op != ":=" && s.Op != ""
+	for i, l := range s.Lhs {
+		var r *Expr
+		switch {
+		case i < len(s.Rhs):
+			r = s.Rhs[i]
+		case len(s.Rhs) == 1:
+			r = s.Rhs[0]
+		}
+		switch l.Kind {
+		case ExprIdent:
+			if aug {
+				if src := w.taintOf(r, f); src != nil {
+					f.taint[l.Name] = src
+				}
+				continue
+			}
+			if src := w.taintOf(r, f); src != nil {
+				f.taint[l.Name] = src
+			} else {
+				delete(f.taint, l.Name)
+			}
+			if r != nil {
+				f.values[l.Name] = r
+			}
+			for _, idx := range reads {
+				w.ops[idx].vars = append(w.ops[idx].vars, l.Name)
+			}
+		case ExprAttr:
+			if (aug && (s.Op == "+=" || s.Op == "-=")) || (!aug && r != nil && r.Kind == ExprBinary && (r.Op == "+" || r.Op == "-") && r.Arg(0) != nil && r.Arg(0).Text == l.Text) {
+				if !isLocalObject(l, f) {
+					w.add(op{kind: opAugAttr, loc: w.loc(f, s.Pos), via: f.via, text: l.Text + " " + s.Op + " …"})
+				}
+			}
+			if isKeyName(l.Name) {
+				if isIdemName(l.Name) {
+					w.idemKV = true
+				}
+				w.keyPosition(f, l.Name, r, s.Pos)
+			}
+		case ExprIndex:
+			if k := l.Arg(0); k != nil && k.Kind == ExprString && isKeyName(k.Str) {
+				if isIdemName(k.Str) {
+					w.idemKV = true
+				}
+				w.keyPosition(f, k.Str, r, s.Pos)
+			}
+		}
+	}
+}
+
+// isLocalObject reports whether an attribute's object is a variable the
+// function made itself from a literal (a local dict or struct), not a
+// loaded record.
+func isLocalObject(l *Expr, f *frame) bool {
+	x := l.X
+	for x != nil && x.Kind == ExprAttr {
+		x = x.X
+	}
+	if x == nil || x.Kind != ExprIdent {
+		return false
+	}
+	if x.Name == "self" || strings.HasPrefix(x.Name, "recv:") {
+		return true
+	}
+	for _, p := range f.fn.Params {
+		if p == "recv:"+x.Name {
+			return true
+		}
+	}
+	v := f.values[x.Name]
+	return v != nil && (v.Kind == ExprComposite || v.Kind == ExprNumber || v.Kind == ExprString)
+}
+
+// expr handles every call in an expression, innermost first, and walks
+// function literals passed along (a closure given to a retry helper).
+func (w *walker) expr(e *Expr, f *frame) {
+	if e == nil {
+		return
+	}
+	switch e.Kind {
+	case ExprFunc:
+		w.stmts(e.Body, f)
+		return
+	case ExprCall:
+		w.expr(e.X, f)
+		for _, a := range e.Args {
+			w.expr(a, f)
+		}
+		for _, k := range e.Keys {
+			w.expr(k.Value, f)
+		}
+		w.call(e, f)
+		return
+	}
+	w.expr(e.X, f)
+	for _, a := range e.Args {
+		w.expr(a, f)
+	}
+	for _, k := range e.Keys {
+		w.expr(k.Value, f)
+	}
+}
+
+// call handles one call: a helper to follow, a retry library, an effect,
+// key positions, code twice cannot see.
+func (w *walker) call(call *Expr, f *frame) {
+	w.keyPositions(call, f)
+	if lib := retryLibrary(call.Ref); lib != "" {
+		w.hazard(f, RuleRetryInBody, call.Pos, "calls "+lib+", which retries inside the body")
+	}
+	if helper := w.helper(call, f); helper != nil {
+		if f.depth < maxDepth {
+			w.follow(helper, call, f)
+		} else {
+			w.noteOpaque(f, call, helper.Name+" (deeper than "+strconv.Itoa(maxDepth)+" helper levels)")
+		}
+		return
+	}
+	eff := classify(call, f.file.Lang, func(n string) *Expr { return w.value(f, n) })
+	if eff.kind == effNone {
+		switch {
+		case isPersist(call):
+			w.add(op{kind: opWriteCall, loc: w.loc(f, call.Pos), via: f.via})
+		case w.opaqueCall(call, f):
+		}
+		return
+	}
+	if eff.kind == effPost && (anyKey(call, isIdemName)) {
+		w.idemKV = true
+	}
+	w.add(op{kind: opEffect, eff: eff, loc: w.loc(f, call.Pos), via: f.via})
+	if eff.kind == effOpaqueWrite {
+		w.noteOpaque(f, call, "")
+	}
+	if eff.sql != "" {
+		w.sqlKeys(call, eff, f)
+	}
+}
+
+// value returns the expression last assigned to a name in the frame, or
+// at package level.
+func (w *walker) value(f *frame, name string) *Expr {
+	if v := f.values[name]; v != nil {
+		return v
+	}
+	return w.ix.pkgOf(f.file).global(name)
+}
+
+// isPersist reports whether a call persists objects changed in memory (an
+// ORM commit or save).
+func isPersist(call *Expr) bool {
+	switch call.Method() {
+	case "commit", "Commit", "save", "Save", "Updates", "flush", "SaveChanges", "SaveChangesAsync", "put", "Put":
+		return call.Receiver() != nil
+	}
+	return false
+}
+
+// helper resolves a call to a function in the reviewed tree.
+func (w *walker) helper(call *Expr, f *frame) *Func {
+	fx := call.X
+	if fx == nil {
+		return nil
+	}
+	switch fx.Kind {
+	case ExprIdent:
+		if fx.Ref != "" {
+			return w.ix.resolve(f.file, fx.Ref)
+		}
+		return w.ix.resolve(f.file, fx.Name)
+	case ExprAttr:
+		if fx.Ref != "" {
+			return w.ix.resolve(f.file, fx.Ref)
+		}
+		obj := fx.X
+		if obj != nil && obj.Kind == ExprIdent {
+			// self.m(), or a Go method on the receiver.
+			if (obj.Name == "self" || isRecv(f.fn, obj.Name)) && f.fn.Recv != "" {
+				return w.ix.resolve(f.file, f.fn.Recv+"."+fx.Name)
+			}
+		}
+	}
+	return nil
+}
+
+func isRecv(fn *Func, name string) bool {
+	for _, p := range fn.Params {
+		if p == "recv:"+name {
+			return true
+		}
+	}
+	return false
+}
+
+// follow walks a helper's body with its parameters bound to the call's
+// arguments' taint.
+func (w *walker) follow(fn *Func, call *Expr, f *frame) {
+	nf := &frame{fn: fn, file: fn.File, taint: map[string]*source{}, values: map[string]*Expr{}, ctx: "",
+		depth: f.depth + 1, via: append(append([]string(nil), f.via...), fmt.Sprintf("%s (called at %s:%d)", fn.Name, f.file.Path, call.Pos.Line))}
+	params := fn.Params
+	var plain []string
+	for _, p := range params {
+		if !strings.HasPrefix(p, "recv:") && p != "self" && p != "cls" {
+			plain = append(plain, p)
+		}
+	}
+	for i, a := range call.Args {
+		if i < len(plain) {
+			if src := w.taintOf(a, f); src != nil {
+				nf.taint[plain[i]] = src
+			}
+			nf.values[plain[i]] = a
+			if a.Kind == ExprIdent && a.Name == f.ctx {
+				nf.ctx = plain[i]
+			}
+		}
+	}
+	for _, k := range call.Keys {
+		if src := w.taintOf(k.Value, f); src != nil {
+			nf.taint[k.Key] = src
+		}
+		nf.values[k.Key] = k.Value
+	}
+	w.walkFunc(fn, nf)
+}
+
+// opaqueCall notes a call twice cannot see; it reports whether it did.
+func (w *walker) opaqueCall(call *Expr, f *frame) bool {
+	if call.Ref != "" && !knownModule(f.file.Lang, call.Ref) {
+		w.noteOpaque(f, call, call.Ref)
+		return true
+	}
+	return false
+}
+
+func (w *walker) noteOpaque(f *frame, call *Expr, target string) {
+	name := call.X.Text
+	if target == "" {
+		target = name
+	}
+	if w.opaque[target] {
+		return
+	}
+	w.opaque[target] = true
+	w.act.Opaque = append(w.act.Opaque, Opaque{Location: w.loc(f, call.Pos), Call: name, Target: target})
+}
+
+// taintOf returns the unstable source an expression derives from, or nil.
+func (w *walker) taintOf(e *Expr, f *frame) *source {
+	var found *source
+	e.Exprs(func(x *Expr) bool {
+		if found != nil && found.kind != srcWorkflowID {
+			return false
+		}
+		switch x.Kind {
+		case ExprIdent:
+			if s := f.taint[x.Name]; s != nil && (found == nil || s.kind != srcWorkflowID) {
+				found = s
+			}
+		case ExprCall:
+			if isGenerator(x.Ref) {
+				found = &source{kind: srcGenerated, expr: x}
+				return false
+			}
+			if x.X != nil && x.X.Kind == ExprAttr && x.X.X != nil && x.X.X.Kind == ExprIdent && x.X.X.Name == f.ctx && f.ctx != "" {
+				switch x.Name {
+				case "GetTaskID":
+					found = &source{kind: srcPerAttempt, expr: x}
+					return false
+				}
+			}
+		case ExprAttr:
+			if x.X != nil && x.X.Kind == ExprIdent && x.X.Name == f.ctx && f.ctx != "" {
+				switch x.Name {
+				case "task_id", "TaskId", "TaskID":
+					found = &source{kind: srcPerAttempt, expr: x}
+					return false
+				case "workflow_id", "orchestration_id", "InstanceId", "WorkflowId":
+					found = &source{kind: srcWorkflowID, expr: x}
+					return false
+				}
+			}
+		}
+		return true
+	})
+	return found
+}
+
+// keyPositions checks every key position a call fills.
+func (w *walker) keyPositions(call *Expr, f *frame) {
+	m := call.Method()
+	// A header or metadata entry set by name.
+	if a := call.Arg(0); a != nil && a.Kind == ExprString && isHeaderSetter(m) && isKeyName(a.Str) && len(call.Args) >= 2 {
+		if isIdemName(a.Str) {
+			w.idemKV = true
+		}
+		w.keyPosition(f, a.Str, call.Arg(1), call.Pos)
+	}
+	switch m {
+	case "SetIdempotencyKey", "set_idempotency_key":
+		w.idemKV = true
+		w.keyPosition(f, m, call.Arg(0), call.Pos)
+	case "MsgId", "WithMessageID", "WithMsgID":
+		w.keyPosition(f, m, call.Arg(0), call.Pos)
+	case "save_state":
+		w.keyPosition(f, "key", callArgOrKw(call, 1, "key"), call.Pos)
+	case "SaveState", "SaveStateWithETag":
+		w.keyPosition(f, "key", call.Arg(2), call.Pos)
+	}
+	// Keywords and literal entries anywhere in the arguments.
+	for _, k := range call.Keys {
+		if isKeyName(k.Key) {
+			if isIdemName(k.Key) {
+				w.idemKV = true
+			}
+			w.keyPosition(f, k.Key, k.Value, valuePos(k.Value, call.Pos))
+		}
+	}
+	var lits []*Expr
+	for _, a := range call.Args {
+		a.Exprs(func(x *Expr) bool {
+			if x.Kind == ExprCall {
+				return false // a nested call has its own turn
+			}
+			if x.Kind == ExprComposite {
+				lits = append(lits, x)
+			}
+			if x.Kind == ExprIdent {
+				if v := w.value(f, x.Name); v != nil && v.Kind == ExprComposite {
+					lits = append(lits, v)
+				}
+			}
+			return true
+		})
+	}
+	for _, kw := range call.Keys {
+		if kw.Value != nil && kw.Value.Kind == ExprIdent {
+			if v := w.value(f, kw.Value.Name); v != nil && v.Kind == ExprComposite {
+				lits = append(lits, v)
+			}
+		}
+		if kw.Value != nil && kw.Value.Kind == ExprComposite {
+			lits = append(lits, kw.Value)
+		}
+	}
+	for _, lit := range lits {
+		lit.Exprs(func(x *Expr) bool {
+			if x.Kind == ExprCall {
+				return false
+			}
+			for _, k := range x.Keys {
+				if isKeyName(k.Key) {
+					if isIdemName(k.Key) {
+						w.idemKV = true
+					}
+					w.keyPosition(f, k.Key, k.Value, valuePos(k.Value, call.Pos))
+				}
+			}
+			return true
+		})
+	}
+}
+
+// keyPosition checks one value placed in a key position.
+func (w *walker) keyPosition(f *frame, name string, v *Expr, at Pos) {
+	if v == nil {
+		return
+	}
+	src := w.taintOf(v, f)
+	if src == nil {
+		if isIdemName(name) && w.idemAt == nil {
+			w.idemAt = &op{loc: w.loc(f, at), text: name}
+		}
+		return
+	}
+	switch src.kind {
+	case srcGenerated:
+		w.hazard(f, RuleKeyGeneratedInBody, at, fmt.Sprintf("%s is %s, made inside the activity body: every retry sends a new one",
+			keyWord(name), Clip(src.expr.Text)))
+	case srcPerAttempt:
+		w.hazard(f, RulePerAttemptKey, at, fmt.Sprintf("%s is derived from %s, the per-attempt scheduling id: every retry has a different one",
+			keyWord(name), Clip(src.expr.Text)))
+	case srcWorkflowID:
+		l := w.loc(f, at)
+		w.wfIDKeys = append(w.wfIDKeys, Hazard{Rule: RulePerAttemptKey, Activity: w.act.Name, Location: l,
+			Excerpt: LineText(f.file.Src, at.Line), Via: append([]string(nil), f.via...),
+			Message: fmt.Sprintf("%s is derived from %s, the calling workflow's instance id", keyWord(name), Clip(src.expr.Text))})
+	}
+}
+
+func keyWord(name string) string {
+	if name == "" {
+		return "the key"
+	}
+	return "the key in " + strconv.Quote(name)
+}
+
+var placeholder = regexp.MustCompile(`\$\d+|\?|%s|%\(\w+\)s|:\w+|@\w+`)
+
+// sqlKeys maps an INSERT's values to its columns and checks the key
+// columns' values.
+func (w *walker) sqlKeys(call *Expr, eff effect, f *frame) {
+	if sqlVerb(eff.sql) != "INSERT" {
+		return
+	}
+	cols, vals := insertColumns(eff.sql)
+	if len(cols) == 0 {
+		return
+	}
+	params := call.Args[eff.sqlArg+1:]
+	if len(params) == 1 && params[0].Kind == ExprComposite {
+		if len(params[0].Keys) > 0 {
+			for _, k := range params[0].Keys {
+				for i, v := range vals {
+					if strings.TrimLeft(v, ":@%(") == k.Key || strings.TrimSuffix(strings.TrimPrefix(v, "%("), ")s") == k.Key {
+						if i < len(cols) && isKeyColumn(cols[i]) {
+							w.keyPosition(f, cols[i], k.Value, call.Pos)
+						}
+					}
+				}
+			}
+			return
+		}
+		params = params[0].Args
+	}
+	n := 0
+	for i, v := range vals {
+		if i >= len(cols) {
+			break
+		}
+		if !placeholder.MatchString(v) {
+			continue
+		}
+		idx := n
+		if strings.HasPrefix(v, "$") {
+			if k, err := strconv.Atoi(v[1:]); err == nil {
+				idx = k - 1
+			}
+		}
+		n++
+		if idx < len(params) && isKeyColumn(cols[i]) {
+			w.keyPosition(f, cols[i], params[idx], call.Pos)
+		}
+	}
+}
+
+var insertCols = regexp.MustCompile(`(?is)INSERT\s+(?:OR\s+\w+\s+|IGNORE\s+)?INTO\s+[\w."\x60\[\]]+\s*\(([^)]*)\)\s*VALUES\s*\(([^)]*)\)`)
+
+// insertColumns returns an INSERT's column names and value expressions.
+func insertColumns(sql string) (cols, vals []string) {
+	m := insertCols.FindStringSubmatch(sql)
+	if m == nil {
+		return nil, nil
+	}
+	for _, c := range strings.Split(m[1], ",") {
+		cols = append(cols, strings.TrimSpace(c))
+	}
+	for _, v := range strings.Split(m[2], ",") {
+		vals = append(vals, strings.TrimSpace(v))
+	}
+	return cols, vals
+}
+
+// usesAny reports whether an expression names any of vars.
+func usesAny(e *Expr, vars []string) bool {
+	for _, id := range e.Idents() {
+		for _, v := range vars {
+			if id == v {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// valuePos is where a key's value is written (the line a reader looks
+// for), or the call's place when the value has none.
+func valuePos(v *Expr, call Pos) Pos {
+	if v != nil && v.Pos.IsValid() {
+		return v.Pos
+	}
+	return call
+}

@@ -1,0 +1,192 @@
+package golang
+
+import (
+	"strings"
+
+	"github.com/twice-cli/twice/detect/review"
+)
+
+// sdk finds the file's registrations and orchestrator call sites.
+//
+// The names follow the SDKs as read at these tags:
+//   - github.com/dapr/go-sdk v1.13.0, workflow/worker.go, context.go,
+//     activity_context.go: (*WorkflowWorker).RegisterActivity and
+//     RegisterWorkflow take the function and register it under the last
+//     dot-separated element of its runtime name; CallActivity(activity,
+//     ActivityInput(x), ActivityRetryPolicy(RetryPolicy{…})); RetryPolicy
+//     has no error predicate.
+//   - github.com/dapr/durabletask-go v0.14.0, workflow/registry.go,
+//     activity.go, api/helpers/task.go: AddActivity/AddWorkflow (the same
+//     naming), AddActivityN/AddWorkflowN(name, fn); CallActivity(activity,
+//     WithActivityInput(x), WithActivityRetryPolicy(&RetryPolicy{…}));
+//     RetryPolicy.Handle is an error predicate. go-sdk v1.14 uses this
+//     package.
+func (c *converter) sdk(f *review.File) {
+	for _, fn := range f.Funcs {
+		var visit func(stmts []*review.Stmt)
+		visit = func(stmts []*review.Stmt) {
+			review.Walk(stmts, func(s *review.Stmt) bool {
+				for _, e := range s.StmtExprs() {
+					e.Exprs(func(x *review.Expr) bool {
+						if x.Kind == review.ExprFunc {
+							visit(x.Body)
+							return false
+						}
+						if x.Kind == review.ExprCall {
+							c.call(f, fn, x)
+						}
+						return true
+					})
+				}
+				return true
+			})
+		}
+		visit(fn.Body)
+	}
+}
+
+func (c *converter) call(f *review.File, caller *review.Func, x *review.Expr) {
+	switch x.Method() {
+	case "RegisterActivity", "AddActivity":
+		c.register(f, caller, x, review.KindActivity, x.Arg(0), "")
+	case "RegisterWorkflow", "AddWorkflow":
+		c.register(f, caller, x, review.KindWorkflow, x.Arg(0), "")
+	case "AddActivityN":
+		if n := x.Arg(0); n != nil && n.Kind == review.ExprString {
+			c.register(f, caller, x, review.KindActivity, x.Arg(1), n.Str)
+		}
+	case "AddWorkflowN":
+		if n := x.Arg(0); n != nil && n.Kind == review.ExprString {
+			c.register(f, caller, x, review.KindWorkflow, x.Arg(1), n.Str)
+		}
+	case "CallActivity":
+		if len(x.Args) > 0 {
+			f.CallSites = append(f.CallSites, c.callSite(caller, x, false))
+		}
+	case "CallChildWorkflow", "CallSubOrchestrator":
+		if len(x.Args) > 0 {
+			f.CallSites = append(f.CallSites, c.callSite(caller, x, true))
+		}
+	}
+}
+
+// register records a registration of fnRef under name ("" : the name
+// reflection gives the function).
+func (c *converter) register(f *review.File, caller *review.Func, x *review.Expr, kind review.DefKind, ref *review.Expr, name string) {
+	if ref == nil {
+		return
+	}
+	r := review.Registration{Kind: kind, Pos: x.Pos, File: f}
+	r.Func, r.Name = funcRef(ref, caller)
+	if ref.Kind == review.ExprFunc {
+		r.Inline = &review.Func{Name: r.Func, Short: r.Func, Pos: ref.Pos, Body: ref.Body, File: f}
+	}
+	if name != "" {
+		r.Name = name
+	}
+	if r.Func == "" && r.Inline == nil {
+		return
+	}
+	f.Registrations = append(f.Registrations, r)
+}
+
+// funcRef returns how a function reference names its function in the
+// package (or through an import) and the name the SDKs' reflection gives
+// it: the last dot-separated element of its runtime name, which is
+// "Name-fm" for a method value and "funcN" for a function literal.
+func funcRef(ref *review.Expr, caller *review.Func) (fn, name string) {
+	switch ref.Kind {
+	case review.ExprIdent:
+		return ref.Name, ref.Name
+	case review.ExprAttr:
+		if ref.Ref != "" {
+			return ref.Ref, ref.Name
+		}
+		// A method value: x.Method. Its type is not known without type
+		// checking; "?.Method" asks the resolver for the package's method
+		// of that name.
+		return "?." + ref.Name, ref.Name + "-fm"
+	case review.ExprString:
+		return "", ref.Str
+	case review.ExprFunc:
+		return caller.Short + "." + ref.Name, ref.Name
+	case review.ExprUnary:
+		if ref.X != nil {
+			return funcRef(ref.X, caller)
+		}
+	}
+	return "", ""
+}
+
+func (c *converter) callSite(caller *review.Func, x *review.Expr, child bool) review.CallSite {
+	cs := review.CallSite{Child: child, Pos: x.Pos, Caller: caller}
+	target := x.Arg(0)
+	if target.Kind == review.ExprString {
+		cs.Target, cs.ByName = target.Str, true
+	} else {
+		cs.Target, _ = funcRef(target, caller)
+	}
+	for _, opt := range x.Args[1:] {
+		if opt.Kind != review.ExprCall {
+			continue
+		}
+		switch opt.Method() {
+		case "ActivityInput", "WithActivityInput", "ActivityRawInput", "WithRawActivityInput",
+			"ChildWorkflowInput", "WithChildWorkflowInput", "WithRawChildWorkflowInput",
+			"WithSubOrchestratorInput", "WithRawSubOrchestratorInput", "WithRawActivityInputValue":
+			cs.Input = opt.Arg(0)
+		case "ChildWorkflowInstanceID", "WithChildWorkflowInstanceID", "WithSubOrchestrationInstanceID":
+			cs.InstanceID = opt.Arg(0)
+		case "ActivityRetryPolicy", "ChildWorkflowRetryPolicy":
+			// go-sdk's workflow.RetryPolicy has no error predicate.
+			cs.Policy = opt.Arg(0)
+		case "WithActivityRetryPolicy", "WithChildWorkflowRetryPolicy", "WithSubOrchestrationRetryPolicy":
+			cs.Policy, cs.PredicateSupported = opt.Arg(0), true
+		}
+	}
+	if cs.Policy != nil {
+		p := cs.Policy
+		if p.Kind == review.ExprUnary && p.Op == "&" && p.X != nil {
+			p = p.X
+		}
+		switch p.Kind {
+		case review.ExprIdent:
+			cs.PolicyID = p.Name
+			cs.PolicyHasPredicate = policyHasHandle(caller, p.Name)
+		case review.ExprAttr:
+			cs.PolicyID = p.Text
+		default:
+			cs.PolicyID = strings.Join(strings.Fields(p.Text), " ")
+			cs.PolicyHasPredicate = p.Keyword("Handle") != nil
+		}
+	}
+	return cs
+}
+
+// policyHasHandle reports whether a policy variable assigned in the
+// caller sets Handle (a package-level policy is looked up by the
+// resolver, which sees every file).
+func policyHasHandle(caller *review.Func, name string) bool {
+	found := false
+	review.Walk(caller.Body, func(s *review.Stmt) bool {
+		if s.Kind != review.StmtAssign {
+			return true
+		}
+		for i, l := range s.Lhs {
+			if l.Kind == review.ExprIdent && l.Name == name && i < len(s.Rhs) {
+				v := s.Rhs[i]
+				if v.Kind == review.ExprUnary && v.X != nil {
+					v = v.X
+				}
+				if v.Keyword("Handle") != nil {
+					found = true
+				}
+			}
+			if l.Kind == review.ExprAttr && l.Name == "Handle" && l.X != nil && l.X.Name == name {
+				found = true
+			}
+		}
+		return true
+	})
+	return found
+}

@@ -1,0 +1,369 @@
+package review
+
+// The language-neutral form every front-end turns its syntax tree into. The
+// rules read only this, so each rule is written once for every language.
+// It keeps what the rules need (calls with their resolved names and
+// arguments, assignments, conditions, loops, returns and raises, string
+// literals) and drops the rest.
+
+// Lang is a source language twice reviews.
+type Lang string
+
+// Languages.
+const (
+	LangGo     Lang = "go"
+	LangPython Lang = "python"
+	LangCSharp Lang = "csharp"
+)
+
+// Pos is a place in a file: 1-based line and column, the column counted in
+// Unicode code points.
+type Pos struct {
+	Line int
+	Col  int
+}
+
+// IsValid reports whether the position was set.
+func (p Pos) IsValid() bool { return p.Line > 0 }
+
+// ExprKind is what an expression is.
+type ExprKind int8
+
+// Expression kinds.
+const (
+	ExprOther ExprKind = iota
+	// ExprIdent is a name: Name.
+	ExprIdent
+	// ExprAttr is X.Name (a selector, attribute or member access).
+	ExprAttr
+	// ExprCall is X(Args…, Keys…).
+	ExprCall
+	// ExprString is a string literal; Str is its value. An interpolated
+	// string (f-string, template) has its literal parts in Str and its
+	// holes in Args.
+	ExprString
+	// ExprNumber is a numeric literal; Str is its text.
+	ExprNumber
+	// ExprComposite is a list, tuple, set, map, dict or struct literal:
+	// elements in Args, keyed entries in Keys; Name is the type, if any.
+	ExprComposite
+	// ExprBinary is Args[0] Op Args[1].
+	ExprBinary
+	// ExprUnary is Op X (including Go's & and *, await, not).
+	ExprUnary
+	// ExprIndex is X[Args[0]].
+	ExprIndex
+	// ExprFunc is a function literal or lambda; Body holds its statements.
+	ExprFunc
+)
+
+// Expr is one expression.
+type Expr struct {
+	Kind ExprKind
+	Pos  Pos
+	// Text is the expression's source, cut to a few hundred bytes.
+	Text string
+	// Name: an identifier's name, an attribute's or a call's last name
+	// (the method), a composite's type.
+	Name string
+	// X: an attribute's object, a call's function, an index's collection,
+	// a unary's operand.
+	X *Expr
+	// Args: a call's positional arguments, a composite's elements, a
+	// binary's two operands, an interpolated string's holes, an index.
+	Args []*Expr
+	// Keys: a call's keyword arguments, a composite's keyed entries.
+	Keys []KeyValue
+	// Str is a string literal's value or a number's text.
+	Str string
+	// Op is a binary or unary operator.
+	Op string
+	// Ref is the qualified name an identifier, attribute or call's
+	// function resolves to through the file's imports ("uuid.uuid4",
+	// "github.com/google/uuid.New"), "" when it is not rooted at an
+	// import.
+	Ref string
+	// Body is a function literal's statements.
+	Body []*Stmt
+}
+
+// KeyValue is a keyword argument or a keyed composite entry. Key is the
+// keyword, field name or literal key; KeyExpr the key when it is not a
+// plain name or literal.
+type KeyValue struct {
+	Key     string
+	KeyExpr *Expr
+	Value   *Expr
+}
+
+// StmtKind is what a statement is.
+type StmtKind int8
+
+// Statement kinds.
+const (
+	StmtOther StmtKind = iota
+	// StmtAssign: Lhs Op Rhs (Op "=", ":=", "+=", …; a declaration with a
+	// value is an assignment).
+	StmtAssign
+	// StmtExpr: X on its own (usually a call).
+	StmtExpr
+	// StmtIf: if X { Body } else { Else }.
+	StmtIf
+	// StmtLoop: for/while; X is the condition or the iterated value.
+	StmtLoop
+	// StmtReturn: return Rhs….
+	StmtReturn
+	// StmtRaise: raise/throw X, or Go's panic.
+	StmtRaise
+	// StmtTry: try { Body } handlers { Handlers… } else { Else } finally { Finally }.
+	StmtTry
+	// StmtBlock: a nested block (with, using, defer, go, a bare block):
+	// X is its header expression, if any.
+	StmtBlock
+	// StmtBreak and StmtContinue leave or restart a loop.
+	StmtBreak
+	StmtContinue
+)
+
+// Stmt is one statement.
+type Stmt struct {
+	Kind StmtKind
+	Pos  Pos
+	Lhs  []*Expr
+	Rhs  []*Expr
+	Op   string
+	X    *Expr
+	Body []*Stmt
+	Else []*Stmt
+	// Handlers are a try's exception handlers.
+	Handlers [][]*Stmt
+	Finally  []*Stmt
+}
+
+// Func is a function or method.
+type Func struct {
+	// Name is how the function is called in its module: "ChargeCard",
+	// "charge_card"; a method adds its type: "Service.Charge".
+	Name string
+	// Short is the name alone ("Charge").
+	Short string
+	// Recv is a method's type or class ("" for a plain function).
+	Recv string
+	// Params are the parameter names, in order.
+	Params []string
+	Pos    Pos
+	Body   []*Stmt
+	// Decorators are a Python function's decorators, or C# attributes.
+	Decorators []*Expr
+	// File is the file that defines it.
+	File *File
+}
+
+// Registration is a place where the source tells the engine an activity
+// or workflow's name.
+type Registration struct {
+	// Name is the registered name, as the engine and the history show it.
+	Name string
+	// Kind is KindActivity or KindWorkflow.
+	Kind DefKind
+	// Func names the function registered: a local name ("charge_card",
+	// "Service.Charge") or a qualified one through an import
+	// ("activities.charge_card", "example.com/shop/activities.ChargeCard").
+	Func string
+	// Inline is a function literal registered in place.
+	Inline *Func
+	// Pos is the registration's place; File its file.
+	Pos  Pos
+	File *File
+}
+
+// DefKind says what a registration registers.
+type DefKind int8
+
+// Registration kinds.
+const (
+	KindActivity DefKind = 1
+	KindWorkflow DefKind = 2
+)
+
+// CallSite is an orchestrator's call of an activity or child workflow.
+type CallSite struct {
+	// Target is the called activity or workflow's registered name when the
+	// call names it by string, else the function reference as Func in
+	// Registration.
+	Target string
+	// ByName is set when Target is a string name.
+	ByName bool
+	// Child is set for a child-workflow call.
+	Child bool
+	// Policy is the retry policy argument (nil: none).
+	Policy *Expr
+	// PolicyID identifies the policy value: a variable's name, or the
+	// literal's text. Two call sites with one PolicyID share one policy.
+	PolicyID string
+	// PolicyHasPredicate is set when the policy sets an error predicate
+	// (durabletask-go's Handle).
+	PolicyHasPredicate bool
+	// PredicateSupported says whether the SDK's policy type can carry a
+	// predicate at all (false: dapr-ext-workflow's RetryPolicy).
+	PredicateSupported bool
+	// Input is the input argument (nil: none).
+	Input *Expr
+	// InstanceID is a child workflow's instance id argument (nil: none).
+	InstanceID *Expr
+	Pos        Pos
+	// Caller is the function making the call.
+	Caller *Func
+}
+
+// File is one parsed source file.
+type File struct {
+	// Path is the file's path as found under the reviewed root, with
+	// forward slashes.
+	Path string
+	Lang Lang
+	// Package identifies the module the file belongs to: Go's import path
+	// (or directory), Python's dotted module name.
+	Package string
+	// Imports maps a local name to the qualified name it stands for:
+	// "u" → "github.com/google/uuid", "mk" → "uuid.uuid4".
+	Imports map[string]string
+	Funcs   []*Func
+	// Globals are the file's top-level assignments (a package-level or
+	// module-level retry policy, a client).
+	Globals []*Stmt
+	// Registrations and CallSites, wherever they appear in the file.
+	Registrations []Registration
+	CallSites     []CallSite
+	// Lines is the number of lines.
+	Lines int
+	// Src is the file's bytes (for excerpts).
+	Src []byte
+	// PredicateSupported says whether this file's SDK retry policy type
+	// has an error predicate (Go durabletask-go workflow: yes; Go
+	// go-sdk workflow and Python dapr-ext-workflow: no).
+	PredicateSupported bool
+}
+
+// Walk calls fn for every statement in stmts and in their nested blocks
+// and function literals, in source order; fn returning false skips a
+// statement's children.
+func Walk(stmts []*Stmt, fn func(*Stmt) bool) {
+	for _, s := range stmts {
+		if s == nil || !fn(s) {
+			continue
+		}
+		Walk(s.Body, fn)
+		Walk(s.Else, fn)
+		for _, h := range s.Handlers {
+			Walk(h, fn)
+		}
+		Walk(s.Finally, fn)
+	}
+}
+
+// Exprs calls fn for the expression and every sub-expression, outermost
+// first; fn returning false skips its children. Function literals' bodies
+// are not entered.
+func (e *Expr) Exprs(fn func(*Expr) bool) {
+	if e == nil || !fn(e) {
+		return
+	}
+	e.X.Exprs(fn)
+	for _, a := range e.Args {
+		a.Exprs(fn)
+	}
+	for _, k := range e.Keys {
+		k.KeyExpr.Exprs(fn)
+		k.Value.Exprs(fn)
+	}
+}
+
+// StmtExprs returns the statement's own expressions (not its nested
+// statements').
+func (s *Stmt) StmtExprs() []*Expr {
+	out := make([]*Expr, 0, len(s.Lhs)+len(s.Rhs)+1)
+	out = append(out, s.Lhs...)
+	out = append(out, s.Rhs...)
+	if s.X != nil {
+		out = append(out, s.X)
+	}
+	return out
+}
+
+// Calls returns every call inside the expression, outermost first.
+func (e *Expr) Calls() []*Expr {
+	var out []*Expr
+	e.Exprs(func(x *Expr) bool {
+		if x.Kind == ExprCall {
+			out = append(out, x)
+		}
+		return true
+	})
+	return out
+}
+
+// Method is a call's method or function name (the last name of its
+// function expression).
+func (e *Expr) Method() string {
+	if e == nil || e.Kind != ExprCall || e.X == nil {
+		return ""
+	}
+	return e.X.Name
+}
+
+// Receiver is a call's receiver expression (nil for a plain function
+// call).
+func (e *Expr) Receiver() *Expr {
+	if e == nil || e.Kind != ExprCall || e.X == nil || e.X.Kind != ExprAttr {
+		return nil
+	}
+	return e.X.X
+}
+
+// Keyword returns a call's keyword argument (or a composite's entry) by
+// name, or nil.
+func (e *Expr) Keyword(name string) *Expr {
+	if e == nil {
+		return nil
+	}
+	for _, k := range e.Keys {
+		if k.Key == name {
+			return k.Value
+		}
+	}
+	return nil
+}
+
+// Arg returns the i-th positional argument, or nil.
+func (e *Expr) Arg(i int) *Expr {
+	if e == nil || i < 0 || i >= len(e.Args) {
+		return nil
+	}
+	return e.Args[i]
+}
+
+// Idents returns the names of every identifier in the expression.
+func (e *Expr) Idents() []string {
+	var out []string
+	e.Exprs(func(x *Expr) bool {
+		if x.Kind == ExprIdent {
+			out = append(out, x.Name)
+		}
+		return true
+	})
+	return out
+}
+
+// Strings returns the values of every string literal in the expression,
+// in order.
+func (e *Expr) Strings() []string {
+	var out []string
+	e.Exprs(func(x *Expr) bool {
+		if x.Kind == ExprString {
+			out = append(out, x.Str)
+		}
+		return true
+	})
+	return out
+}

@@ -1,0 +1,158 @@
+package review_test
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/twice-cli/twice/detect"
+	"github.com/twice-cli/twice/detect/review"
+	"github.com/twice-cli/twice/detect/review/langs"
+	"github.com/twice-cli/twice/detect/review/python"
+	"github.com/twice-cli/twice/fixtures"
+)
+
+// reviewDir writes files into a temporary directory and reviews it.
+func reviewDir(t *testing.T, files map[string]string) *review.Report {
+	t.Helper()
+	dir := t.TempDir()
+	for name, src := range files {
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(src), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	rep, err := review.Review(context.Background(), []string{dir}, langs.Options())
+	if err != nil {
+		t.Fatal(err)
+	}
+	return rep
+}
+
+const chargeTemplate = `package main
+
+import (
+	"net/http"
+
+	"github.com/dapr/durabletask-go/workflow"
+	"github.com/google/uuid"
+)
+
+func ChargeCard(ctx workflow.ActivityContext) (any, error) {
+	var orderID string
+	_ = ctx.GetInput(&orderID)
+	req, _ := http.NewRequest(http.MethodPost, "https://pay.example.com/charges", nil)
+	req.Header.Set("Idempotency-Key", KEY)
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		return nil, err
+	}
+	return nil, resp.Body.Close()
+}
+
+func main() {
+	r := workflow.NewRegistry()
+	_ = r.AddActivity(ChargeCard)
+	_ = uuid.New
+}
+`
+
+// TestJoinVerdicts joins the payment-timeout demo's duplicate-side-effect
+// finding on ChargeCard to three versions of ChargeCard's code.
+func TestJoinVerdicts(t *testing.T) {
+	for _, tc := range []struct {
+		name    string
+		key     string
+		verdict detect.CodeVerdict
+		says    string
+	}{
+		{"key from uuid", "uuid.NewString()", detect.VerdictLikelyDuplicate, "likely a real duplicate"},
+		{"key from input", `"charge-" + orderID`, detect.VerdictRefused, "probably refused downstream"},
+		{"per-attempt key", `fmt.Sprint(ctx.GetTaskID())`, detect.VerdictLikelyDuplicate, "per-attempt id"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			code := reviewDir(t, map[string]string{"charge.go": strings.Replace(chargeTemplate, "KEY", tc.key, 1)})
+			h, err := fixtures.OpenDemo("payment-timeout")
+			if err != nil {
+				t.Fatal(err)
+			}
+			rep := detect.Analyze(h, detect.Options{})
+			review.Join(rep, code)
+			var f *detect.Finding
+			for i := range rep.Findings {
+				if rep.Findings[i].ID == detect.FindingDuplicateSideEffect {
+					f = &rep.Findings[i]
+				}
+			}
+			if f == nil || f.Code == nil {
+				t.Fatal("the duplicate-side-effect finding has no code evidence")
+			}
+			if f.Code.Verdict != tc.verdict || !strings.Contains(f.Code.Note, tc.says) {
+				t.Fatalf("verdict %q, note %q; want %q saying %q", f.Code.Verdict, f.Code.Note, tc.verdict, tc.says)
+			}
+			if tc.verdict == detect.VerdictRefused && (f.Code.Refusal == nil || f.Code.Refusal.Line != 14) {
+				t.Fatalf("the refusing line is %+v, want charge.go line 14", f.Code.Refusal)
+			}
+			if f.Severity != detect.SeverityHigh {
+				t.Errorf("the join changed the history's severity to %s", f.Severity)
+			}
+			var notFound []string
+			for _, c := range rep.Code {
+				if !c.Found {
+					notFound = append(notFound, c.Name)
+				}
+			}
+			if strings.Join(notFound, ",") != "ReserveInventory,SendReceipt" {
+				t.Errorf("activities not found in the source: %v, want ReserveInventory and SendReceipt listed", notFound)
+			}
+		})
+	}
+}
+
+// TestJoinEveryDemo joins every demo history to the bundled demo
+// services: each activity of each run is listed, found or not, and every
+// finding on a found activity carries a note.
+func TestJoinEveryDemo(t *testing.T) {
+	opts := langs.Options()
+	opts.FS = fixtures.DemoServices()
+	code, err := review.Review(context.Background(), []string{fixtures.DemoServicesRoot}, opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := map[string]detect.CodeVerdict{
+		"payment-timeout": detect.VerdictLikelyDuplicate,
+		"email-503":       detect.VerdictRefused,
+		"card-declined":   detect.VerdictConfirmed,
+		"worker-crash":    detect.VerdictUnprotected,
+		"child-retried":   detect.VerdictLikelyDuplicate,
+	}
+	if ok, _ := python.Available(); !ok {
+		// Without cgo the Python services are not reviewed: their
+		// activities are listed as not found, and the review says why.
+		if code.Unavailable[review.LangPython] == "" {
+			t.Fatal("a build without a Python parser does not say the Python services were not reviewed")
+		}
+		want["card-declined"], want["worker-crash"], want["payment-timeout"] = "", "", ""
+	}
+	for _, d := range fixtures.Demos() {
+		h, err := fixtures.OpenDemo(d.Name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		rep := detect.Analyze(h, detect.Options{})
+		review.Join(rep, code)
+		if rep.Code == nil {
+			t.Fatalf("%s: no code section", d.Name)
+		}
+		got := detect.CodeVerdict("")
+		for _, f := range rep.Findings {
+			if f.Code != nil && f.Code.Found && f.Code.Verdict != "" && got == "" {
+				got = f.Code.Verdict
+			}
+		}
+		if w, ok := want[d.Name]; ok && got != w {
+			t.Errorf("%s: the first verdict is %q, want %q", d.Name, got, w)
+		}
+	}
+}

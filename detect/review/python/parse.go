@@ -1,0 +1,511 @@
+//go:build cgo
+
+package python
+
+import (
+	"errors"
+	"strings"
+
+	sitter "github.com/tree-sitter/go-tree-sitter"
+	tspython "github.com/tree-sitter/tree-sitter-python/bindings/go"
+
+	"github.com/twice-cli/twice/detect/review"
+)
+
+// Available reports whether this build can parse Python, and why not.
+func Available() (bool, string) { return true, "" }
+
+// Parse parses one file.
+func (Frontend) Parse(name string, src []byte) (*review.File, error) {
+	p := sitter.NewParser()
+	defer p.Close()
+	if err := p.SetLanguage(sitter.NewLanguage(tspython.Language())); err != nil {
+		return nil, err
+	}
+	tree := p.Parse(src, nil)
+	if tree == nil {
+		return nil, errors.New("the parser gave no tree")
+	}
+	defer tree.Close()
+	root := tree.RootNode()
+	c := &converter{src: src, idx: review.NewLineIndex(src)}
+	f := &review.File{
+		Path:    name,
+		Lang:    review.LangPython,
+		Package: moduleName(name),
+		Imports: map[string]string{},
+		Lines:   c.idx.Lines(),
+		Src:     src,
+	}
+	c.file = f
+	c.imports(root)
+	c.module(root)
+	c.sdk()
+	return f, nil
+}
+
+// moduleName turns a path into a dotted module name ("app/tasks.py" →
+// "app.tasks"; a package's __init__.py is the package).
+func moduleName(p string) string {
+	p = strings.TrimSuffix(p, ".py")
+	p = strings.TrimSuffix(p, "/__init__")
+	p = strings.TrimPrefix(p, "./")
+	for strings.HasPrefix(p, "../") {
+		p = p[3:]
+	}
+	p = strings.TrimPrefix(p, "/")
+	return strings.ReplaceAll(p, "/", ".")
+}
+
+type converter struct {
+	src  []byte
+	idx  *review.LineIndex
+	file *review.File
+	// class is the class whose body is being read.
+	class string
+	lits  int
+}
+
+func (c *converter) text(n *sitter.Node) string {
+	if n == nil {
+		return ""
+	}
+	return string(c.src[n.StartByte():n.EndByte()])
+}
+
+func (c *converter) pos(n *sitter.Node) review.Pos {
+	p := n.StartPosition()
+	return c.idx.PosAt(int(p.Row), int(p.Column))
+}
+
+func named(n *sitter.Node) []*sitter.Node {
+	if n == nil {
+		return nil
+	}
+	k := n.NamedChildCount()
+	out := make([]*sitter.Node, 0, k)
+	for i := uint(0); i < k; i++ {
+		if ch := n.NamedChild(i); ch != nil && ch.Kind() != "comment" {
+			out = append(out, ch)
+		}
+	}
+	return out
+}
+
+// imports reads every import statement, wherever it is.
+func (c *converter) imports(root *sitter.Node) {
+	var visit func(n *sitter.Node)
+	visit = func(n *sitter.Node) {
+		switch n.Kind() {
+		case "import_statement":
+			for _, ch := range named(n) {
+				switch ch.Kind() {
+				case "dotted_name":
+					full := c.text(ch)
+					first, _, _ := strings.Cut(full, ".")
+					c.file.Imports[first] = first
+				case "aliased_import":
+					c.file.Imports[c.text(ch.ChildByFieldName("alias"))] = c.text(ch.ChildByFieldName("name"))
+				}
+			}
+			return
+		case "import_from_statement":
+			mod := c.text(n.ChildByFieldName("module_name"))
+			prefix := mod
+			if !strings.HasSuffix(prefix, ".") {
+				prefix += "."
+			}
+			for _, ch := range named(n) {
+				if ch.Equals(*n.ChildByFieldName("module_name")) {
+					continue
+				}
+				switch ch.Kind() {
+				case "dotted_name":
+					c.file.Imports[c.text(ch)] = prefix + c.text(ch)
+				case "aliased_import":
+					c.file.Imports[c.text(ch.ChildByFieldName("alias"))] = prefix + c.text(ch.ChildByFieldName("name"))
+				}
+			}
+			return
+		}
+		for _, ch := range named(n) {
+			visit(ch)
+		}
+	}
+	visit(root)
+}
+
+// module reads top-level definitions and statements.
+func (c *converter) module(root *sitter.Node) {
+	var top []*review.Stmt
+	for _, ch := range named(root) {
+		switch ch.Kind() {
+		case "function_definition", "decorated_definition", "class_definition":
+			c.definition(ch, nil)
+		default:
+			top = c.stmt(top, ch)
+		}
+	}
+	c.file.Globals = top
+	// Module-level statements can register activities (wfr.register_activity
+	// at the bottom of a file, under if __name__ == "__main__"): they are
+	// kept as a function of their own for the SDK pass.
+	if len(top) > 0 {
+		c.file.Funcs = append(c.file.Funcs, &review.Func{Name: "<module>", Short: "<module>", Body: top, File: c.file, Pos: review.Pos{Line: 1, Col: 1}})
+	}
+}
+
+// definition reads a function or class definition (with decorators).
+func (c *converter) definition(n *sitter.Node, decorators []*review.Expr) {
+	switch n.Kind() {
+	case "decorated_definition":
+		for _, ch := range named(n) {
+			if ch.Kind() == "decorator" {
+				if e := named(ch); len(e) > 0 {
+					decorators = append(decorators, c.expr(e[0]))
+				}
+			}
+		}
+		if d := n.ChildByFieldName("definition"); d != nil {
+			c.definition(d, decorators)
+		}
+	case "class_definition":
+		saved := c.class
+		c.class = c.text(n.ChildByFieldName("name"))
+		for _, ch := range named(n.ChildByFieldName("body")) {
+			switch ch.Kind() {
+			case "function_definition", "decorated_definition", "class_definition":
+				c.definition(ch, nil)
+			}
+		}
+		c.class = saved
+	case "function_definition":
+		name := c.text(n.ChildByFieldName("name"))
+		fn := &review.Func{Name: name, Short: name, Recv: c.class, Pos: c.pos(n.ChildByFieldName("name")), File: c.file, Decorators: decorators}
+		if c.class != "" {
+			fn.Name = c.class + "." + name
+		}
+		for _, p := range named(n.ChildByFieldName("parameters")) {
+			fn.Params = append(fn.Params, c.paramName(p))
+		}
+		saved := c.class
+		c.class = ""
+		c.lits = 0
+		fn.Body = c.block(n.ChildByFieldName("body"))
+		c.class = saved
+		c.file.Funcs = append(c.file.Funcs, fn)
+	}
+}
+
+func (c *converter) paramName(p *sitter.Node) string {
+	switch p.Kind() {
+	case "identifier":
+		return c.text(p)
+	case "default_parameter", "typed_default_parameter":
+		return c.text(p.ChildByFieldName("name"))
+	case "typed_parameter":
+		for _, ch := range named(p) {
+			if ch.Kind() == "identifier" {
+				return c.text(ch)
+			}
+		}
+	}
+	return "*" + c.text(p)
+}
+
+func (c *converter) block(n *sitter.Node) []*review.Stmt {
+	var out []*review.Stmt
+	for _, ch := range named(n) {
+		out = c.stmt(out, ch)
+	}
+	return out
+}
+
+func (c *converter) stmt(out []*review.Stmt, n *sitter.Node) []*review.Stmt {
+	p := c.pos(n)
+	switch n.Kind() {
+	case "expression_statement":
+		for _, ch := range named(n) {
+			switch ch.Kind() {
+			case "assignment", "augmented_assignment":
+				out = append(out, c.assign(ch))
+			default:
+				out = append(out, &review.Stmt{Kind: review.StmtExpr, Pos: p, X: c.expr(ch)})
+			}
+		}
+		return out
+	case "if_statement":
+		st := &review.Stmt{Kind: review.StmtIf, Pos: p, X: c.expr(n.ChildByFieldName("condition")), Body: c.block(n.ChildByFieldName("consequence"))}
+		tail := st
+		for _, ch := range named(n) {
+			switch ch.Kind() {
+			case "elif_clause":
+				e := &review.Stmt{Kind: review.StmtIf, Pos: c.pos(ch), X: c.expr(ch.ChildByFieldName("condition")), Body: c.block(ch.ChildByFieldName("consequence"))}
+				tail.Else = []*review.Stmt{e}
+				tail = e
+			case "else_clause":
+				tail.Else = c.block(ch.ChildByFieldName("body"))
+			}
+		}
+		return append(out, st)
+	case "for_statement":
+		st := &review.Stmt{Kind: review.StmtLoop, Pos: p, X: c.expr(n.ChildByFieldName("right")), Body: c.block(n.ChildByFieldName("body"))}
+		if l := n.ChildByFieldName("left"); l != nil {
+			st.Lhs = []*review.Expr{c.expr(l)}
+		}
+		return append(out, st)
+	case "while_statement":
+		return append(out, &review.Stmt{Kind: review.StmtLoop, Pos: p, X: c.expr(n.ChildByFieldName("condition")), Body: c.block(n.ChildByFieldName("body"))})
+	case "try_statement":
+		st := &review.Stmt{Kind: review.StmtTry, Pos: p, Body: c.block(n.ChildByFieldName("body"))}
+		for _, ch := range named(n) {
+			switch ch.Kind() {
+			case "except_clause", "except_group_clause":
+				var body []*review.Stmt
+				for _, b := range named(ch) {
+					if b.Kind() == "block" {
+						body = c.block(b)
+					}
+				}
+				st.Handlers = append(st.Handlers, body)
+			case "else_clause":
+				st.Else = c.block(ch.ChildByFieldName("body"))
+			case "finally_clause":
+				for _, b := range named(ch) {
+					if b.Kind() == "block" {
+						st.Finally = c.block(b)
+					}
+				}
+			}
+		}
+		return append(out, st)
+	case "with_statement":
+		st := &review.Stmt{Kind: review.StmtBlock, Pos: p, Body: c.block(n.ChildByFieldName("body"))}
+		// with open(p, "a") as f: … — the items are calls (and bind names).
+		for _, ch := range named(n) {
+			if ch.Kind() != "with_clause" {
+				continue
+			}
+			for _, item := range named(ch) {
+				v := item.ChildByFieldName("value")
+				if v == nil {
+					continue
+				}
+				if v.Kind() == "as_pattern" {
+					vals := named(v)
+					if len(vals) >= 2 {
+						out = append(out, &review.Stmt{Kind: review.StmtAssign, Pos: c.pos(v), Op: "=", Lhs: []*review.Expr{c.expr(vals[len(vals)-1])}, Rhs: []*review.Expr{c.expr(vals[0])}})
+					}
+					continue
+				}
+				out = append(out, &review.Stmt{Kind: review.StmtExpr, Pos: c.pos(v), X: c.expr(v)})
+			}
+		}
+		return append(out, st)
+	case "return_statement":
+		st := &review.Stmt{Kind: review.StmtReturn, Pos: p}
+		for _, ch := range named(n) {
+			st.Rhs = append(st.Rhs, c.expr(ch))
+		}
+		return append(out, st)
+	case "raise_statement":
+		st := &review.Stmt{Kind: review.StmtRaise, Pos: p}
+		if xs := named(n); len(xs) > 0 {
+			st.X = c.expr(xs[0])
+		}
+		return append(out, st)
+	case "break_statement":
+		return append(out, &review.Stmt{Kind: review.StmtBreak, Pos: p})
+	case "continue_statement":
+		return append(out, &review.Stmt{Kind: review.StmtContinue, Pos: p})
+	case "block":
+		return append(out, c.block(n)...)
+	case "function_definition", "decorated_definition", "class_definition":
+		// A nested definition: a closure, usually a helper or a retry
+		// wrapper. It is kept as a function literal the body may call.
+		saved := c.file.Funcs
+		c.definition(n, nil)
+		if len(c.file.Funcs) > len(saved) {
+			fn := c.file.Funcs[len(c.file.Funcs)-1]
+			c.file.Funcs = c.file.Funcs[:len(c.file.Funcs)-1]
+			name := &review.Expr{Kind: review.ExprIdent, Name: fn.Short, Pos: fn.Pos, Text: fn.Short}
+			lit := &review.Expr{Kind: review.ExprFunc, Pos: fn.Pos, Body: fn.Body, Name: fn.Short}
+			out = append(out, &review.Stmt{Kind: review.StmtAssign, Pos: p, Op: "=", Lhs: []*review.Expr{name}, Rhs: []*review.Expr{lit}})
+			for _, d := range fn.Decorators {
+				out = append(out, &review.Stmt{Kind: review.StmtExpr, Pos: d.Pos, X: d})
+			}
+		}
+		return out
+	}
+	return out
+}
+
+func (c *converter) assign(n *sitter.Node) *review.Stmt {
+	st := &review.Stmt{Kind: review.StmtAssign, Pos: c.pos(n), Op: "="}
+	if n.Kind() == "augmented_assignment" {
+		st.Op = c.text(n.ChildByFieldName("operator"))
+	}
+	left := n.ChildByFieldName("left")
+	if left != nil && (left.Kind() == "pattern_list" || left.Kind() == "tuple_pattern") {
+		for _, ch := range named(left) {
+			st.Lhs = append(st.Lhs, c.expr(ch))
+		}
+	} else if left != nil {
+		st.Lhs = []*review.Expr{c.expr(left)}
+	}
+	if r := n.ChildByFieldName("right"); r != nil {
+		if r.Kind() == "assignment" { // a = b = value
+			inner := c.assign(r)
+			st.Lhs = append(st.Lhs, inner.Lhs...)
+			st.Rhs = inner.Rhs
+		} else {
+			st.Rhs = []*review.Expr{c.expr(r)}
+		}
+	}
+	return st
+}
+
+func (c *converter) expr(n *sitter.Node) *review.Expr {
+	if n == nil {
+		return nil
+	}
+	x := &review.Expr{Pos: c.pos(n), Text: review.Clip(c.text(n))}
+	switch n.Kind() {
+	case "identifier":
+		x.Kind, x.Name = review.ExprIdent, c.text(n)
+		x.Ref = c.file.Imports[x.Name]
+	case "attribute":
+		x.Kind, x.X, x.Name = review.ExprAttr, c.expr(n.ChildByFieldName("object")), c.text(n.ChildByFieldName("attribute"))
+		if x.X != nil && x.X.Ref != "" {
+			x.Ref = x.X.Ref + "." + x.Name
+		}
+	case "call":
+		x.Kind, x.X = review.ExprCall, c.expr(n.ChildByFieldName("function"))
+		if x.X != nil {
+			x.Name, x.Ref = x.X.Name, x.X.Ref
+		}
+		for _, a := range named(n.ChildByFieldName("arguments")) {
+			switch a.Kind() {
+			case "keyword_argument":
+				x.Keys = append(x.Keys, review.KeyValue{Key: c.text(a.ChildByFieldName("name")), Value: c.expr(a.ChildByFieldName("value"))})
+			case "dictionary_splat":
+				if v := named(a); len(v) > 0 {
+					x.Keys = append(x.Keys, review.KeyValue{Key: "**", Value: c.expr(v[0])})
+				}
+			case "list_splat":
+				if v := named(a); len(v) > 0 {
+					x.Args = append(x.Args, c.expr(v[0]))
+				}
+			default:
+				x.Args = append(x.Args, c.expr(a))
+			}
+		}
+	case "string":
+		x.Kind = review.ExprString
+		var b strings.Builder
+		for _, ch := range named(n) {
+			switch ch.Kind() {
+			case "string_content":
+				b.WriteString(c.text(ch))
+			case "escape_sequence":
+				b.WriteString(unescape(c.text(ch)))
+			case "interpolation":
+				if e := ch.ChildByFieldName("expression"); e != nil {
+					x.Args = append(x.Args, c.expr(e))
+				}
+				b.WriteString("{}")
+			}
+		}
+		x.Str = b.String()
+	case "concatenated_string":
+		x.Kind = review.ExprString
+		var b strings.Builder
+		for _, ch := range named(n) {
+			s := c.expr(ch)
+			b.WriteString(s.Str)
+			x.Args = append(x.Args, s.Args...)
+		}
+		x.Str = b.String()
+	case "integer", "float":
+		x.Kind, x.Str = review.ExprNumber, c.text(n)
+	case "true", "false", "none":
+		x.Kind, x.Name = review.ExprIdent, c.text(n)
+	case "dictionary":
+		x.Kind = review.ExprComposite
+		for _, ch := range named(n) {
+			if ch.Kind() != "pair" {
+				continue
+			}
+			k := ch.ChildByFieldName("key")
+			kv := review.KeyValue{Value: c.expr(ch.ChildByFieldName("value"))}
+			ke := c.expr(k)
+			if ke.Kind == review.ExprString && len(ke.Args) == 0 {
+				kv.Key = ke.Str
+			} else {
+				kv.KeyExpr = ke
+			}
+			x.Keys = append(x.Keys, kv)
+		}
+	case "list", "tuple", "set", "expression_list", "pattern_list", "tuple_pattern", "list_pattern":
+		x.Kind = review.ExprComposite
+		for _, ch := range named(n) {
+			x.Args = append(x.Args, c.expr(ch))
+		}
+	case "binary_operator", "boolean_operator", "comparison_operator":
+		x.Kind = review.ExprBinary
+		for _, ch := range named(n) {
+			x.Args = append(x.Args, c.expr(ch))
+		}
+		if op := n.ChildByFieldName("operator"); op != nil {
+			x.Op = c.text(op)
+		} else if n.ChildCount() >= 3 {
+			x.Op = c.text(n.Child(1))
+		}
+	case "not_operator", "unary_operator":
+		x.Kind, x.Op = review.ExprUnary, c.text(n.Child(0))
+		if xs := named(n); len(xs) > 0 {
+			x.X = c.expr(xs[len(xs)-1])
+		}
+	case "await", "yield":
+		x.Kind, x.Op = review.ExprUnary, n.Kind()
+		if xs := named(n); len(xs) > 0 {
+			x.X = c.expr(xs[0])
+		}
+	case "parenthesized_expression":
+		if xs := named(n); len(xs) == 1 {
+			return c.expr(xs[0])
+		}
+	case "subscript":
+		x.Kind, x.X = review.ExprIndex, c.expr(n.ChildByFieldName("value"))
+		if s := n.ChildByFieldName("subscript"); s != nil {
+			x.Args = []*review.Expr{c.expr(s)}
+		}
+	case "lambda":
+		c.lits++
+		x.Kind, x.Name = review.ExprFunc, "lambda"
+		if b := n.ChildByFieldName("body"); b != nil {
+			x.Body = []*review.Stmt{{Kind: review.StmtReturn, Pos: c.pos(b), Rhs: []*review.Expr{c.expr(b)}}}
+		}
+	case "conditional_expression", "list_comprehension", "dictionary_comprehension", "set_comprehension", "generator_expression", "keyword_argument", "pair", "as_pattern", "named_expression":
+		for _, ch := range named(n) {
+			x.Args = append(x.Args, c.expr(ch))
+		}
+	}
+	return x
+}
+
+func unescape(s string) string {
+	switch s {
+	case `\n`:
+		return "\n"
+	case `\t`:
+		return "\t"
+	case `\"`:
+		return `"`
+	case `\'`:
+		return "'"
+	case `\\`:
+		return `\`
+	}
+	return s
+}

@@ -1,0 +1,180 @@
+//go:build cgo
+
+package python
+
+import (
+	"strings"
+
+	"github.com/twice-cli/twice/detect/review"
+)
+
+// sdk finds registrations and call sites.
+//
+// The names follow dapr/python-sdk v1.18.3,
+// ext/dapr-ext-workflow/dapr/ext/workflow/workflow_runtime.py
+// (activity(name=…) and workflow(name=…) decorators, register_activity(fn,
+// name=…): the registered name is name, else fn.__name__),
+// dapr_workflow_context.py (call_activity(activity, *, input, retry_policy,
+// app_id); call_child_workflow(workflow, *, input, instance_id,
+// retry_policy)) and retry_policy.py (RetryPolicy: first_retry_interval,
+// max_number_of_attempts, backoff_coefficient, max_retry_interval,
+// retry_timeout; no error predicate).
+func (c *converter) sdk() {
+	f := c.file
+	for _, fn := range f.Funcs {
+		for _, d := range fn.Decorators {
+			kind, name := decoratorKind(d)
+			if kind == 0 {
+				continue
+			}
+			if name == "" {
+				name = fn.Short
+			}
+			f.Registrations = append(f.Registrations, review.Registration{Name: name, Kind: kind, Func: fn.Name, Pos: d.Pos, File: f})
+		}
+		var visit func([]*review.Stmt)
+		visit = func(stmts []*review.Stmt) {
+			review.Walk(stmts, func(s *review.Stmt) bool {
+				for _, e := range s.StmtExprs() {
+					e.Exprs(func(x *review.Expr) bool {
+						if x.Kind == review.ExprFunc {
+							visit(x.Body)
+							return false
+						}
+						if x.Kind == review.ExprCall {
+							c.call(fn, x)
+						}
+						return true
+					})
+				}
+				return true
+			})
+		}
+		visit(fn.Body)
+	}
+}
+
+// decoratorKind recognises @wfr.activity, @wfr.activity(name=…),
+// @wfr.workflow and @wfr.workflow(name=…).
+func decoratorKind(d *review.Expr) (review.DefKind, string) {
+	call := d
+	if d.Kind == review.ExprCall {
+		d = d.X
+	}
+	if d == nil || d.Kind != review.ExprAttr {
+		return 0, ""
+	}
+	name := ""
+	if call.Kind == review.ExprCall {
+		if n := call.Keyword("name"); n != nil && n.Kind == review.ExprString {
+			name = n.Str
+		}
+	}
+	switch d.Name {
+	case "activity":
+		return review.KindActivity, name
+	case "workflow":
+		return review.KindWorkflow, name
+	}
+	return 0, ""
+}
+
+func (c *converter) call(caller *review.Func, x *review.Expr) {
+	f := c.file
+	switch x.Method() {
+	case "register_activity", "add_activity":
+		c.register(x, review.KindActivity, x.Arg(0), stringKw(x, "name"))
+	case "register_workflow", "add_orchestrator":
+		c.register(x, review.KindWorkflow, x.Arg(0), stringKw(x, "name"))
+	case "add_named_activity":
+		if n := x.Arg(0); n != nil && n.Kind == review.ExprString {
+			c.register(x, review.KindActivity, x.Arg(1), n.Str)
+		}
+	case "call_activity":
+		if len(x.Args) > 0 || x.Keyword("activity") != nil {
+			f.CallSites = append(f.CallSites, c.callSite(caller, x, false))
+		}
+	case "call_child_workflow", "call_sub_orchestrator":
+		if len(x.Args) > 0 || x.Keyword("workflow") != nil {
+			f.CallSites = append(f.CallSites, c.callSite(caller, x, true))
+		}
+	}
+}
+
+func stringKw(x *review.Expr, k string) string {
+	if v := x.Keyword(k); v != nil && v.Kind == review.ExprString {
+		return v.Str
+	}
+	return ""
+}
+
+func (c *converter) register(x *review.Expr, kind review.DefKind, ref *review.Expr, name string) {
+	if ref == nil {
+		return
+	}
+	r := review.Registration{Kind: kind, Pos: x.Pos, File: c.file}
+	switch ref.Kind {
+	case review.ExprIdent:
+		r.Func = ref.Name
+		if ref.Ref != "" {
+			r.Func = ref.Ref
+		}
+		r.Name = ref.Name
+		if i := strings.LastIndexByte(r.Func, '.'); i >= 0 && name == "" {
+			r.Name = r.Func[i+1:]
+		}
+	case review.ExprAttr:
+		// A bound method of an object made elsewhere: the module's only
+		// method of that name.
+		r.Func, r.Name = "?."+ref.Name, ref.Name
+		if ref.Ref != "" {
+			r.Func = ref.Ref
+		}
+	default:
+		return
+	}
+	if name != "" {
+		r.Name = name
+	}
+	c.file.Registrations = append(c.file.Registrations, r)
+}
+
+func (c *converter) callSite(caller *review.Func, x *review.Expr, child bool) review.CallSite {
+	cs := review.CallSite{Child: child, Pos: x.Pos, Caller: caller}
+	target := x.Arg(0)
+	if target == nil {
+		target = x.Keyword("activity")
+		if child {
+			target = x.Keyword("workflow")
+		}
+	}
+	switch target.Kind {
+	case review.ExprString:
+		cs.Target, cs.ByName = target.Str, true
+	case review.ExprIdent:
+		cs.Target = target.Name
+		if target.Ref != "" {
+			cs.Target = target.Ref
+		}
+	case review.ExprAttr:
+		cs.Target = target.Text
+		if target.Ref != "" {
+			cs.Target = target.Ref
+		}
+	}
+	cs.Input = x.Keyword("input")
+	if cs.Input == nil && len(x.Args) > 1 {
+		cs.Input = x.Arg(1)
+	}
+	cs.InstanceID = x.Keyword("instance_id")
+	if p := x.Keyword("retry_policy"); p != nil && p.Text != "None" {
+		cs.Policy = p
+		switch p.Kind {
+		case review.ExprIdent, review.ExprAttr:
+			cs.PolicyID = p.Text
+		default:
+			cs.PolicyID = strings.Join(strings.Fields(p.Text), " ")
+		}
+	}
+	return cs
+}

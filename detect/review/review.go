@@ -1,0 +1,292 @@
+package review
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path"
+	"path/filepath"
+	"runtime"
+	"sort"
+	"strings"
+	"sync"
+)
+
+// Frontend turns one language's files into the language-neutral form.
+type Frontend interface {
+	// Lang is the language it reads.
+	Lang() Lang
+	// Match reports whether a file name is one it reviews.
+	Match(name string) bool
+	// Parse parses one file; name is its path with forward slashes.
+	Parse(name string, src []byte) (*File, error)
+}
+
+// Options configure a review.
+type Options struct {
+	// Frontends are the parsers available in this build.
+	Frontends []Frontend
+	// Unavailable names the languages this build cannot parse, with why:
+	// their files are counted as not reviewed, never silently skipped.
+	Unavailable map[Lang]string
+	// Workers is how many files are parsed at once (0: one per CPU).
+	Workers int
+	// MaxFileBytes skips larger files, saying so (0: 4 MiB).
+	MaxFileBytes int64
+	// FS, when set, is where the roots are read from (the bundled demo
+	// services); nil reads the operating system's files.
+	FS fs.FS
+}
+
+// DefaultMaxFileBytes is the largest source file reviewed by default.
+const DefaultMaxFileBytes = 4 << 20
+
+// LangOfFile returns the language a file name's extension says, or "".
+func LangOfFile(name string) Lang {
+	switch strings.ToLower(path.Ext(name)) {
+	case ".go":
+		return LangGo
+	case ".py":
+		return LangPython
+	case ".cs":
+		return LangCSharp
+	}
+	return ""
+}
+
+// skipDir reports whether a directory met while walking is left out:
+// hidden directories, vendored and installed dependencies, caches.
+func skipDir(name string) bool {
+	switch name {
+	case "vendor", "node_modules", "__pycache__", "site-packages", "venv", "env", "bin", "obj", "testdata":
+		return true
+	}
+	return strings.HasPrefix(name, ".") && name != "." && name != ".."
+}
+
+type sourceFile struct {
+	path    string // as opened
+	display string // forward slashes, as shown
+	fe      Frontend
+	lang    Lang
+}
+
+// Review parses every source file under roots (files or directories) and
+// reviews every activity and orchestrator it finds. A root that does not
+// exist is an error; a file that does not parse is listed in
+// Report.Skipped.
+func Review(ctx context.Context, roots []string, opts Options) (*Report, error) {
+	if len(roots) == 0 {
+		return nil, errors.New("no source path given")
+	}
+	maxBytes := opts.MaxFileBytes
+	if maxBytes <= 0 {
+		maxBytes = DefaultMaxFileBytes
+	}
+	rep := &Report{Roots: roots, Files: map[Lang]int{}, Lines: map[Lang]int{}}
+	var files []sourceFile
+	notReviewed := map[Lang]int{}
+	for _, root := range roots {
+		var st fs.FileInfo
+		var err error
+		if opts.FS != nil {
+			st, err = fs.Stat(opts.FS, root)
+		} else {
+			st, err = os.Stat(root)
+		}
+		if err != nil {
+			return nil, fmt.Errorf("source %s: %w", root, err)
+		}
+		add := func(p string) {
+			disp := filepath.ToSlash(p)
+			for _, fe := range opts.Frontends {
+				if fe.Match(disp) {
+					files = append(files, sourceFile{path: p, display: disp, fe: fe, lang: fe.Lang()})
+					return
+				}
+			}
+			if l := LangOfFile(disp); l != "" {
+				if _, ok := opts.Unavailable[l]; ok {
+					notReviewed[l]++
+				}
+			}
+		}
+		if !st.IsDir() {
+			add(root)
+			continue
+		}
+		walk := filepath.WalkDir
+		if opts.FS != nil {
+			walk = func(root string, fn fs.WalkDirFunc) error { return fs.WalkDir(opts.FS, root, fn) }
+		}
+		err = walk(root, func(p string, d fs.DirEntry, err error) error {
+			if err != nil {
+				rep.Skipped = append(rep.Skipped, Skipped{File: filepath.ToSlash(p), Reason: err.Error()})
+				if d != nil && d.IsDir() {
+					return fs.SkipDir
+				}
+				return nil
+			}
+			if d.IsDir() {
+				if p != root && skipDir(d.Name()) {
+					return fs.SkipDir
+				}
+				return nil
+			}
+			if d.Type().IsRegular() {
+				add(p)
+			}
+			return nil
+		})
+		if err != nil {
+			return nil, err
+		}
+	}
+	for l, n := range notReviewed {
+		if rep.Unavailable == nil {
+			rep.Unavailable = map[Lang]string{}
+		}
+		rep.Unavailable[l] = fmt.Sprintf("%d %s file(s) not reviewed: %s", n, l, opts.Unavailable[l])
+	}
+	parsed, skipped, err := parseAll(ctx, files, opts.Workers, maxBytes, opts.FS)
+	if err != nil {
+		return nil, err
+	}
+	rep.Skipped = append(rep.Skipped, skipped...)
+	for _, f := range parsed {
+		rep.Files[f.Lang]++
+		rep.Lines[f.Lang] += f.Lines
+	}
+	analyze(rep, parsed)
+	return rep, nil
+}
+
+// parseAll reads and parses files on every core, keeping their order.
+func parseAll(ctx context.Context, files []sourceFile, workers int, maxBytes int64, fsys fs.FS) ([]*File, []Skipped, error) {
+	if workers <= 0 {
+		workers = runtime.GOMAXPROCS(0)
+	}
+	out := make([]*File, len(files))
+	errs := make([]string, len(files))
+	var wg sync.WaitGroup
+	next := make(chan int)
+	for w := 0; w < workers; w++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := range next {
+				sf := files[i]
+				src, err := readCapped(fsys, sf.path, maxBytes)
+				if err != nil {
+					errs[i] = err.Error()
+					continue
+				}
+				f, err := sf.fe.Parse(sf.display, src)
+				if err != nil {
+					errs[i] = "does not parse: " + firstLine(err.Error())
+					continue
+				}
+				out[i] = f
+			}
+		}()
+	}
+	var cerr error
+	for i := range files {
+		if cerr = ctx.Err(); cerr != nil {
+			break
+		}
+		next <- i
+	}
+	close(next)
+	wg.Wait()
+	if cerr != nil {
+		return nil, nil, cerr
+	}
+	var parsed []*File
+	var skipped []Skipped
+	for i, f := range out {
+		if f != nil {
+			parsed = append(parsed, f)
+		} else if errs[i] != "" {
+			skipped = append(skipped, Skipped{File: files[i].display, Reason: errs[i]})
+		}
+	}
+	return parsed, skipped, nil
+}
+
+func readCapped(fsys fs.FS, p string, maxBytes int64) ([]byte, error) {
+	stat, read := os.Stat, os.ReadFile
+	if fsys != nil {
+		stat = func(p string) (fs.FileInfo, error) { return fs.Stat(fsys, p) }
+		read = func(p string) ([]byte, error) { return fs.ReadFile(fsys, p) }
+	}
+	st, err := stat(p)
+	if err != nil {
+		return nil, err
+	}
+	if st.Size() > maxBytes {
+		return nil, fmt.Errorf("larger than %d bytes: not reviewed", maxBytes)
+	}
+	b, err := read(p)
+	if err != nil {
+		return nil, err
+	}
+	if bytes.IndexByte(b, 0) >= 0 {
+		return nil, errors.New("holds NUL bytes: not source text")
+	}
+	return b, nil
+}
+
+func firstLine(s string) string {
+	if i := strings.IndexByte(s, '\n'); i >= 0 {
+		return s[:i]
+	}
+	return s
+}
+
+// sortReport puts everything in a stable order.
+func sortReport(rep *Report) {
+	sort.SliceStable(rep.Activities, func(i, j int) bool {
+		a, b := rep.Activities[i], rep.Activities[j]
+		if a.Name != b.Name {
+			return a.Name < b.Name
+		}
+		return lessLoc(a.Location, b.Location)
+	})
+	sort.SliceStable(rep.Workflows, func(i, j int) bool {
+		a, b := rep.Workflows[i], rep.Workflows[j]
+		if a.Name != b.Name {
+			return a.Name < b.Name
+		}
+		return lessLoc(a.Location, b.Location)
+	})
+	sort.SliceStable(rep.Hazards, func(i, j int) bool { return lessHazard(rep.Hazards[i], rep.Hazards[j]) })
+	for i := range rep.Activities {
+		hs := rep.Activities[i].Hazards
+		sort.SliceStable(hs, func(i, j int) bool { return lessHazard(hs[i], hs[j]) })
+	}
+	sort.SliceStable(rep.Skipped, func(i, j int) bool { return rep.Skipped[i].File < rep.Skipped[j].File })
+}
+
+func lessLoc(a, b Location) bool {
+	if a.File != b.File {
+		return a.File < b.File
+	}
+	if a.Line != b.Line {
+		return a.Line < b.Line
+	}
+	return a.Col < b.Col
+}
+
+func lessHazard(a, b Hazard) bool {
+	if a.Location != b.Location {
+		return lessLoc(a.Location, b.Location)
+	}
+	if a.Rule != b.Rule {
+		return a.Rule < b.Rule
+	}
+	return a.Activity < b.Activity
+}

@@ -1,0 +1,455 @@
+package review
+
+import (
+	"fmt"
+	"github.com/twice-cli/twice/detect"
+	"regexp"
+	"strconv"
+	"strings"
+)
+
+// retryLibraries are the retry helpers and decorators twice recognises,
+// by qualified name (a trailing "." matches the whole package).
+var retryLibraries = []string{
+	"tenacity.", "backoff.on_exception", "backoff.on_predicate", "retrying.retry", "retry.retry", "retry.api.retry_call",
+	"urllib3.util.retry.Retry", "urllib3.Retry", "requests.adapters.Retry", "stamina.retry", "stamina.",
+	"github.com/avast/retry-go.", "github.com/avast/retry-go/v4.", "github.com/avast/retry-go/v5.",
+	"github.com/cenkalti/backoff.Retry", "github.com/cenkalti/backoff/v4.Retry", "github.com/cenkalti/backoff/v4.RetryNotify",
+	"github.com/cenkalti/backoff/v5.Retry", "github.com/sethvargo/go-retry.Do", "github.com/sethvargo/go-retry.",
+	"k8s.io/client-go/util/retry.", "github.com/hashicorp/go-retryablehttp.", "github.com/failsafe-go/failsafe-go.",
+	"Polly.", "Polly.Policy.", "Polly.ResiliencePipelineBuilder",
+}
+
+// retryEntry are the names of a retry library's functions that run a
+// retry (not its options: retry.Attempts, stop_after_attempt).
+var retryEntry = map[string]bool{
+	"Do": true, "DoWithData": true, "Retry": true, "RetryNotify": true, "RetryWithData": true, "RetryNotifyWithData": true,
+	"OnError": true, "RetryOnConflict": true, "NewClient": true, "Get": true, "Run": true, "With": true,
+	"retry": true, "Retrying": true, "AsyncRetrying": true, "retry_call": true, "retry_context": true,
+}
+
+// retryLibrary names the retry library a qualified name belongs to, or "".
+func retryLibrary(ref string) string {
+	if ref == "" {
+		return ""
+	}
+	for _, l := range retryLibraries {
+		if ref == l {
+			return ref
+		}
+		if strings.HasSuffix(l, ".") && strings.HasPrefix(ref, l) && retryEntry[ref[strings.LastIndexByte(ref, '.')+1:]] {
+			return ref
+		}
+	}
+	return ""
+}
+
+// isSleep reports whether a call waits: time.sleep, asyncio.sleep,
+// time.Sleep, <-time.After, Task.Delay.
+func isSleep(e *Expr) bool {
+	switch e.Ref {
+	case "time.sleep", "asyncio.sleep", "time.Sleep", "time.After", "gevent.sleep", "trio.sleep", "System.Threading.Tasks.Task.Delay", "System.Threading.Thread.Sleep":
+		return true
+	}
+	return false
+}
+
+// loop flags a loop that sleeps and handles a failure: a retry written in
+// the body.
+func (w *walker) loop(s *Stmt, f *frame) {
+	sleeps, handles := false, false
+	Walk(s.Body, func(st *Stmt) bool {
+		for _, e := range st.StmtExprs() {
+			for _, c := range e.Calls() {
+				if isSleep(c) {
+					sleeps = true
+				}
+			}
+			e.Exprs(func(x *Expr) bool {
+				if x.Kind == ExprUnary && x.Op == "<-" && x.X != nil && x.X.Kind == ExprCall && isSleep(x.X) {
+					sleeps = true
+				}
+				return true
+			})
+		}
+		switch st.Kind {
+		case StmtTry:
+			if len(st.Handlers) > 0 {
+				handles = true
+			}
+		case StmtIf:
+			if st.X != nil && (strings.Contains(st.X.Text, "err") || strings.Contains(st.X.Text, "status")) {
+				handles = true
+			}
+		case StmtContinue:
+			handles = true
+		}
+		return true
+	})
+	if sleeps && handles {
+		w.hazard(f, RuleRetryInBody, s.Pos, "a loop that sleeps and tries again: a retry written inside the activity body")
+	}
+}
+
+var (
+	rejectName    = regexp.MustCompile(`(?i)declin|reject|invalid|validation|notfound|not_found|insufficient|forbidden|unauthori[sz]ed|permanent|denied|fraud|badrequest|bad_request|notallowed|unprocessable|nonretr|non_retr|businesserror|business_error`)
+	rejectText    = regexp.MustCompile(`(?i)declined|insufficient funds|insufficient balance|invalid|not found|rejected|denied|forbidden|fraud|not allowed|not permitted|validation|unprocessable|blocked|expired card|card expired`)
+	transientText = regexp.MustCompile(`(?i)timeout|timed out|unavailable|try again|retry|temporar|503|502|504|429|connection`)
+)
+
+// rejection reports whether an error or exception expression is a
+// business rejection, and a short description.
+func rejection(e *Expr) (bool, string) {
+	if e == nil {
+		return false, ""
+	}
+	name, msg := "", ""
+	switch e.Kind {
+	case ExprCall:
+		name = e.Name
+		for _, s := range e.Strings() {
+			msg = s
+			break
+		}
+	case ExprIdent, ExprAttr:
+		name = e.Name
+	case ExprUnary:
+		if e.X != nil && e.X.Kind == ExprComposite {
+			name = e.X.Name
+		}
+	case ExprComposite:
+		name = e.Name
+	}
+	if msg != "" && transientText.MatchString(msg) {
+		return false, ""
+	}
+	if name != "" && rejectName.MatchString(name) {
+		return true, Clip(e.Text)
+	}
+	if msg != "" && rejectText.MatchString(msg) && (isErrorCtor(e) || e.Kind == ExprCall) {
+		return true, Clip(e.Text)
+	}
+	if st := httpStatusArg(e); st >= 400 && st < 500 && st != 408 && st != 429 {
+		return true, Clip(e.Text)
+	}
+	return false, ""
+}
+
+func isErrorCtor(e *Expr) bool {
+	switch e.Ref {
+	case "errors.New", "fmt.Errorf":
+		return true
+	}
+	return strings.HasSuffix(e.Name, "Error") || strings.HasSuffix(e.Name, "Exception") || strings.HasSuffix(e.Name, "Err")
+}
+
+// httpStatusArg returns a status_code=4xx keyword or literal argument of
+// an exception constructor (HTTPException(status_code=402)).
+func httpStatusArg(e *Expr) int {
+	if e.Kind != ExprCall {
+		return 0
+	}
+	for _, k := range e.Keys {
+		if strings.Contains(strings.ToLower(k.Key), "status") && k.Value != nil && k.Value.Kind == ExprNumber {
+			n, _ := strconv.Atoi(k.Value.Str)
+			return n
+		}
+	}
+	if strings.Contains(strings.ToLower(e.Name), "http") {
+		if a := e.Arg(0); a != nil && a.Kind == ExprNumber {
+			n, _ := strconv.Atoi(a.Str)
+			return n
+		}
+	}
+	return 0
+}
+
+// raise records a business rejection raised in the body.
+func (w *walker) raise(s *Stmt, f *frame) {
+	if ok, what := rejection(s.X); ok {
+		w.rejections = append(w.rejections, w.loc(f, s.Pos))
+		w.rejectText = append(w.rejectText, what)
+	}
+}
+
+// ret records a Go error return that is a rejection, and a root-level
+// return of a whole response body.
+func (w *walker) ret(s *Stmt, f *frame) {
+	if f.file.Lang == LangGo && len(s.Rhs) > 0 {
+		last := s.Rhs[len(s.Rhs)-1]
+		if last.Kind == ExprIdent && last.Name != "nil" && last.Name != "err" {
+			if ok, what := rejection(last); ok {
+				w.rejections = append(w.rejections, w.loc(f, s.Pos))
+				w.rejectText = append(w.rejectText, what)
+			}
+		} else if ok, what := rejection(last); ok {
+			w.rejections = append(w.rejections, w.loc(f, s.Pos))
+			w.rejectText = append(w.rejectText, what)
+		}
+	}
+	if f.depth != 0 || len(s.Rhs) == 0 {
+		return
+	}
+	if what := w.wholeBody(s.Rhs[0], f, 0); what != "" {
+		w.hazard(f, RuleLargePayload, s.Pos, "returns "+what+" as the activity's output, which is stored in the workflow history")
+	}
+}
+
+// wholeBody says whether an expression is a whole response body or
+// result set: resp.json(), resp.text, resp.content, cursor.fetchall(),
+// io.ReadAll(resp.Body), or a variable holding one.
+func (w *walker) wholeBody(e *Expr, f *frame, depth int) string {
+	if e == nil || depth > 3 {
+		return ""
+	}
+	switch e.Kind {
+	case ExprUnary:
+		if e.Op == "await" {
+			return w.wholeBody(e.X, f, depth+1)
+		}
+	case ExprIdent:
+		if v := f.values[e.Name]; v != nil {
+			return w.wholeBody(v, f, depth+1)
+		}
+	case ExprAttr:
+		if (e.Name == "text" || e.Name == "content" || e.Name == "body") && e.X != nil && textHas(e.X, "resp", "response", "res", "r") {
+			return e.Text + " (the whole response body)"
+		}
+	case ExprCall:
+		switch {
+		case e.Ref == "io.ReadAll" || e.Ref == "io/ioutil.ReadAll":
+			return e.Text + " (the whole response body)"
+		case (e.Name == "json" || e.Name == "read" || e.Name == "text") && len(e.Args) == 0 && e.Receiver() != nil && textHas(e.Receiver(), "resp", "response", "res", "r"):
+			return e.Text + " (the whole response body)"
+		case e.Name == "fetchall" || e.Name == "all" && textHas(e.Receiver(), "query", "scalars", "result", "cursor"):
+			return e.Text + " (every row)"
+		case e.Name == "string" || e.Name == "RawMessage" || e.Name == "loads" || e.Name == "list" || e.Name == "str":
+			if a := e.Arg(0); a != nil {
+				return w.wholeBody(a, f, depth+1)
+			}
+		}
+	}
+	return ""
+}
+
+// knownModules are libraries whose calls twice either understands or
+// knows to have no side effect it must see; a call into any other
+// package outside the reviewed tree is code twice cannot see.
+var knownModules = []string{
+	// Python standard library and common libraries.
+	"uuid", "time", "datetime", "json", "logging", "os", "sys", "re", "math", "random", "secrets", "hashlib", "hmac",
+	"base64", "typing", "dataclasses", "decimal", "enum", "functools", "itertools", "collections", "asyncio",
+	"smtplib", "email", "urllib", "http", "ssl", "socket", "pathlib", "io", "csv", "string", "textwrap", "copy",
+	"requests", "httpx", "aiohttp", "sqlalchemy", "psycopg", "psycopg2", "asyncpg", "pymysql", "sqlite3", "redis",
+	"sendgrid", "twilio", "stripe", "boto3", "botocore", "dapr", "durabletask", "tenacity", "backoff", "pydantic",
+	"pymongo", "motor", "kafka", "confluent_kafka", "nats", "google", "azure", "jinja2", "structlog", "ulid",
+	// Go standard library is every path without a dot in its first element;
+	// these are the common third-party ones.
+	"github.com/dapr/", "github.com/google/uuid", "github.com/redis/", "github.com/go-redis/", "gorm.io/",
+	"github.com/jackc/", "github.com/lib/pq", "github.com/jmoiron/sqlx", "github.com/stripe/", "github.com/sendgrid/",
+	"github.com/twilio/", "github.com/aws/", "cloud.google.com/", "github.com/nats-io/", "github.com/segmentio/",
+	"github.com/IBM/sarama", "github.com/Shopify/sarama", "go.mongodb.org/", "github.com/go-resty/", "github.com/avast/",
+	"github.com/cenkalti/", "google.golang.org/", "github.com/sirupsen/logrus", "go.uber.org/", "github.com/rs/",
+	"github.com/gofrs/", "github.com/oklog/", "github.com/pkg/errors", "golang.org/x/",
+}
+
+// knownModule reports whether a qualified name is in a known module.
+func knownModule(lang Lang, ref string) bool {
+	switch lang {
+	case LangGo:
+		path := ref
+		if i := strings.LastIndexByte(path, '.'); i > strings.LastIndexByte(path, '/') {
+			path = path[:i]
+		}
+		first, _, _ := strings.Cut(path, "/")
+		if !strings.Contains(first, ".") {
+			return true // the standard library
+		}
+	case LangPython:
+		if strings.HasPrefix(ref, ".") {
+			return false
+		}
+		first, _, _ := strings.Cut(ref, ".")
+		for _, m := range knownModules {
+			if first == m {
+				return true
+			}
+		}
+		return false
+	case LangCSharp:
+		return strings.HasPrefix(ref, "System.") || strings.HasPrefix(ref, "Microsoft.") || strings.HasPrefix(ref, "Dapr.")
+	}
+	for _, m := range knownModules {
+		if strings.HasPrefix(ref, m) {
+			return true
+		}
+	}
+	return false
+}
+
+// finish turns the body's ops into hazards and guards.
+func (w *walker) finish(rootFrame *frame) {
+	hasGuard := false
+	for _, o := range w.ops {
+		if o.kind == opEffect && o.eff.kind == effGuard {
+			hasGuard = true
+			w.act.Guards = append(w.act.Guards, Guard{Location: o.loc, Excerpt: excerptAt(w.ix, o.loc), What: o.eff.what})
+		}
+	}
+	if w.idemKV {
+		// A key header, keyword or field set from a stable value: the
+		// provider refuses the repeat.
+		for _, o := range w.ops {
+			if o.kind == opEffect && (o.eff.kind == effPost || o.eff.kind == effPublish || o.eff.kind == effEmail) && !w.keyGenerated() {
+				at := o.loc
+				what := o.eff.what + " with an idempotency key"
+				if w.idemAt != nil {
+					at = w.idemAt.loc
+					what = o.eff.what + ", its " + strconv.Quote(w.idemAt.text) + " key from the input"
+				}
+				w.act.Guards = append(w.act.Guards, Guard{Location: at, Excerpt: excerptAt(w.ix, at), What: what})
+				break
+			}
+		}
+	}
+	persists := false
+	for _, o := range w.ops {
+		if o.kind == opWriteCall {
+			persists = true
+		}
+	}
+	for i, o := range w.ops {
+		switch o.kind {
+		case opAugAttr:
+			if persists {
+				w.hazardAt(o, RuleUnkeyedSideEffect, "increments "+o.text+" and saves it: a second run counts twice")
+			}
+		case opEffect:
+			w.effectHazard(o, i, hasGuard)
+		}
+	}
+	if !hasGuard {
+		w.checkThenAct()
+	}
+}
+
+// keyGenerated reports whether a key-generated-in-body or per-attempt-key
+// hazard was found.
+func (w *walker) keyGenerated() bool {
+	for _, h := range w.act.Hazards {
+		if h.Rule == RuleKeyGeneratedInBody || h.Rule == RulePerAttemptKey {
+			return true
+		}
+	}
+	return false
+}
+
+func (w *walker) effectHazard(o op, i int, hasGuard bool) {
+	e := o.eff
+	switch e.kind {
+	case effInsert:
+		w.hazardAt(o, RuleUnkeyedSideEffect, e.what+": an INSERT with no conflict clause writes a second row when the activity runs twice")
+	case effIncrement:
+		w.hazardAt(o, RuleUnkeyedSideEffect, e.what+": an increment counts twice when the activity runs twice")
+	case effAppend:
+		w.hazardAt(o, RuleUnkeyedSideEffect, e.what+": an append duplicates the content when the activity runs twice")
+	case effPost:
+		if e.keyed || w.idemKV {
+			return
+		}
+		msg := e.what + " with no idempotency key: a second run repeats it at the provider"
+		if e.payment {
+			msg = e.what + " with no idempotency key: a second run charges twice"
+		}
+		h := w.hazardAt(o, RuleUnkeyedSideEffect, msg)
+		if e.payment && h != nil {
+			h.Severity = maxSev(h.Severity, detect.SeverityHigh)
+		}
+	case effPublish:
+		if e.keyed {
+			return
+		}
+		w.hazardAt(o, RuleUnkeyedSideEffect, e.what+" with no deterministic message id: a second run publishes a duplicate")
+	case effEmail:
+		if e.keyed || hasGuardBefore(w.ops, i) {
+			return
+		}
+		w.hazardAt(o, RuleUnkeyedSideEffect, e.what+" with no dedupe record and no provider key: a second run sends it again")
+	}
+}
+
+func hasGuardBefore(ops []op, i int) bool {
+	for _, o := range ops[:i] {
+		if o.kind == opEffect && o.eff.kind == effGuard {
+			return true
+		}
+	}
+	return false
+}
+
+// hazardAt records a hazard at an op's place.
+func (w *walker) hazardAt(o op, rule RuleID, msg string) *Hazard {
+	k := fmt.Sprintf("%s@%s:%d:%d", rule, o.loc.File, o.loc.Line, o.loc.Col)
+	if w.seen[k] {
+		return nil
+	}
+	w.seen[k] = true
+	r, _ := RuleByID(rule)
+	w.act.Hazards = append(w.act.Hazards, Hazard{Rule: rule, Severity: r.Severity, Activity: w.act.Name, Location: o.loc,
+		Excerpt: excerptAt(w.ix, o.loc), Message: msg, Via: append([]string(nil), o.via...)})
+	return &w.act.Hazards[len(w.act.Hazards)-1]
+}
+
+// checkThenAct finds a read, an if on its result that leaves early, and
+// a write after that if.
+func (w *walker) checkThenAct() {
+	for ri, r := range w.ops {
+		if r.kind != opEffect || r.eff.kind != effRead {
+			continue
+		}
+		for ci := ri + 1; ci < len(w.ops); ci++ {
+			c := w.ops[ci]
+			if c.kind != opCheck || !checks(c, r) {
+				continue
+			}
+			for _, wr := range w.ops[ci+1:] {
+				if wr.seq <= c.end || wr.kind != opEffect {
+					continue
+				}
+				switch wr.eff.kind {
+				case effInsert, effPost, effPublish, effEmail, effIncrement, effAppend, effOpaqueWrite:
+					w.hazardAt(r, RuleCheckThenAct, fmt.Sprintf("reads with %s, returns early when it finds something (line %d), then writes with %s at line %d with no conditional write behind it",
+						Clip(r.eff.call.X.Text), c.loc.Line, Clip(wr.eff.what), wr.loc.Line))
+					return
+				}
+			}
+		}
+	}
+}
+
+// checks reports whether an if tests a read's result.
+func checks(c, r op) bool {
+	for _, v := range c.vars {
+		if v == "#read"+strconv.Itoa(r.seq) {
+			return true
+		}
+	}
+	if c.cond == nil {
+		return false
+	}
+	for _, id := range c.cond.Idents() {
+		for _, v := range r.vars {
+			if id == v {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+func excerptAt(ix *index, l Location) string {
+	if f := ix.files[l.File]; f != nil {
+		return LineText(f.Src, l.Line)
+	}
+	return ""
+}

@@ -1,0 +1,18 @@
+"""Publishes OrderPlaced through Dapr pub/sub with no message id."""
+import json
+
+from dapr.clients import DaprClient
+from dapr.ext.workflow import WorkflowActivityContext, WorkflowRuntime
+
+wfr = WorkflowRuntime()
+
+
+@wfr.activity(name="publish_order_placed")
+def publish_order_placed(ctx: WorkflowActivityContext, order: dict) -> None:
+    with DaprClient() as client:
+        client.publish_event(  # want: unkeyed-side-effect
+            pubsub_name="pubsub",
+            topic_name="orders",
+            data=json.dumps(order),
+            data_content_type="application/json",
+        )
