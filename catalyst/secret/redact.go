@@ -271,20 +271,27 @@ func (p *pattern) find(s string, spans []span, cut bool) []span {
 			}
 			i = j
 		}
+		start := i
 		if escapedAt(s, i) {
-			// The byte is the second half of an escape (\n, \\): an escape
-			// starts at the first backslash of a run, and a character
-			// after a backslash is not itself.
-			continue
+			if s[i] == '\\' {
+				// Inside a run of backslashes: the run was tried from its
+				// first one.
+				continue
+			}
+			// The byte follows a lone backslash (\c, or an escape such as
+			// \n). The text still shows the secret, so it is redacted, and
+			// the backslash with it: a lone one left before the mask would
+			// escape it.
+			start = i - 1
 		}
 		end, matched := p.matchFrom(s, i, 0)
 		switch {
 		case matched == len(p.runes):
-			spans = append(spans, span{i, end})
+			spans = append(spans, span{start, end})
 			i = end - 1
 		case cut && end == len(s) && matched >= MinCut:
 			// s ends inside the secret: it was cut through it.
-			spans = append(spans, span{i, end})
+			spans = append(spans, span{start, end})
 			i = end - 1
 		}
 	}

@@ -59,6 +59,8 @@ func TestRedactsEveryForm(t *testing.T) {
 		"base64 ab:token (align)":  "Basic " + base64.StdEncoding.EncodeToString([]byte("ab:"+tok)),
 		"cut at the end":           "body: ... " + tok[:10],
 		"cut at the start":         tok[len(tok)-9:] + " and the rest",
+		"after a lone backslash":   `dir C:\` + tok + "0",
+		"after an escape":          `{"m":"\t` + tok + `"}`,
 	}
 	for name, in := range forms {
 		got := r.String(in)
@@ -154,6 +156,7 @@ func TestWriterAcrossWrites(t *testing.T) {
 		"x " + base64.StdEncoding.EncodeToString([]byte("Bearer "+tok)) + " y",
 		"ends with " + tok,
 		"ends cut " + tok[:9],
+		`after a lone backslash \` + tok + "0",
 	} {
 		for cut := 0; cut <= len(text); cut++ {
 			var out bytes.Buffer

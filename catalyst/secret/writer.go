@@ -98,11 +98,14 @@ func holdFrom(s string, ps []*pattern) int {
 		// No encoding of a secret is longer than this, backslashes aside.
 		from := max(line, len(s)-16*len(p.runes)-64)
 		for i := from; i < hold; i++ {
-			if !p.first[s[i]] || escapedAt(s, i) {
+			if !p.first[s[i]] || s[i] == '\\' && escapedAt(s, i) {
 				continue
 			}
 			if end, matched := p.matchFrom(s, i, 0); end == len(s) || matched < len(p.runes) && incompleteEscape(s[end:]) {
 				hold = i
+				if escapedAt(s, i) {
+					hold = i - 1 // the lone backslash goes with the secret
+				}
 				break
 			}
 		}
