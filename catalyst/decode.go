@@ -160,6 +160,8 @@ func DecodeValue(sc *jsonscan.Scanner, opts DecodeOptions) (*History, error) {
 func decodeBytes(b []byte, opts DecodeOptions, allow wrappers) (*History, error) {
 	sc := jsonscan.NewBytes(b)
 	d := newDecoder(sc, opts)
+	d.bulk = &bulk{}
+	defer d.bulk.stop()
 	h, err := d.document(allow)
 	if err != nil {
 		return nil, err

@@ -1,7 +1,6 @@
 package live
 
 import (
-	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -68,22 +67,23 @@ func (c *Client) fetch(ctx context.Context, ref catalyst.RunRef) (*Fetched, erro
 	if err != nil {
 		return nil, err
 	}
-	doc, err := res.document()
-	if err != nil {
-		return nil, fmt.Errorf("%s: %w", op, err)
+	if _, err := res.document(); err != nil {
+		return nil, fmt.Errorf("%s: %w", op, err) // no JSON in it at all: the server's fault
 	}
-	// doc is redacted: the history decoded from it, and everything shown
-	// of it, never holds the token. Raw is what the server sent.
-	raw := doc
-	if res.original != nil {
-		if d, err := res.original.document(); err == nil {
-			raw = d
-		}
-	}
+	// The history is the one a file holding this result would give:
+	// catalyst picks the document and decodes it. The result is redacted,
+	// so the history, and everything shown of it, never holds the token;
+	// Raw is the same document as the server sent it.
 	prov := catalyst.Provenance{Surface: catalyst.SurfaceCatalystMCP, Endpoint: c.host}
-	h, err := catalyst.Decode(bytes.NewReader(doc), catalyst.DecodeOptions{Provenance: prov, MaxEvents: c.cfg.MaxEvents})
+	h, which, err := catalyst.DecodeToolResult(&res.ToolResult, catalyst.DecodeOptions{Provenance: prov, MaxEvents: c.cfg.MaxEvents})
 	if err != nil {
 		return nil, fmt.Errorf("%s: the history %s returned cannot be read: %w", op, c.host, err)
+	}
+	raw := res.Doc(which)
+	if res.original != nil {
+		if d := res.original.Doc(which); d != nil {
+			raw = d
+		}
 	}
 	if h.Run.ID != "" && h.Run.ID != ref.ID {
 		return nil, fmt.Errorf("%w: %s: %s returned the history of another run (%s)", ErrBadResponse, op, c.host, safetext.Line(excerpt(h.Run.ID, 128)))
