@@ -20,7 +20,6 @@
 package catalysttest
 
 import (
-	"context"
 	"crypto/tls"
 	"io"
 	"log"
@@ -250,19 +249,4 @@ func (s *Server) arg(canonical string) string {
 		return n
 	}
 	return canonical
-}
-
-// sleep waits for d or until ctx is done.
-func sleep(ctx context.Context, d time.Duration) error {
-	if d <= 0 {
-		return nil
-	}
-	t := time.NewTimer(d)
-	defer t.Stop()
-	select {
-	case <-ctx.Done():
-		return ctx.Err()
-	case <-t.C:
-		return nil
-	}
 }
