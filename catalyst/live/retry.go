@@ -130,4 +130,3 @@ func retryAfterWait(v string, now time.Time, limit time.Duration) (wait time.Dur
 	}
 	return d, true, false
 }
-
