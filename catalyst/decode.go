@@ -19,12 +19,6 @@ type DecodeOptions struct {
 	// MaxEvents caps the number of events; a history with more is an error
 	// wrapping ErrTooManyEvents. 0 means no cap.
 	MaxEvents int
-	// Input, when set, reads the same bytes as the reader (or scanner)
-	// being decoded, at the same offsets, and InputSize is how many there
-	// are: a file. A long list of events is then decoded on two cores.
-	// The result is the same either way.
-	Input     io.ReaderAt
-	InputSize int64
 	// DeferDataSharing leaves absent payloads absent: the decoder only
 	// records on Run.DataSharing the level the history reports (or, when
 	// it reports none but a filter applies, a filtered unknown level), and
@@ -130,7 +124,13 @@ func (e *DecodeError) Unwrap() error { return e.Err }
 // JSON-RPC response wrapping one of them), and checks that nothing follows
 // it. It never returns a partial history: on error the history is nil.
 func Decode(r io.Reader, opts DecodeOptions) (*History, error) {
-	sc := jsonscan.New(r)
+	return DecodeAll(jsonscan.New(r), opts)
+}
+
+// DecodeAll is Decode for the document sc reads, from its position: a
+// scanner of a file (jsonscan.NewReaderAt) lets a long list of events be
+// decoded on two cores, with the same result.
+func DecodeAll(sc *jsonscan.Scanner, opts DecodeOptions) (*History, error) {
 	h, err := DecodeValue(sc, opts)
 	if err != nil {
 		return nil, err
@@ -143,7 +143,7 @@ func Decode(r io.Reader, opts DecodeOptions) (*History, error) {
 
 // DecodeValue decodes the JSON value at the scanner's position, leaving the
 // scanner just after it (the fixture loader uses this to hash exactly the
-// history's bytes while they are read).
+// history's bytes while they are read, and to check what follows).
 func DecodeValue(sc *jsonscan.Scanner, opts DecodeOptions) (*History, error) {
 	d := newDecoder(sc, opts)
 	d.top = true

@@ -63,10 +63,11 @@ type split struct {
 }
 
 // startSplit starts decoding the second half of the event list the scanner
-// has just entered, when the input allows it: a file (opts.Input) with
-// enough of it left, no cap on the events, more than one core.
+// has just entered, when the input allows it: one the scanner can read at
+// any offset (a file: jsonscan.NewReaderAt) with enough of it left, no cap
+// on the events, more than one core.
 func (d *decoder) startSplit(elem elemFormat) *split {
-	src, size := d.opts.Input, d.opts.InputSize
+	src, size := d.sc.Input()
 	if !d.top || src == nil || d.opts.MaxEvents > 0 || runtime.GOMAXPROCS(0) < 2 {
 		return nil
 	}
@@ -79,7 +80,7 @@ func (d *decoder) startSplit(elem elemFormat) *split {
 	sp.start.Store(-1)
 	// What the second decoder needs from the first is copied now, on this
 	// goroutine: the scanner's state inside the list, the format.
-	tmpl := d.sc.Fork(nil, 0)
+	tmpl := d.sc.Fork(from) // a template: the second decoder forks it where it starts
 	format, lossy := d.format, d.h.Lossy
 	opts := d.opts
 	go sp.run(tmpl, opts, format, lossy, elem, sp.from)
@@ -128,7 +129,7 @@ func (sp *split) run(tmpl *jsonscan.Scanner, opts DecodeOptions, format Format, 
 		if cand < 0 {
 			return
 		}
-		d := newDecoder(tmpl.Fork(io.NewSectionReader(sp.src, cand, sp.size-cand), cand), opts)
+		d := newDecoder(tmpl.Fork(cand), opts)
 		d.format, d.h.Lossy = format, lossy
 		d.bulk = &bulk{split: true}
 		err := d.splitEvents(elem, sp, cand)
@@ -210,10 +211,7 @@ func (d *decoder) join(sp *split) error {
 	t := sp.d
 	d.h.appendFrom(t.h)
 	d.mergeFacts(t)
-	start := sp.start.Load()
-	err := d.sc.Resume(io.NewSectionReader(sp.src, sp.end, sp.size-sp.end), sp.end,
-		io.NewSectionReader(sp.src, start, sp.end-start))
-	return d.fail(err)
+	return d.fail(d.sc.Resume(sp.end))
 }
 
 // mergeFacts folds the run facts the second decoder found into the

@@ -15,8 +15,8 @@ import (
 // readable at any offset, so that an event list longer than splitMin is
 // split. It returns how many splits were taken.
 func decodeSplit(doc []byte, splitMin int64) (*History, int, error) {
-	sc := jsonscan.New(bytes.NewReader(doc))
-	d := newDecoder(sc, DecodeOptions{Input: bytes.NewReader(doc), InputSize: int64(len(doc))})
+	sc := jsonscan.NewReaderAt(bytes.NewReader(doc), int64(len(doc)))
+	d := newDecoder(sc, DecodeOptions{})
 	d.top, d.splitMin, d.bulk = true, splitMin, &bulk{}
 	defer d.bulk.stop()
 	h, err := d.document(allowMCP | allowJSONRPC)
@@ -190,8 +190,8 @@ func TestSplitDecodeSameErrors(t *testing.T) {
 // short list are decoded by one decoder.
 func TestSplitNotTakenWhereUnsafe(t *testing.T) {
 	doc := genProtoJSON(3000)
-	sc := jsonscan.New(bytes.NewReader(doc))
-	d := newDecoder(sc, DecodeOptions{Input: bytes.NewReader(doc), InputSize: int64(len(doc)), MaxEvents: 100000})
+	sc := jsonscan.NewReaderAt(bytes.NewReader(doc), int64(len(doc)))
+	d := newDecoder(sc, DecodeOptions{MaxEvents: 100000})
 	d.top, d.splitMin = true, 1
 	if _, err := d.document(0); err != nil || d.splits != 0 {
 		t.Fatalf("capped decode: err %v, %d splits", err, d.splits)
