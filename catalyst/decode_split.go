@@ -153,7 +153,7 @@ func (d *decoder) splitEvents(elem elemFormat, sp *split, start int64) error {
 		if err != nil {
 			return err
 		}
-		if err := d.event1(elem, e); err != nil {
+		if err := d.decodeEvent(elem, e); err != nil {
 			return err
 		}
 		if d.h.Len() == splitConfirm {
@@ -173,30 +173,22 @@ func (d *decoder) splitEvents(elem elemFormat, sp *split, start int64) error {
 	}
 }
 
-// event1 decodes one event of the list in its format and folds it into the
-// run facts.
-func (d *decoder) event1(elem elemFormat, e *Event) error {
-	var err error
+// decodeEvent decodes one event of the list in its format.
+func (d *decoder) decodeEvent(elem elemFormat, e *Event) error {
 	switch elem {
 	case elemFlat:
-		err = d.flatEvent(e)
+		return d.flatEvent(e)
 	case elemCLI:
-		err = d.cliRow(e)
-	default:
-		err = d.protoEvent(e)
+		return d.cliRow(e)
 	}
-	if err != nil {
-		return err
-	}
-	d.noteEvent(e)
-	return nil
+	return d.protoEvent(e)
 }
 
 // join takes over the second decoder's events (the first decoder is at its
 // start, between two events of the list): it waits for it, appends its
-// events and run facts, and resumes reading after the list. An error of
-// the second decoder is the decode's error, its event counted from the
-// list's start.
+// events, folds them into the run facts, and resumes reading after the
+// list. An error of the second decoder is the decode's error, its event
+// counted from the list's start.
 func (d *decoder) join(sp *split) error {
 	<-sp.done
 	d.splits++
@@ -210,63 +202,27 @@ func (d *decoder) join(sp *split) error {
 	}
 	t := sp.d
 	d.h.appendFrom(t.h)
-	d.mergeFacts(t)
+	// What the events say about the run has one source, noteEvent: it
+	// runs over the second half here, in order, as one decoder would have
+	// run it (the second decoder notes nothing). What reading them set
+	// besides the events is taken over too.
+	for i := base; i < d.h.Len(); i++ {
+		d.noteEvent(d.h.At(i))
+	}
+	d.takeRead(t)
 	return d.fail(d.sc.Resume(sp.end))
 }
 
-// mergeFacts folds the run facts the second decoder found into the
-// first's, as if one decoder had seen both halves in order (noteEvent):
-// the first value found of some, the last of others.
-func (d *decoder) mergeFacts(t *decoder) {
-	run, trun := &d.h.Run, &t.h.Run
+// takeRead takes over what reading the second decoder's events set besides
+// the events themselves (and so besides what noteEvent finds in them): the
+// unknown fields it counted, the app a CLI row named (the first named wins),
+// and whether it met a row only the Dapr CLI v1.16 writes.
+func (d *decoder) takeRead(t *decoder) {
 	d.h.UnknownFields += t.h.UnknownFields
-	if f := t.run.first; f != 0 && (d.run.first == 0 || f < d.run.first) {
-		d.run.first = f
-	}
-	d.run.last = max(d.run.last, t.run.last)
-	if d.run.createdAt == 0 {
-		d.run.createdAt = t.run.createdAt
-	}
-	if t.run.derived != "" {
-		d.run.derived = t.run.derived
-	}
-	if run.AppID == "" {
-		run.AppID = trun.AppID
-	}
-	if run.ID == "" {
-		run.ID = trun.ID
-	}
-	if d.run.startID == "" {
-		d.run.startID = t.run.startID
-	}
-	if d.run.startApp == "" {
-		d.run.startApp = t.run.startApp
-	}
-	if d.run.actionApp == "" {
-		d.run.actionApp = t.run.actionApp
-	}
-	if d.run.rerunOf == "" {
-		d.run.rerunOf, d.run.rerunFrom = t.run.rerunOf, t.run.rerunFrom
+	if d.h.Run.AppID == "" {
+		d.h.Run.AppID = t.h.Run.AppID
 	}
 	d.run.cli116 = d.run.cli116 || t.run.cli116
-	if run.Workflow == "" {
-		run.Workflow = trun.Workflow
-	}
-	if trun.ExecutionID != "" {
-		run.ExecutionID = trun.ExecutionID
-	}
-	if run.Input.State == PayloadNone {
-		run.Input = trun.Input
-	}
-	if run.ParentID == "" {
-		run.ParentID = trun.ParentID
-	}
-	if trun.Output.State != PayloadNone {
-		run.Output = trun.Output
-	}
-	if trun.FailureMessage != "" {
-		run.FailureMessage = trun.FailureMessage
-	}
 }
 
 // findEventStart returns the offset of the first '{' at or after from (and
