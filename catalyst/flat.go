@@ -5,7 +5,10 @@ import "bytes"
 // Fields of a Catalyst flattened event: the proto paths in snake_case, the
 // event-type message hoisted to the top, nested messages joined with '_' and
 // oneof branches with "__" (history-format.md §1.5). Spellings of one field
-// share a number.
+// share a number. A new field takes three edits, all in this file: its
+// number here, its keys in flatField, and its decode line in flatEvent,
+// which names the field in its errors (TestEveryEventFieldIsWired fails
+// when one is missed).
 const (
 	ffUnknown = iota
 	ffIgnored
@@ -40,7 +43,12 @@ const (
 	ffVersion
 	ffReason
 	ffDescription
+	ffCount // not a field: how many numbers there are
 )
+
+// flatEvent's set of fields seen is a uint64, and the key book numbers
+// fields below 64.
+const _ uint64 = 1 << (ffCount - 1)
 
 // flatField numbers a key of a flattened event.
 func flatField(key []byte) int {
