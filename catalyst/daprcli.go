@@ -135,7 +135,8 @@ func (d *decoder) cliRow(e *Event) error {
 	return nil
 }
 
-// Keys of a CLI row, one bit each.
+// Keys of a CLI row, one bit each: the key book numbers them by their
+// bit (cliFieldNumberOf), 1 to 16, below keyBookFields.
 const (
 	cliType uint16 = 1 << iota
 	cliName

@@ -2,9 +2,17 @@ package catalyst
 
 import "github.com/twice-cli/twice/catalyst/jsonscan"
 
+// keyBookFields is how many field numbers a keyBook has places for. A
+// field numbered keyBookFields or more is never learnt, and nothing is
+// guessed after it: its key, and the key after it, are read with NextKey
+// every time, as if there were no book. (Catalyst's flattened fields and
+// the CLI's row keys number fewer: flat.go and daprcli.go say so where
+// they number them.)
+const keyBookFields = 64
+
 // keyBookSlots is how many places a keyBook has for what follows a field:
-// one per field number (below 64) and event type (below 16), fewer than
-// all, so later types share places with earlier ones.
+// one per field number (below keyBookFields) and event type (below 16),
+// fewer than all, so later types share places with earlier ones.
 const keyBookSlots = 1024
 
 // keyBook remembers how the keys of one kind of object follow each other
@@ -35,7 +43,7 @@ type keyBookEntry struct {
 // slot is where the book keeps what follows field prev (0: the start of
 // an object) in an event of type t (EventUnknown until the type is read).
 func (kb *keyBook) slot(prev uint8, t EventType) *[2]keyBookEntry {
-	return &kb.after[(uint(t)<<6|uint(prev))%keyBookSlots]
+	return &kb.after[(uint(t)*keyBookFields+uint(prev))%keyBookSlots]
 }
 
 // read reads the next key after field prev in an event of type t: from
@@ -69,7 +77,7 @@ func (kb *keyBook) keyOf(key []byte) []byte {
 // prev in an event of type t, having consumed the key, or 0 having
 // consumed nothing.
 func (kb *keyBook) next(sc *jsonscan.Scanner, prev uint8, t EventType) uint8 {
-	if kb.after == nil {
+	if kb.after == nil || prev >= keyBookFields {
 		return 0
 	}
 	e := kb.slot(prev, t)
@@ -88,7 +96,7 @@ func (kb *keyBook) next(sc *jsonscan.Scanner, prev uint8, t EventType) uint8 {
 // read by the NextKey call that has just returned, called at offset from:
 // it becomes the first guess there.
 func (kb *keyBook) learn(sc *jsonscan.Scanner, from int64, prev uint8, t EventType, field uint8) {
-	if field == 0 || field >= 64 {
+	if field == 0 || field >= keyBookFields || prev >= keyBookFields {
 		return
 	}
 	lit, ok := sc.LastKeyLit(from)

@@ -5,6 +5,8 @@ import (
 	"math/rand/v2"
 	"strings"
 	"testing"
+
+	"github.com/twice-cli/twice/catalyst/jsonscan"
 )
 
 // keyBookMember is one member of a generated event: its key, in each
@@ -135,5 +137,105 @@ func TestKeyBookNamesADuplicateKey(t *testing.T) {
 		if err == nil || !strings.Contains(err.Error(), `"name" appears twice`) || !strings.Contains(err.Error(), c.format.Description()) {
 			t.Errorf("%s: %v, want an error naming \"name\" twice in %s", c.name, err, c.format.Description())
 		}
+	}
+}
+
+// readWithBook reads a list of objects through kb as events of type typ,
+// numbering keys with number, and counts the keys the book recognised.
+// It fails unless every key reads as NextKey reads it.
+func readWithBook(t *testing.T, kb *keyBook, doc string, typ EventType, number func([]byte) uint8) map[string]int {
+	t.Helper()
+	sc := jsonscan.NewBytes([]byte(doc))
+	if err := sc.BeginArray(); err != nil {
+		t.Fatal(err)
+	}
+	hits := map[string]int{}
+	plain := jsonscan.NewBytes([]byte(doc))
+	plain.BeginArray()
+	for {
+		more, err := sc.NextElement()
+		if err != nil || !more {
+			break
+		}
+		plain.NextElement()
+		if err := sc.BeginObject(); err != nil {
+			t.Fatal(err)
+		}
+		plain.BeginObject()
+		var prev uint8
+		for {
+			f, key, more, err := kb.read(sc, prev, typ, number)
+			want, wantMore, _ := plain.NextKey()
+			if err != nil || more != wantMore {
+				t.Fatalf("read %v, %v; NextKey reads more=%v", more, err, wantMore)
+			}
+			if !more {
+				break
+			}
+			name := string(kb.keyOf(key))
+			if name != string(want) || f != number(want) {
+				t.Fatalf("read %q as field %d; NextKey reads %q", name, f, want)
+			}
+			if key == nil {
+				hits[name]++
+			}
+			prev = f
+			sc.SkipValue()
+			plain.SkipValue()
+		}
+	}
+	return hits
+}
+
+// TestKeyBookPassesOverHighNumbers: a field numbered keyBookFields or more
+// has no place in the book. Its key, and the key after it, are read with
+// NextKey every time, as they would be without a book; keys numbered
+// below it are still recognised. Nor does such a field reach the place of
+// another type's field, which its number would alias.
+func TestKeyBookPassesOverHighNumbers(t *testing.T) {
+	number := func(key []byte) uint8 {
+		switch string(key) {
+		case "alpha":
+			return 1
+		case "gamma":
+			return 3
+		case "bravo":
+			return 2
+		case "delta":
+			return 5
+		case "echo":
+			return 6
+		case "highest":
+			// Aliases field 3 of the next type: (t*64 + 67) = ((t+1)*64 + 3).
+			return keyBookFields + 3
+		case "lastly":
+			return 255
+		}
+		return 0
+	}
+	list := func(obj string, n int) string { return "[" + strings.Repeat(obj+",", n-1) + obj + "]" }
+	var kb keyBook
+	typ := EventTaskScheduled
+	hits := readWithBook(t, &kb, list(`{"alpha":1,"highest":2,"bravo":3,"lastly":4}`, 50), typ, number)
+	// "alpha" follows the object's start: learnt, then recognised.
+	// "highest" is numbered too high to be learnt; "bravo" follows it,
+	// where the book has no place; "lastly" is numbered too high.
+	if hits["alpha"] != 49 || hits["highest"] != 0 || hits["bravo"] != 0 || hits["lastly"] != 0 {
+		t.Errorf("recognised by the book: %v; want only alpha, 49 times", hits)
+	}
+	// The next type learns "delta" after "gamma" (field 3); "highest" of
+	// this type is not taken for "gamma" there, and teaches nothing there.
+	next := typ + 1
+	if hits := readWithBook(t, &kb, list(`{"gamma":1,"delta":2}`, 10), next, number); hits["delta"] != 9 {
+		t.Fatalf("delta recognised %d times after gamma, want 9", hits["delta"])
+	}
+	if hits := readWithBook(t, &kb, list(`{"highest":1,"delta":2}`, 10), typ, number); hits["delta"] != 0 {
+		t.Errorf("delta recognised %d times after highest, want 0", hits["delta"])
+	}
+	if hits := readWithBook(t, &kb, list(`{"highest":1,"echo":2}`, 10), typ, number); hits["echo"] != 0 {
+		t.Errorf("echo recognised %d times after highest, want 0", hits["echo"])
+	}
+	if hits := readWithBook(t, &kb, list(`{"gamma":1,"delta":2}`, 10), next, number); hits["delta"] != 10 {
+		t.Errorf("delta recognised %d times after gamma, want 10: the book's place for it was overwritten", hits["delta"])
 	}
 }
