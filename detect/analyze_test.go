@@ -189,8 +189,8 @@ func TestDuplicateEvidenceFollowsTheSeed(t *testing.T) {
 	}
 	facts := strings.Join(factsOf(*f), "\n")
 	for _, want := range []string{
-		"attempt 1 (event 4) failed after 772 ms: POST https://pay.example/charges: 503 Service Unavailable — the charge may have committed",
-		"attempt 2 (event 8) scheduled",
+		"attempt 1 failed after 772 ms: POST https://pay.example/charges: 503 Service Unavailable — the charge may have committed",
+		"attempt 2 scheduled",
 		"same task_execution_id",
 		"the inputs of all 3 attempts are identical: one logical call",
 	} {
@@ -271,16 +271,16 @@ func TestSecondOutcomeEvidenceClaimsNoMoreThanTheConfidence(t *testing.T) {
 		explains string
 	}{
 		{"redelivered-failed-then-completed", scenarioByName(t, "redelivered-failed-then-completed").build,
-			ConfidenceProbable, "attempt 1 also completed (event 6) after its failure was recorded, a second outcome " +
+			ConfidenceProbable, "attempt 1 also completed after its failure was recorded, a second outcome " +
 				"for the same scheduled task", false, "if the run that failed had committed the charge before it failed"},
 		{"duplicate-completion", scenarioByName(t, "duplicate-completion").build,
-			ConfidenceObserved, "attempt 1 completed again (event 6), a second outcome for the same scheduled task — " +
+			ConfidenceObserved, "attempt 1 completed again, a second outcome for the same scheduled task — " +
 				"it executed twice", true, "it records 2 completions"},
 		{"late-completion-after-retry", scenarioByName(t, "late-completion-after-retry").build,
-			ConfidenceObserved, "attempt 1 also completed (event 12) after its failure was recorded, a second " +
+			ConfidenceObserved, "attempt 1 also completed after its failure was recorded, a second " +
 				"outcome for the same scheduled task", false, "it records 2 completions"},
 		{"completed-then-failed", completedThenFailed,
-			ConfidenceProbable, "attempt 1 also failed (event 6) after its completion was recorded, a second outcome " +
+			ConfidenceProbable, "attempt 1 also failed after its completion was recorded, a second outcome " +
 				"for the same scheduled task: " + msgDeadline[:60],
 			false, "recorded two outcomes for one scheduled task, one a failure"},
 	}
@@ -436,7 +436,7 @@ func TestPendingWithNoCaptureTimeIsUnknown(t *testing.T) {
 			if f == nil || f.Severity != SeverityLow || f.Confidence != ConfidencePossible {
 				t.Fatalf("no low, possible unknown-outcome:\n%s", describe(r))
 			}
-			if want := "attempt 1 (event 2) has no outcome by the end of this history; it does not say when it " +
+			if want := "attempt 1 has no outcome by the end of this history; it does not say when it " +
 				"was captured, so whether the attempt is still running cannot be told"; f.Evidence[0].Fact != want {
 				t.Errorf("fact = %q, want %q", f.Evidence[0].Fact, want)
 			}

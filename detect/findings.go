@@ -2,6 +2,7 @@ package detect
 
 import (
 	"cmp"
+	"math"
 	"slices"
 	"strconv"
 	"strings"
@@ -141,7 +142,7 @@ func (d *detector) attemptEvidence(inv *Invocation, subject string, observed boo
 
 // retryFact says when and how a later attempt joined its invocation.
 func (d *detector) retryFact(a *Attempt, kind Kind) string {
-	l := d.ln.attempt(a.Number, a.Scheduled).str(" scheduled")
+	l := d.ln.attempt(a.Number).str(" scheduled")
 	if a.BackoffBefore > 0 {
 		l.str(" ").dur(a.BackoffBefore).str(" later")
 	}
@@ -168,13 +169,13 @@ func (d *detector) extraFact(a *Attempt, pos int, observed bool) string {
 	l := d.ln.str("attempt ").num(a.Number)
 	switch {
 	case failed && a.Outcome == OutcomeFailed:
-		l.str(" failed again (event ").num(pos).str(")")
+		l.str(" failed again")
 	case failed:
-		l.str(" also failed (event ").num(pos).str(") after its completion was recorded")
+		l.str(" also failed after its completion was recorded")
 	case a.Outcome == OutcomeFailed:
-		l.str(" also completed (event ").num(pos).str(") after its failure was recorded")
+		l.str(" also completed after its failure was recorded")
 	default:
-		l.str(" completed again (event ").num(pos).str(")")
+		l.str(" completed again")
 	}
 	l.str(", a second outcome for the same scheduled task")
 	if observed && !failed && a.Outcome == OutcomeCompleted {
@@ -497,11 +498,9 @@ func (d *detector) retriedPermanent(k int) {
 		switch {
 		case i < n-1:
 			next := &inv.Attempts[i+1]
-			retry = d.evidence(next.Scheduled, "attempt "+strconv.Itoa(next.Number)+" (event "+
-				strconv.Itoa(next.Scheduled)+") ran it again"+laterText(next))
+			retry = d.evidence(next.Scheduled, "attempt "+strconv.Itoa(next.Number)+" ran it again"+laterText(next))
 		case inv.OpenRetry != nil:
-			retry = d.evidence(inv.OpenRetry.Created, "a retry timer (event "+strconv.Itoa(inv.OpenRetry.Created)+
-				") is set to run it again")
+			retry = d.evidence(inv.OpenRetry.Created, "a retry timer is set to run it again")
 		default:
 			continue
 		}
@@ -658,8 +657,7 @@ func (d *detector) largePayloads(k int) {
 		if len(nums) == 0 || nums[len(nums)-1] != a.Number {
 			nums = append(nums, a.Number)
 		}
-		ev = append(ev, d.evidence(pos, "attempt "+strconv.Itoa(a.Number)+" "+what+" (event "+
-			strconv.Itoa(pos)+") is "+fmtBytes(size)))
+		ev = append(ev, d.evidence(pos, "attempt "+strconv.Itoa(a.Number)+" "+what+" is "+fmtBytes(size)))
 	}
 	for i := range inv.Attempts {
 		a := &inv.Attempts[i]
@@ -720,7 +718,7 @@ func (d *detector) runPayloads() {
 		if e.Type != catalyst.EventExecutionStarted && e.Type != catalyst.EventExecutionCompleted {
 			what = "the " + e.TypeName() + " payload"
 		}
-		ev := []Evidence{d.evidence(pos, what+" (event "+strconv.Itoa(pos)+") is "+fmtBytes(size))}
+		ev := []Evidence{d.evidence(pos, what+" is "+fmtBytes(size))}
 		d.add(d.largeFinding(d.workflowName(), "", -1, nil, ev, size), pos, -1, -1)
 	}
 	for _, pos32 := range d.s.stalls {
@@ -729,7 +727,7 @@ func (d *detector) runPayloads() {
 		if e.Detail == nil || !mentionsPayloadSize(e.Detail.StallReason+" "+e.Detail.StallDescription) {
 			continue
 		}
-		fact := "the run stalled (event " + strconv.Itoa(pos) + "): " + clip(e.Detail.StallReason, 40)
+		fact := "the run stalled: " + clip(e.Detail.StallReason, 40)
 		if e.Detail.StallDescription != "" {
 			fact += ": " + clip(e.Detail.StallDescription, 160)
 		}
@@ -825,6 +823,7 @@ func (d *detector) finish(r *Report) {
 		if len(r.OutcomeNotes) > 0 {
 			d.noteEvidence(r, &r.Findings[i])
 		}
+		tidyEvidence(r, &r.Findings[i])
 		concerns(rf, func(k int) {
 			inv := &r.Invocations[k]
 			if inv.Findings == nil {
@@ -836,6 +835,53 @@ func (d *detector) finish(r *Report) {
 	}
 	d.found = nil
 	r.Skipped = d.skipped
+}
+
+// tidyEvidence puts a finding's evidence in history order (events the
+// history does not hold last), says each fact once, and lists in Attempts
+// every attempt of its invocation the evidence cites.
+func tidyEvidence(r *Report, f *Finding) {
+	key := func(e Evidence) int {
+		if e.Event < 0 {
+			return math.MaxInt
+		}
+		return e.Event
+	}
+	if !slices.IsSortedFunc(f.Evidence, func(a, b Evidence) int { return cmp.Compare(key(a), key(b)) }) {
+		slices.SortStableFunc(f.Evidence, func(a, b Evidence) int { return cmp.Compare(key(a), key(b)) })
+	}
+	f.Evidence = slices.CompactFunc(f.Evidence, func(a, b Evidence) bool { return a.Event == b.Event && a.Fact == b.Fact })
+	if f.InvocationIndex < 0 || f.InvocationIndex >= len(r.Invocations) {
+		return
+	}
+	inv := &r.Invocations[f.InvocationIndex]
+	var more []int
+	for i := range inv.Attempts {
+		a := &inv.Attempts[i]
+		if slices.Contains(f.Attempts, a.Number) || !citesAttempt(f.Evidence, a) {
+			continue
+		}
+		more = append(more, a.Number)
+	}
+	if len(more) > 0 {
+		f.Attempts = append(append(make([]int, 0, len(f.Attempts)+len(more)), f.Attempts...), more...)
+		slices.Sort(f.Attempts)
+	}
+}
+
+// citesAttempt reports whether evidence cites one of an attempt's events:
+// its scheduling, its outcomes, its retry timer.
+func citesAttempt(ev []Evidence, a *Attempt) bool {
+	for _, e := range ev {
+		switch {
+		case e.Event < 0:
+		case e.Event == a.Scheduled, e.Event == a.OutcomeEvent, slices.Contains(a.ExtraOutcomes, e.Event):
+			return true
+		case a.RetryTimer != nil && (e.Event == a.RetryTimer.Created || e.Event == a.RetryTimer.Fired):
+			return true
+		}
+	}
+	return false
 }
 
 // noteEvidence adds to a finding the reason each of its attempts' outcome

@@ -3,7 +3,6 @@ package detect
 import (
 	"fmt"
 	"math"
-	"strconv"
 	"time"
 )
 
@@ -140,7 +139,7 @@ func (d *detector) addSharedPolicy(p, t *policySample, conf Confidence) {
 		pos := int(d.s.timers[smp.firstTimer].pos)
 		fe := d.s.h.At(int(d.s.attempts[smp.firstFailure].outcome))
 		return d.evidence(pos, quoteName(inv.Name)+" retried after "+what+" ("+failureText(fe.Failure)+
-			") by a retry timer (event "+strconv.Itoa(pos)+") with "+scheduleText(smp))
+			") by a retry timer with "+scheduleText(smp))
 	}
 	ev := []Evidence{
 		fact(p, invP, "a permanent failure"),

@@ -92,16 +92,15 @@ func (d *detector) addRace(t, a, b int32) {
 	if wait <= 0 {
 		wait = te.FireAt.Sub(te.Timestamp)
 	}
-	l.str(nt.quoted).str(" ").attempt(attA.Number, attA.Scheduled).str(" scheduled, raced against a ")
+	l.str(nt.quoted).str(" ").attempt(attA.Number).str(" scheduled, raced against a ")
 	if wait > 0 {
 		l.dur(wait).str(" ")
 	}
 	ev := make([]Evidence, 0, 4)
 	ev = append(ev,
 		d.evidence(attA.Scheduled, l.str("timer (event ").num(int(tr.pos)).str(")").done()),
-		d.evidence(int(tr.fired), l.str("the timer fired first (event ").num(int(tr.fired)).
-			str(") while the call had no outcome").done()))
-	l.str(nt.quoted).str(" called again (event ").num(attB.Scheduled).str(") as a new call")
+		d.evidence(int(tr.fired), l.str("the timer fired first while the call had no outcome").done()))
+	l.str(nt.quoted).str(" called again as a new call")
 	if attB.ExecutionID != "" {
 		l.str(", task_execution_id ").id(attB.ExecutionID)
 		if attA.ExecutionID != "" {
@@ -114,11 +113,11 @@ func (d *detector) addRace(t, a, b int32) {
 	switch {
 	case attA.OutcomeEvent > int(tr.fired) && attA.Outcome == OutcomeCompleted:
 		conf = ConfidenceObserved
-		l.str("the first call completed late (event ").num(attA.OutcomeEvent).str(")")
+		l.str("the first call completed late")
 		afterScheduling(l, attA).str(": both calls ran")
 		ev = append(ev, d.evidence(attA.OutcomeEvent, l.done()))
 	case attA.OutcomeEvent > int(tr.fired):
-		l.str("the first call failed late (event ").num(attA.OutcomeEvent).str(")")
+		l.str("the first call failed late")
 		afterScheduling(l, attA).str(": ").str(failureText(attA.Failure))
 		ev = append(ev, d.evidence(attA.OutcomeEvent, l.done()))
 	case attA.Outcome == OutcomePending:

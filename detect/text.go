@@ -209,9 +209,10 @@ func (l *line) id(id string) *line {
 	return l.str(safetext.Line(id))
 }
 
-// attempt writes "attempt 2 (event 8)".
-func (l *line) attempt(number, event int) *line {
-	return l.str("attempt ").num(number).str(" (event ").num(event).str(")")
+// attempt writes "attempt 2". The event it happened at is the evidence's
+// own (every evidence line starts with it): a fact never names it again.
+func (l *line) attempt(number int) *line {
+	return l.str("attempt ").num(number)
 }
 
 // done returns the line and empties the buffer.
@@ -221,10 +222,10 @@ func (l *line) done() string {
 	return s
 }
 
-// attemptLabel is "attempt 2 (event 8)".
+// attemptLabel is "attempt 2".
 func attemptLabel(a *Attempt) string {
 	var l line
-	return l.attempt(a.Number, a.Scheduled).done()
+	return l.attempt(a.Number).done()
 }
 
 // outcomeFact is one line on how an attempt ended, with what it means for
@@ -232,13 +233,13 @@ func attemptLabel(a *Attempt) string {
 func outcomeFact(l *line, a *Attempt, subject string) (event int, fact string) {
 	switch a.Outcome {
 	case OutcomeCompleted:
-		l.attempt(a.Number, a.OutcomeEvent).str(" completed")
+		l.attempt(a.Number).str(" completed")
 		if d := a.Duration(); d > 0 {
 			l.str(" after ").dur(d)
 		}
 		return a.OutcomeEvent, l.done()
 	case OutcomeFailed:
-		l.attempt(a.Number, a.OutcomeEvent).str(" failed")
+		l.attempt(a.Number).str(" failed")
 		if d := a.Duration(); d > 0 {
 			l.str(" after ").dur(d)
 		}
@@ -253,9 +254,9 @@ func outcomeFact(l *line, a *Attempt, subject string) (event int, fact string) {
 		}
 		return a.OutcomeEvent, l.done()
 	case OutcomePending:
-		return a.Scheduled, l.attempt(a.Number, a.Scheduled).str(" has no outcome yet: the run is still running").done()
+		return a.Scheduled, l.attempt(a.Number).str(" has no outcome yet: the run is still running").done()
 	}
-	return a.Scheduled, l.attempt(a.Number, a.Scheduled).str(" has no recorded outcome — ").str(subject).
+	return a.Scheduled, l.attempt(a.Number).str(" has no recorded outcome — ").str(subject).
 		str(" may have committed").done()
 }
 

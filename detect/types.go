@@ -360,10 +360,11 @@ type Finding struct {
 	// Report.Invocations (-1 when run-wide).
 	Invocation      string
 	InvocationIndex int
-	// Attempts are the attempt numbers involved.
+	// Attempts are the numbers of every attempt the finding concerns:
+	// those it is about, and those its evidence cites, ascending.
 	Attempts []int
 	// Evidence lists the events that support the finding, each with a
-	// one-line fact.
+	// one-line fact, in history order, each fact once.
 	Evidence []Evidence
 	// Explanation says what happened and why it matters, in the seed's words.
 	Explanation string
@@ -448,8 +449,9 @@ type Evidence struct {
 	// Event is the position in the history; EventID the engine's eventId.
 	Event   int
 	EventID int32
-	// Fact is one line, e.g. "attempt 1 (event 0) failed after 30.0 s:
-	// read timeout — the charge may have committed".
+	// Fact is one line, e.g. "attempt 1 failed after 30.0 s: read
+	// timeout — the charge may have committed". It does not name Event
+	// again: whoever prints it puts the event first.
 	Fact string
 }
 

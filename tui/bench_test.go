@@ -47,18 +47,24 @@ func benchKeys(b *testing.B, n int) {
 		// whole filter, not just the key press.
 		settle bool
 	}{
-		{name: "move", setup: []string{"tab"}, keys: []string{"j", "k"}},
-		{name: "page", setup: []string{"tab"}, keys: []string{"ctrl+d", "ctrl+u"}},
-		{name: "bottom-top", setup: []string{"tab"}, keys: []string{"G", "g"}},
+		{name: "move", setup: []string{"tab", "tab"}, keys: []string{"j", "k"}},
+		{name: "page", setup: []string{"tab", "tab"}, keys: []string{"ctrl+d", "ctrl+u"}},
+		{name: "bottom-top", setup: []string{"tab", "tab"}, keys: []string{"G", "g"}},
 		{name: "switch-tab", keys: []string{"tab"}},
 		{name: "invocations-move", keys: []string{"j", "k"}},
 		{name: "expand", keys: []string{"enter"}},
-		{name: "filter-keystroke", setup: []string{"tab", "/"}, keys: []string{"s", "backspace"}},
-		{name: "filter-keystroke-settled", setup: []string{"tab", "/"}, keys: []string{"s", "backspace"}, settle: true},
-		{name: "filter-id-settled", setup: []string{"tab", "/"}, keys: []string{"4", "backspace"}, settle: true},
-		{name: "failed-toggle-settled", setup: []string{"tab"}, keys: []string{"f"}, settle: true},
-		{name: "findings-move", setup: []string{"tab", "tab"}, keys: []string{"j", "k"}},
-		{name: "findings-filter-keystroke", setup: []string{"tab", "tab", "/"}, keys: []string{"s", "backspace"}},
+		{name: "filter-keystroke", setup: []string{"tab", "tab", "/"}, keys: []string{"s", "backspace"}},
+		{name: "filter-keystroke-settled", setup: []string{"tab", "tab", "/"}, keys: []string{"s", "backspace"}, settle: true},
+		{name: "filter-id-settled", setup: []string{"tab", "tab", "/"}, keys: []string{"4", "backspace"}, settle: true},
+		{name: "failed-toggle-settled", setup: []string{"tab", "tab"}, keys: []string{"f"}, settle: true},
+		{name: "findings-move", setup: []string{"tab", "tab", "tab"}, keys: []string{"j", "k"}},
+		{name: "findings-filter-keystroke", setup: []string{"tab", "tab", "tab", "/"}, keys: []string{"s", "backspace"}},
+		{name: "timeline-move", setup: []string{"tab"}, keys: []string{"j", "k"}},
+		{name: "timeline-page", setup: []string{"tab"}, keys: []string{"ctrl+d", "ctrl+u"}},
+		{name: "timeline-zoom", setup: []string{"tab"}, keys: []string{"+", "-"}},
+		{name: "sort-keystroke", setup: []string{"tab", "tab"}, keys: []string{"s", "t"}},
+		{name: "sort-settled", setup: []string{"tab", "tab"}, keys: []string{"s", "t"}, settle: true},
+		{name: "detail-focused-page", setup: []string{"l"}, keys: []string{"ctrl+d", "ctrl+u"}},
 	}
 	for _, c := range cases {
 		b.Run(c.name, func(b *testing.B) {

@@ -77,6 +77,9 @@ type historyPolledMsg reloaded
 // followTickMsg: time to poll the followed run again.
 type followTickMsg struct{ seq int }
 
+// refreshTickMsg: time to list the runs again (Options.RefreshEvery).
+type refreshTickMsg struct{ seq int }
+
 // urlOpenedMsg: the system opener returned.
 type urlOpenedMsg struct {
 	url string

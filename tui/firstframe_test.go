@@ -51,7 +51,7 @@ func TestFlowRunShowsBeforeAnalysis(t *testing.T) {
 
 	waitFor(t, f, "CheckoutWorkflow", "run checkout-7731", "data sharing metadata",
 		"[Invocations …]", "Events 18", "Findings …", "analyzing 18 events…")
-	press(tm, "tab", "tab")
+	press(tm, "tab", "tab", "tab")
 	waitFor(t, f, "[Findings …]", "analyzing 18 events…")
 	press(tm, "tab") // back to Invocations, where the user started
 	waitFor(t, f, "[Invocations …]")
@@ -72,7 +72,7 @@ func TestFlowAnalysisKeepsTheUsersPlace(t *testing.T) {
 	m.analyze = gatedAnalysis(gate)
 	tm, f := programModel(t, m)
 	waitFor(t, f, "Events 18", "analyzing 18 events…")
-	press(tm, "tab", "j", "j", "j")
+	press(tm, "tab", "tab", "j", "j", "j")
 	waitFor(t, f, "[Events 18]", "Event #3 · TaskCompleted")
 
 	close(gate)

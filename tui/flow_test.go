@@ -103,7 +103,7 @@ func finalModel(t *testing.T, tm *teatest.TestModel) *Model {
 func TestFlowTriage(t *testing.T) {
 	src := tuitest.NewSource().Add(tuitest.Checkout())
 	tm, f := program(t, Options{Source: src})
-	waitFor(t, f, "checkout-7731", "▲ HIGH 1")
+	waitFor(t, f, "checkout-7731", "▲ HIGH duplicate? ChargeCard")
 
 	press(tm, "enter")
 	waitFor(t, f, "›▸ ChargeCard", "ChargeCard · activity · 2 attempts",
@@ -112,7 +112,7 @@ func TestFlowTriage(t *testing.T) {
 	press(tm, "enter") // expand the flagged invocation
 	waitFor(t, f, "#1 ✗ failed +0s → +30.00s took 30.00s", "#2 ✓ completed +32.06s → +32.65s")
 
-	press(tm, "tab", "tab") // Findings: enter on a finding shows its invocation
+	press(tm, "tab", "tab", "tab") // Findings: enter on a finding shows its invocation
 	waitFor(t, f, "[Findings 1]", "enter show invocation")
 	press(tm, "j") // the first evidence line: enter shows its event
 	waitFor(t, f, "evidence: attempt 1", "enter show event")
@@ -151,7 +151,7 @@ func TestFlowFollow(t *testing.T) {
 	run := start.run
 	tm, f := programModel(t, start)
 	waitFor(t, f, "▷ running", "Events 9")
-	press(tm, "tab", "j", "j") // select event 2 in the Events tab
+	press(tm, "tab", "tab", "j", "j") // select event 2 in the Events tab
 	waitFor(t, f, "Event #2 · TaskScheduled")
 
 	press(tm, "F")

@@ -5,6 +5,7 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+	"time"
 
 	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/colorprofile"
@@ -13,6 +14,7 @@ import (
 
 	"github.com/twice-cli/twice/catalyst"
 	"github.com/twice-cli/twice/catalyst/safetext/hostiletest"
+	"github.com/twice-cli/twice/fixtures"
 	"github.com/twice-cli/twice/tui/internal/tuitest"
 )
 
@@ -85,28 +87,28 @@ func scenes() []scene {
 		{name: "invocations-expanded", opts: charge, keys: []string{"enter", "j"}},
 		{name: "invocations-flagged-only", opts: charge, keys: []string{"!"}},
 		{name: "invocations-no-detail", opts: charge, keys: []string{"p"}},
-		{name: "events", opts: charge, keys: []string{"tab"}},
-		{name: "events-failure", opts: charge, keys: []string{"tab", "j", "j", "j"}},
-		{name: "events-withheld-input", opts: charge, keys: []string{"tab", "j", "j"}},
-		{name: "events-filter", opts: charge, keys: []string{"tab", "/", "c", "h", "a", "r", "g", "e", "enter"}},
-		{name: "findings", opts: charge, keys: []string{"tab", "tab"}},
-		{name: "findings-evidence", opts: charge, keys: []string{"tab", "tab", "j"}},
+		{name: "events", opts: charge, keys: []string{"tab", "tab"}},
+		{name: "events-failure", opts: charge, keys: []string{"tab", "tab", "j", "j", "j"}},
+		{name: "events-withheld-input", opts: charge, keys: []string{"tab", "tab", "j", "j"}},
+		{name: "events-filter", opts: charge, keys: []string{"tab", "tab", "/", "c", "h", "a", "r", "g", "e", "enter"}},
+		{name: "findings", opts: charge, keys: []string{"tab", "tab", "tab"}},
+		{name: "findings-evidence", opts: charge, keys: []string{"tab", "tab", "tab", "j"}},
 		{name: "help-run", opts: charge, keys: []string{"?"}},
 
-		{name: "long-trace", opts: history(tuitest.LongTrace), keys: []string{"tab", "j", "j", "j", "J", "J", "J", "J", "J", "J"}},
-		{name: "payloads", opts: history(tuitest.FullPayloads), keys: []string{"tab", "j", "j"}},
+		{name: "long-trace", opts: history(tuitest.LongTrace), keys: []string{"tab", "tab", "j", "j", "j", "J", "J", "J", "J", "J", "J"}},
+		{name: "payloads", opts: history(tuitest.FullPayloads), keys: []string{"tab", "tab", "j", "j"}},
 		{name: "payloads-invocation", opts: history(tuitest.FullPayloads), keys: []string{"enter", "j", "j"}},
 
 		{name: "hostile-invocations", opts: hostile},
-		{name: "hostile-events", opts: hostile, keys: []string{"tab", "j", "j", "j"}},
-		{name: "hostile-unknown-event", opts: hostile, keys: []string{"tab", "G"}},
-		{name: "hostile-findings", opts: hostile, keys: []string{"tab", "tab"}},
+		{name: "hostile-events", opts: hostile, keys: []string{"tab", "tab", "j", "j", "j"}},
+		{name: "hostile-unknown-event", opts: hostile, keys: []string{"tab", "tab", "G"}},
+		{name: "hostile-findings", opts: hostile, keys: []string{"tab", "tab", "tab"}},
 
 		{name: "empty", opts: history(tuitest.Empty)},
-		{name: "empty-events", opts: history(tuitest.Empty), keys: []string{"tab"}},
-		{name: "empty-findings", opts: history(tuitest.Empty), keys: []string{"tab", "tab"}},
+		{name: "empty-events", opts: history(tuitest.Empty), keys: []string{"tab", "tab"}},
+		{name: "empty-findings", opts: history(tuitest.Empty), keys: []string{"tab", "tab", "tab"}},
 		{name: "no-activity", opts: history(tuitest.NoActivity)},
-		{name: "no-findings-withheld", opts: history(tuitest.NoActivity), keys: []string{"tab", "tab"}},
+		{name: "no-findings-withheld", opts: history(tuitest.NoActivity), keys: []string{"tab", "tab", "tab"}},
 
 		{name: "run-loading", opts: func() Options {
 			return Options{Source: listSource(), Open: &catalyst.RunRef{ID: "charge-7731", AppID: "payments"}}
@@ -132,6 +134,58 @@ const refusalText = "catalyst refused listing runs of project default at mcp.clo
 	"environment variable CATALYST_TOKEN): provide a current token through CATALYST_TOKEN, token_file or token_command; " +
 	"twice doctor shows what is used"
 
+// demo opens a bundled demo history with the clock two hours after the
+// run's last update (the demos were recorded on other days).
+func demo(name string) func() Options {
+	return func() Options {
+		h, err := fixtures.OpenDemo(name)
+		if err != nil {
+			panic(err)
+		}
+		at := h.Run.UpdatedAt.Add(2 * time.Hour)
+		return Options{History: h, Now: func() time.Time { return at }}
+	}
+}
+
+// triageScenes are the screens issue 17 is about, on the bundled demos: the
+// Timeline (whole, zoomed, with overlapping attempts), a failed run's
+// header, a filtered view naming the field that matched, a zoomed and a
+// focused detail pane, a child run that is not in the file, and the run
+// list with its preview.
+func triageScenes() []scene {
+	timeout := demo("payment-timeout")
+	return []scene{
+		{name: "timeline", opts: timeout, keys: []string{"tab"}},
+		{name: "timeline-zoomed", opts: timeout, keys: []string{"tab", "+", "+", ">"}},
+		{name: "timeline-overlap", opts: demo("dotnet-retry"), keys: []string{"tab"}},
+		{name: "timeline-open", opts: demo("worker-crash"), keys: []string{"tab"}},
+		{name: "failed-header", opts: demo("card-declined")},
+		{name: "filtered-events", opts: timeout, keys: []string{"tab", "tab", "/", "C", "h", "a", "r", "g", "e", "C", "a", "r", "d", "enter", "j", "j"}},
+		{name: "filtered-invocations", opts: timeout, keys: []string{"/", "r", "e", "a", "d", " ", "t", "i", "m", "e", "d", "enter"}},
+		{name: "sorted", opts: timeout, keys: []string{"s", "d"}},
+		{name: "detail-zoomed", opts: timeout, keys: []string{"p", "p"}},
+		{name: "detail-focused", opts: timeout, keys: []string{"l", "ctrl+d"}},
+		{name: "payload", opts: demo("clean-run"), keys: []string{"tab", "tab", "j", "j", "p", "p"}},
+		{name: "child-not-in-file", opts: demo("child-retried"), keys: []string{"j", "enter"}},
+		{name: "runlist-preview", opts: func() Options { return Options{Source: listSource(), SourceName: "the test source"} }},
+	}
+}
+
+// TestGoldenTriage renders the triage scenes at 80×24, 120×40 and 200×60,
+// in monochrome, against testdata/TestGoldenTriage/*.golden.
+func TestGoldenTriage(t *testing.T) {
+	for _, sc := range triageScenes() {
+		for _, size := range [][2]int{{80, 24}, {120, 40}, {200, 60}} {
+			t.Run(sc.name+"_"+sizeName(size), func(t *testing.T) {
+				m := render(t, sc, size[0], size[1], colorprofile.ASCII)
+				out := ansi.Strip(m.View().Content)
+				checkFrame(t, out, size[0], size[1])
+				golden.RequireEqual(t, out)
+			})
+		}
+	}
+}
+
 // layoutScenes are the screens whose layout depends most on the size: the
 // run list, and a run whose flagged invocation is not the first, in each
 // tab. TestGoldenSizes renders them at every size a user is likely to have.
@@ -141,8 +195,8 @@ func layoutScenes() []scene {
 		{name: "runlist", opts: func() Options { return Options{Source: listSource()} }},
 		{name: "checkout", opts: checkout},
 		{name: "checkout-expanded", opts: checkout, keys: []string{"enter", "j"}},
-		{name: "checkout-events", opts: checkout, keys: []string{"tab", "j", "j", "j", "j", "j", "j"}},
-		{name: "checkout-findings", opts: checkout, keys: []string{"tab", "tab"}},
+		{name: "checkout-events", opts: checkout, keys: []string{"tab", "tab", "j", "j", "j", "j", "j", "j"}},
+		{name: "checkout-findings", opts: checkout, keys: []string{"tab", "tab", "tab"}},
 		{name: "checkout-help", opts: checkout, keys: []string{"?"}},
 	}
 }

@@ -1,6 +1,7 @@
 package tui
 
 import (
+	"strings"
 	"time"
 
 	"charm.land/bubbles/v2/key"
@@ -20,6 +21,7 @@ import (
 func (m *Model) handleKey(msg tea.KeyPressMsg) tea.Cmd {
 	k := &m.c.Keys
 	if key.Matches(msg, k.ForceQuit) {
+		m.interrupted = true
 		return tea.Quit
 	}
 	if m.showHelp {
@@ -45,7 +47,7 @@ func (m *Model) handleKey(msg tea.KeyPressMsg) tea.Cmd {
 	case key.Matches(msg, k.Follow):
 		return top.follow(m)
 	case key.Matches(msg, k.CopyID):
-		return m.copyID()
+		return m.copySelected()
 	case key.Matches(msg, k.CopyLink):
 		return m.copyLink()
 	case key.Matches(msg, k.Open):
@@ -90,12 +92,59 @@ func (m *Model) openRun(run catalyst.Run) tea.Cmd {
 	return s.load(m, loadOpen)
 }
 
+// openChild puts a child workflow's run on top of its parent: read from
+// the source when the parent was read live; when the parent came from a
+// file (or standard input, or a demo), a screen that says the child is not
+// in it, with its id and link, and how to read it.
+func (m *Model) openChild(msg runview.OpenChildMsg) tea.Cmd {
+	s := &runScreen{Model: runview.New(m.c)}
+	if msg.Parent.Provenance.Saved() || m.opts.Source == nil || !msg.Parent.Provenance.Live() {
+		s.SetAbsent(msg.Run, m.absentLines(msg))
+		m.push(s)
+		return nil
+	}
+	ref := runlist.RefOf(msg.Run)
+	s.ref = &ref
+	m.push(s)
+	m.run = s
+	return s.load(m, loadOpen)
+}
+
+// absentLines say that a child run is not in the file its parent was read
+// from, name it, and say how to read it.
+func (m *Model) absentLines(msg runview.OpenChildMsg) []string {
+	child, parent := msg.Run, msg.Parent
+	where := savedWhere(parent.Provenance)
+	if !parent.Provenance.Saved() {
+		where = "this history"
+	}
+	lines := []string{
+		"The child run " + format.Line(child.ID) + " (" + format.Line(child.Workflow) + ") is not in " + where +
+			": it holds run " + format.Line(parent.ID) + " only.",
+		"",
+	}
+	if catalyst.IsPlainID(child.ID) && catalyst.IsPlainID(child.AppID) {
+		cmd := "twice show " + child.ID + " --app " + child.AppID
+		if p := runlist.RefOf(child).Project; catalyst.IsPlainID(p) {
+			cmd += " --project " + p
+		}
+		lines = append(lines, "Read it from Catalyst: "+cmd)
+	}
+	if link, ok := catalyst.ConsoleLink(m.c.Console, child); ok {
+		lines = append(lines, "Console: "+link)
+	} else {
+		lines = append(lines, "No console link: app "+format.Line(child.AppID)+", run "+format.Line(child.ID))
+	}
+	return append(lines, "", "y copies its run id, Y its link; esc goes back to the parent where you were.")
+}
+
 // onRunsListed shows a fetched run list and starts analyzing its rows.
 func (m *Model) onRunsListed(msg runsListedMsg) tea.Cmd {
 	s := m.list
 	if !s.req.current(msg.seq) {
 		return nil
 	}
+	next := m.scheduleRefresh()
 	if msg.err != nil {
 		text := "could not list runs: " + m.errorText(msg.err)
 		if s.Listed() {
@@ -103,19 +152,50 @@ func (m *Model) onRunsListed(msg runsListedMsg) tea.Cmd {
 			m.setError(text + " (R retries)")
 		}
 		s.SetError(text)
-		return nil
+		return next
 	}
 	if m.status.err || m.status.text == "refreshing the run list" {
 		m.setStatus("")
 	}
 	s.SetRuns(msg.list)
+	s.SetRefreshed(m.opts.Now(), m.opts.RefreshEvery)
 	s.pending = s.pending[:0]
 	for _, run := range msg.list.Runs {
 		if _, done := s.Summary(runlist.Key(run)); !done {
 			s.pending = append(s.pending, run)
 		}
 	}
-	return s.nextAnalyses(m)
+	return tea.Batch(s.nextAnalyses(m), next)
+}
+
+// scheduleRefresh starts the run list's next auto-refresh, when it has
+// one (Options.RefreshEvery), superseding any tick already set.
+func (m *Model) scheduleRefresh() tea.Cmd {
+	every := m.opts.RefreshEvery
+	if every <= 0 || m.opts.Source == nil {
+		return nil
+	}
+	m.refreshSeq++
+	seq := m.refreshSeq
+	return tea.Tick(every, func(time.Time) tea.Msg { return refreshTickMsg{seq: seq} })
+}
+
+// onRefreshTick lists the runs again, when the list is on screen and
+// nothing is being typed into it; otherwise it waits for the next tick.
+func (m *Model) onRefreshTick(msg refreshTickMsg) tea.Cmd {
+	if msg.seq != m.refreshSeq {
+		return nil
+	}
+	s := m.list
+	if m.top() != screen(s) || s.Capturing() || m.showHelp {
+		return m.scheduleRefresh()
+	}
+	for _, run := range s.Runs() {
+		if !run.Status.IsEnded() {
+			s.Forget(runlist.Key(run))
+		}
+	}
+	return s.fetch(m)
 }
 
 // onRunAnalyzed fills in a row's findings and starts the next analysis.
@@ -307,19 +387,55 @@ func (m *Model) onFollowTick(msg followTickMsg) tea.Cmd {
 	return s.load(m, loadPoll)
 }
 
-// copyID copies the run id with OSC 52, when it is a plain id.
-func (m *Model) copyID() tea.Cmd {
-	run, ok := m.top().subject()
+// maxCopyBytes bounds what y copies: OSC 52 goes through the terminal, and
+// terminals drop (or cut) larger sequences.
+const maxCopyBytes = 100_000
+
+// copySelected copies what is selected on the screen on top, with OSC 52:
+// an id, an event's JSON, a finding as Markdown (the screen decides), and
+// says what it copied.
+func (m *Model) copySelected() tea.Cmd {
+	text, what := m.top().copyTarget()
 	switch {
-	case !ok:
-		m.setStatus("no run selected")
+	case text == "" && what != "":
+		m.setStatus(what)
 		return nil
-	case !catalyst.IsPlainID(run.ID):
-		m.setError("the run id " + format.Line(run.ID) + " holds characters that are unsafe to copy; not copied")
+	case text == "":
+		m.setStatus("nothing selected to copy")
+		return nil
+	case !copySafe(text):
+		m.setError(what + " holds characters that are unsafe to copy; not copied")
+		return nil
+	case len(text) > maxCopyBytes:
+		m.setError(what + " is " + format.Count(len(text)) + " bytes, more than a terminal's clipboard takes (" +
+			format.Count(maxCopyBytes) + "); not copied")
 		return nil
 	}
-	m.setStatus("copied run id " + run.ID + " to the clipboard" + viaOSC52)
-	return tea.SetClipboard(run.ID)
+	desc := what
+	if !strings.Contains(text, "\n") && len(text) <= 80 {
+		desc += " " + text
+	} else {
+		desc += " (" + format.Plural(len(text), "byte") + ")"
+	}
+	m.setStatus("copied " + desc + " to the clipboard" + viaOSC52)
+	return tea.SetClipboard(text)
+}
+
+// copySafe reports whether text may go to the clipboard: an id only when
+// it is a plain id; longer text (JSON, Markdown) only when every line is
+// free of control, bidi and zero-width characters.
+func copySafe(text string) bool {
+	if !strings.Contains(text, "\n") && !strings.ContainsAny(text, " {") {
+		// An id: plain, and nothing in it the screen would escape (a
+		// variation selector, a filler that looks like nothing).
+		return catalyst.IsPlainID(text) && safetext.IsSafe(text)
+	}
+	for _, l := range strings.Split(text, "\n") {
+		if !safetext.IsSafe(l) {
+			return false
+		}
+	}
+	return true
 }
 
 // copyLink copies the run's console link with OSC 52.

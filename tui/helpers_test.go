@@ -85,8 +85,8 @@ func keyMsg(name string) tea.KeyPressMsg {
 }
 
 // drive runs cmd and feeds what it returns back into the model, except
-// spinner ticks and follow ticks (they would run forever; tests send follow
-// ticks themselves).
+// spinner, follow and refresh ticks (they would run forever; tests send
+// those ticks themselves).
 func drive(t *testing.T, m *Model, cmd tea.Cmd) *Model {
 	t.Helper()
 	if cmd == nil {
@@ -101,7 +101,7 @@ func drive(t *testing.T, m *Model, cmd tea.Cmd) *Model {
 		t.Fatalf("a command did not return")
 	}
 	switch msg := msg.(type) {
-	case nil, spinner.TickMsg, followTickMsg:
+	case nil, spinner.TickMsg, followTickMsg, refreshTickMsg:
 		return m
 	case tea.BatchMsg:
 		for _, c := range msg {

@@ -17,6 +17,7 @@ import (
 	"github.com/twice-cli/twice/catalyst/safetext/hostiletest"
 	"github.com/twice-cli/twice/fixtures"
 	"github.com/twice-cli/twice/tui/internal/tuitest"
+	"github.com/twice-cli/twice/tui/runlist"
 )
 
 // sgrSeq matches the select-graphic-rendition sequences styles emit; any
@@ -103,7 +104,7 @@ func TestHostileHistoriesInTheTUI(t *testing.T) {
 	// One pass over every screen: the invocations, one expanded, the
 	// events, the failure's details scrolled, the last event, the findings
 	// with one's evidence, and the help.
-	steps := [][]string{nil, {"enter", "j"}, {"tab"}, {"j", "j"}, {"j", "j"}, {"J", "J", "J"}, {"G"}, {"tab"}, {"j"}, {"?"}}
+	steps := [][]string{nil, {"enter", "j"}, {"tab"}, {"tab"}, {"j", "j"}, {"j", "j"}, {"J", "J", "J"}, {"G"}, {"tab"}, {"j"}, {"?"}}
 	for _, s := range samples {
 		var only []string
 		if len(s.Value) >= 1<<20 {
@@ -124,7 +125,7 @@ func TestHostileHistoriesInTheTUI(t *testing.T) {
 				// Every key lays out 1 MiB again (most of a second, ten
 				// under -race): the first screen and the events tab, whose
 				// detail pane shows the 1 MiB workflow name and input.
-				sizes, walk = sizes[1:], [][]string{nil, {"tab"}}
+				sizes, walk = sizes[1:], [][]string{nil, {"tab", "tab"}}
 			}
 			for _, profile := range profiles {
 				for _, size := range sizes {
@@ -140,7 +141,7 @@ func TestHostileHistoriesInTheTUI(t *testing.T) {
 			}
 			// The activity's name is shown escaped where the events are listed.
 			if len(s.Value) < 1<<10 {
-				m := keys(t, start(t, Options{History: h}, 200, 50), "tab")
+				m := keys(t, start(t, Options{History: h}, 200, 50), "tab", "tab")
 				name := safetext.Line(h.At(2).Name)
 				if h.At(2).Type != catalyst.EventTaskScheduled {
 					name = safetext.Line(h.At(3).Name)
@@ -175,9 +176,23 @@ func TestHostileIDsMakeNoTitleLinkOrCopy(t *testing.T) {
 			if strings.ContainsAny(title, "\x1b\x07\u009c") {
 				t.Errorf("%s: window title holds control characters: %q", what, title)
 			}
+			// y copies the selected invocation's key: only when it is a
+			// plain id with nothing the screen would escape.
+			text, _ := m.top().copyTarget()
+			keyOK := text != "" && catalyst.IsPlainID(text) && safetext.IsSafe(text)
 			_, cmd := m.Update(keyMsg("y"))
-			if got := clipboardWrites(cmd); idOK != (len(got) == 1) || idOK && got[0] != h.Run.ID {
-				t.Errorf("%s: y copied %.80q (run id plain: %v)", what, got, idOK)
+			if got := clipboardWrites(cmd); keyOK != (len(got) == 1) || keyOK && got[0] != text {
+				t.Errorf("%s: y copied %.80q (the key %.40q plain: %v)", what, got, text, keyOK)
+			}
+			// With the invocation's key copied or refused, the run id: on a
+			// run list it is what y copies.
+			list := &listScreen{Model: runlist.New(m.c)}
+			list.SetRuns(catalyst.RunList{Runs: []catalyst.Run{h.Run}})
+			if got, _ := list.copyTarget(); got != h.Run.ID {
+				t.Errorf("%s: the run list copies %q", what, got)
+			}
+			if copySafe(h.Run.ID) != (idOK && safetext.IsSafe(h.Run.ID)) {
+				t.Errorf("%s: copySafe(run id) = %v (plain: %v)", what, copySafe(h.Run.ID), idOK)
 			}
 			_, cmd = m.Update(keyMsg("Y"))
 			if got := clipboardWrites(cmd); linkOK != (len(got) == 1) {
@@ -191,7 +206,7 @@ func TestHostileIDsMakeNoTitleLinkOrCopy(t *testing.T) {
 				t.Errorf("%s: o opened %.80q (link possible: %v)", what, opened, linkOK)
 			}
 			for _, profile := range []colorprofile.Profile{colorprofile.TrueColor, colorprofile.ASCII} {
-				out := keys(t, start(t, Options{History: h, Profile: profile}, 200, 50), "tab", "j").View().Content
+				out := keys(t, start(t, Options{History: h, Profile: profile}, 200, 50), "tab", "tab", "j").View().Content
 				if strings.Contains(out, "\x1b]") || strings.Contains(out, "\x1bP") {
 					t.Errorf("%s (%s): the frame holds an OSC or DCS sequence", what, profile)
 				}
@@ -247,7 +262,7 @@ func TestAbsentPayloadsAreNeverShownEmpty(t *testing.T) {
 			}
 			what := st.String() + " payloads from " + format
 			sawEmpty := false
-			for _, walk := range [][]string{{"enter"}, {"enter", "j"}, {"enter", "j", "j"}, {"tab"}} {
+			for _, walk := range [][]string{{"enter"}, {"enter", "j"}, {"enter", "j", "j"}, {"tab", "tab"}} {
 				m := keys(t, start(t, Options{History: h}, 160, 60), walk...)
 				for i := 0; i <= h.Len(); i++ {
 					frame := strings.ToLower(plain(m))
@@ -283,7 +298,7 @@ func TestATruncatedRecordingSaysSo(t *testing.T) {
 			t.Fatal(err)
 		}
 		for _, size := range [][2]int{{60, 20}, {80, 24}, {120, 40}} {
-			for _, walk := range [][]string{nil, {"tab"}, {"tab", "tab"}} {
+			for _, walk := range [][]string{nil, {"tab"}, {"tab", "tab"}, {"tab", "tab", "tab"}} {
 				m := keys(t, start(t, Options{History: h}, size[0], size[1]), walk...)
 				if !strings.Contains(plain(m), "TRUNCATED") {
 					t.Errorf("%s after %v: the view does not say the recording is truncated:\n%s", sizeName(size), walk, plain(m))

@@ -27,6 +27,12 @@ type screen interface {
 	// note is what the status line says when it holds no message ("" for
 	// nothing).
 	note() string
+	// context names what the screen shows now (its tab, its filter): a
+	// status message made for another context is no longer shown.
+	context() string
+	// copyTarget is what y copies, and what it is; with text "", what
+	// says why nothing can be copied ("" for no reason).
+	copyTarget() (text, what string)
 	// refresh fetches again what the screen shows (R).
 	refresh(m *Model) tea.Cmd
 	// follow starts or stops following what the screen shows (F).
@@ -90,6 +96,16 @@ type listScreen struct {
 func (s *listScreen) subject() (catalyst.Run, bool) { return s.Selected() }
 
 func (s *listScreen) title() string { return "" }
+
+func (s *listScreen) context() string { return "list\x00" + s.Context() }
+
+func (s *listScreen) copyTarget() (text, what string) {
+	run, ok := s.Selected()
+	if !ok {
+		return "", ""
+	}
+	return run.ID, "the run id"
+}
 
 // note says why the selected run shows "? error", when the list has no
 // room to say it (the note is sanitized).
@@ -157,7 +173,7 @@ func (s *runScreen) subject() (catalyst.Run, bool) {
 	if h := s.History(); h != nil {
 		return h.Run, true
 	}
-	return catalyst.Run{}, false
+	return s.Absent()
 }
 
 func (s *runScreen) title() string {
@@ -167,7 +183,18 @@ func (s *runScreen) title() string {
 
 func (s *runScreen) note() string { return "" }
 
+func (s *runScreen) context() string {
+	run, _ := s.subject()
+	return "run\x00" + run.ID + "\x00" + s.Context()
+}
+
+func (s *runScreen) copyTarget() (text, what string) { return s.CopyTarget() }
+
 func (s *runScreen) refresh(m *Model) tea.Cmd {
+	if run, absent := s.Absent(); absent {
+		m.setStatus("run " + safetext.Line(run.ID) + " is not in this file: there is nothing to refresh")
+		return nil
+	}
 	if s.ref == nil {
 		m.setStatus("this history was loaded from a file or stdin already; there is nothing to refresh")
 		return nil

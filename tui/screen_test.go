@@ -71,8 +71,12 @@ func (f *fakeScreen) subject() (catalyst.Run, bool) {
 	return catalyst.Run{ID: "fake-1", AppID: "fakes"}, true
 }
 
-func (f *fakeScreen) title() string              { return "fake-1" }
-func (f *fakeScreen) note() string               { return "a note from " + f.name }
+func (f *fakeScreen) title() string   { return "fake-1" }
+func (f *fakeScreen) note() string    { return "a note from " + f.name }
+func (f *fakeScreen) context() string { return f.name }
+func (f *fakeScreen) copyTarget() (string, string) {
+	return "fake-1", "the fake run id"
+}
 func (f *fakeScreen) refresh(*Model) tea.Cmd     { f.refreshes++; return nil }
 func (f *fakeScreen) follow(*Model) tea.Cmd      { f.follows++; return nil }
 func (f *fakeScreen) uncovered(m *Model) tea.Cmd { f.uncovers++; return nil }
@@ -264,7 +268,7 @@ func TestRunsStackAndAnswersFindTheirScreen(t *testing.T) {
 	src := tuitest.NewSource().Add(tuitest.Charge(), tuitest.Checkout())
 	m := start(t, Options{Source: src, Open: chargeRef()}, 120, 40)
 	parent := m.run
-	m = keys(t, m, "tab", "j", "j", "j")
+	m = keys(t, m, "tab", "tab", "j", "j", "j")
 	if parent.Selection() != "event:3" {
 		t.Fatalf("selection %q, want event:3", parent.Selection())
 	}
@@ -355,7 +359,7 @@ func TestSupersededFetchIsCancelled(t *testing.T) {
 			t.Fatalf("the superseded fetch answered %v, want context.Canceled", msg.err)
 		}
 		m = send(t, m, msg)
-		if out := plain(m); strings.Contains(out, "cancelled") || !strings.Contains(out, "loading charge-7731") {
+		if out := plain(m); strings.Contains(out, "cancelled") || !strings.Contains(out, "loading run charge-7731") {
 			t.Errorf("the cancelled fetch's answer was shown:\n%s", out)
 		}
 	})

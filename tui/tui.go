@@ -72,6 +72,18 @@ type Options struct {
 	// next (e.g. "not authenticated: run twice doctor"); "" or nil falls
 	// back to the error's own text.
 	Hint func(error) string
+	// SourceName says where the runs are read from, for the run list's
+	// title ("Catalyst at mcp.cloud.r1.diagrid.io", "the bundled demo
+	// histories"); "" says nothing.
+	SourceName string
+	// SourceNote, when set, says what the source is doing while a read is
+	// in flight ("retry 2 after HTTP 503"; "" for nothing): the loading
+	// lines show it.
+	SourceNote func() string
+	// RefreshEvery, above zero, lists the runs again that often while the
+	// run list is on screen (twice --refresh 30s); the title says when it
+	// last did.
+	RefreshEvery time.Duration
 	// Redact removes secrets from an error's words before they are shown
 	// (the command's secret.Redactor; nil shows them as they are).
 	Redact func(string) string
@@ -80,16 +92,29 @@ type Options struct {
 	Width, Height int
 }
 
+// ErrInterrupted is what Run returns when the user quit with ctrl+c (the
+// command line exits 130, as for an interrupt anywhere else).
+var ErrInterrupted = errors.New("interrupted")
+
 // maxFollowBackoff caps the follow-mode poll interval after errors.
 const maxFollowBackoff = time.Minute
 
 // maxAnalyses bounds the run-list rows fetched and analyzed at once.
 const maxAnalyses = 4
 
-// statusLine is the one-line message above the key bar.
+// statusLine is the one-line message above the key bar: an error, or an
+// information message about context (what the screen on top showed when
+// it was made).
 type statusLine struct {
-	text string
-	err  bool
+	text    string
+	err     bool
+	context string
+}
+
+// current reports whether the status line is about what the screen on top
+// shows: an error always is, until it is replaced.
+func (m *Model) statusCurrent() bool {
+	return m.status.err || m.status.context == m.top().context()
 }
 
 // Model is the inspector's root model.
@@ -122,6 +147,13 @@ type Model struct {
 	followed    *runScreen
 	followDelay time.Duration
 	followSeq   int
+
+	// refreshSeq numbers the run list's auto-refresh ticks (a newer timer
+	// supersedes an older one).
+	refreshSeq int
+
+	// interrupted is set when the user quit with ctrl+c.
+	interrupted bool
 }
 
 // New returns the root model for opts. It does no work proportional to the
@@ -137,8 +169,9 @@ func New(opts Options) *Model {
 		Styles:     style.New(opts.Profile),
 		Keys:       common.DefaultKeys(),
 		Now:        opts.Now,
-		TimeFormat: format.ParseTimeFormat(opts.TimeFormat),
+		TimeFormat: timeFormat(opts.TimeFormat),
 		Console:    opts.Console,
+		SourceNote: opts.SourceNote,
 	}
 	m := &Model{
 		opts:        opts,
@@ -153,6 +186,7 @@ func New(opts Options) *Model {
 		width:  80,
 		height: 24,
 	}
+	m.list.SetSource(opts.Query, opts.SourceName)
 	opened := opts.History != nil || opts.Open != nil
 	if opts.Source != nil || !opened {
 		m.stack = append(m.stack, m.list)
@@ -182,6 +216,14 @@ func (m *Model) Init() tea.Cmd {
 		return m.run.load(m, loadOpen)
 	}
 	return m.list.fetch(m)
+}
+
+// timeFormat parses Options.TimeFormat: "iso", else relative.
+func timeFormat(s string) format.TimeFormat {
+	if f, ok := format.ParseTimeFormat(s); ok {
+		return f
+	}
+	return format.Relative
 }
 
 // analyzer returns the analysis the view runs: detect with opts, judging a
@@ -220,6 +262,9 @@ func Run(ctx context.Context, opts Options) error {
 	if errors.Is(err, tea.ErrProgramKilled) && ctx.Err() != nil {
 		return ctx.Err()
 	}
+	if err == nil && m.interrupted {
+		return ErrInterrupted
+	}
 	return err
 }
 
@@ -239,6 +284,7 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	case tea.MouseMsg:
 		return m, m.handleMouse(msg)
 	case tea.InterruptMsg:
+		m.interrupted = true
 		return m, tea.Quit
 	case runsListedMsg:
 		return m, m.onRunsListed(msg)
@@ -259,6 +305,10 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		return m, nil
 	case runlist.OpenMsg:
 		return m, m.openRun(msg.Run)
+	case runview.OpenChildMsg:
+		return m, m.openChild(msg)
+	case refreshTickMsg:
+		return m, m.onRefreshTick(msg)
 	case common.BackMsg:
 		return m, m.back()
 	}
@@ -333,8 +383,12 @@ func (m *Model) bannerHeight() int {
 	return 1
 }
 
-// setStatus shows an information message ("" clears the status line).
-func (m *Model) setStatus(text string) { m.showStatus(statusLine{text: text}) }
+// setStatus shows an information message ("" clears the status line). It
+// belongs to what the screen on top shows now (its tab and filter): once
+// that changes, the line no longer shows it.
+func (m *Model) setStatus(text string) {
+	m.showStatus(statusLine{text: text, context: m.top().context()})
+}
 
 // setError shows an error message.
 func (m *Model) setError(text string) { m.showStatus(statusLine{text: text, err: true}) }

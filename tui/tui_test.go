@@ -3,6 +3,7 @@ package tui
 import (
 	"errors"
 	"reflect"
+	"regexp"
 	"strings"
 	"testing"
 	"time"
@@ -43,7 +44,7 @@ func TestStaleHistoryResponseIsDropped(t *testing.T) {
 func TestRefreshKeepsTheSelection(t *testing.T) {
 	src := tuitest.NewSource().Add(tuitest.Charge())
 	m := start(t, Options{Source: src, Open: chargeRef()}, 120, 40)
-	m = keys(t, m, "tab", "j", "j", "j", "R")
+	m = keys(t, m, "tab", "tab", "j", "j", "j", "R")
 	if got := m.run.Selection(); got != "event:3" {
 		t.Errorf("selection after refresh = %q, want event:3", got)
 	}
@@ -59,7 +60,7 @@ func TestFollowPollsBacksOffAndStops(t *testing.T) {
 	src := tuitest.NewSource().Add(tuitest.ChargeRunning(0), tuitest.ChargeRunning(2), tuitest.ChargeRunning(6))
 	const every = time.Millisecond // the test's drive sleeps through each tick
 	m := start(t, Options{Source: src, Open: chargeRef(), FollowInterval: every}, 120, 40)
-	m = keys(t, m, "tab", "j", "j", "F")
+	m = keys(t, m, "tab", "tab", "j", "j", "F")
 	if m.followed == nil || m.followDelay != every {
 		t.Fatalf("F did not start following (delay %s)", m.followDelay)
 	}
@@ -170,11 +171,14 @@ func TestCopyAndOpen(t *testing.T) {
 	link := "https://catalyst.diagrid.io/workflows/payments/charge-7731?project=default"
 	m := start(t, Options{History: tuitest.Charge()}, 120, 40)
 
+	// y copies what is selected (TestCopyTargets): here ChargeCard's task
+	// execution id, and says so.
 	next, cmd := m.Update(keyMsg("y"))
-	if !sameCmd(cmd, tea.SetClipboard("charge-7731")) {
-		t.Errorf("y does not copy the run id")
+	exec := "8a4f2c71-3b9e-4d05-a6c2-91e07f5d3b18"
+	if !sameCmd(cmd, tea.SetClipboard(exec)) {
+		t.Errorf("y does not copy the selected invocation's task execution id")
 	}
-	if got := next.(*Model).status.text; got != "copied run id charge-7731 to the clipboard (OSC 52, if the terminal allows it)" {
+	if got := next.(*Model).status.text; got != "copied the task execution id of ChargeCard "+exec+" to the clipboard (OSC 52, if the terminal allows it)" {
 		t.Errorf("status after y = %q", got)
 	}
 	next, cmd = m.Update(keyMsg("Y"))
@@ -237,6 +241,11 @@ func TestResizeRelayouts(t *testing.T) {
 	if !strings.Contains(out, strings.Repeat("─", 80)) || !strings.Contains(out, "ChargeCard · activity") {
 		t.Errorf("at 80 columns the detail pane is not below the list:\n%s", out)
 	}
+	// p cycles the detail pane: wider, the whole screen, hidden.
+	m = keys(t, m, "p", "p")
+	if out := plain(m); !strings.Contains(out, "▶ ChargeCard · activity") || strings.Contains(out, "ATTEMPTS") {
+		t.Errorf("p p did not zoom the detail pane to the whole screen:\n%s", out)
+	}
 	m = keys(t, m, "p")
 	if strings.Contains(plain(m), "ChargeCard · activity") {
 		t.Errorf("p did not hide the detail pane")
@@ -248,7 +257,7 @@ func TestDetailAppearsWhenTheRunArrivesAfterTheWindowSize(t *testing.T) {
 	m := New(testOptions(Options{Source: src, Open: chargeRef()}))
 	m = send(t, m, tea.WindowSizeMsg{Width: 120, Height: 40})
 	cmd := m.Init()
-	if !strings.Contains(plain(m), "loading charge-7731") {
+	if !strings.Contains(plain(m), "loading run charge-7731") {
 		t.Fatalf("no loading state:\n%s", plain(m))
 	}
 	m = drive(t, m, cmd)
@@ -333,7 +342,7 @@ func TestRunListAnalyzesRowsWithBoundedConcurrency(t *testing.T) {
 	}
 
 	m = start(t, Options{Source: src}, 120, 40)
-	if got := strings.Count(plain(m), "▲ HIGH 1"); got != 10 {
+	if got := strings.Count(plain(m), "▲ HIGH duplicate? ChargeCard"); got != 10 {
 		t.Errorf("%d rows show their findings, want 10:\n%s", got, plain(m))
 	}
 }
@@ -341,7 +350,9 @@ func TestRunListAnalyzesRowsWithBoundedConcurrency(t *testing.T) {
 func TestRunListToggles(t *testing.T) {
 	// (The root changes in place: each case starts anew.)
 	fresh := func() *Model { return start(t, Options{Source: listSource()}, 120, 40) }
-	count := func(m *Model) int { return strings.Count(plain(m), "charge-7") + strings.Count(plain(m), "empty-1") }
+	// Rows only: the preview names the selected run again ("charge-7731:").
+	rows := regexp.MustCompile(`(charge-7\d+|empty-1) `)
+	count := func(m *Model) int { return len(rows.FindAllString(plain(m), -1)) }
 	if n := count(fresh()); n != 4 {
 		t.Fatalf("%d runs listed, want 4", n)
 	}
@@ -354,7 +365,7 @@ func TestRunListToggles(t *testing.T) {
 			t.Errorf("%v shows %d runs, want %d", c.keys, got, c.want)
 		}
 	}
-	sorted := plain(keys(t, fresh(), "s"))
+	sorted := plain(keys(t, fresh(), "s", "s"))
 	if strings.Index(sorted, "charge-7800") > strings.Index(sorted, "charge-7731") {
 		t.Errorf("s did not sort the oldest first:\n%s", sorted)
 	}
@@ -438,6 +449,96 @@ func flattenBatch(cmd tea.Cmd) []tea.Cmd {
 		return []tea.Cmd{cmd}
 	case <-time.After(5 * time.Second):
 		return []tea.Cmd{cmd}
+	}
+}
+
+// TestMouse: the view turns mouse reporting on; a click selects the row
+// under it (and a tab in the tab bar), the wheel scrolls the pane under the
+// pointer — the list or the detail pane — and a click on the detail pane
+// gives it the keys.
+func TestMouse(t *testing.T) {
+	m := start(t, Options{History: tuitest.Checkout(), Banner: "a banner"}, 120, 24)
+	if m.View().MouseMode != tea.MouseModeCellMotion {
+		t.Fatalf("mouse mode %v, want cell motion", m.View().MouseMode)
+	}
+	// Rows start below the banner (1), the header (3), the tab bar (1) and
+	// the heading (1).
+	click := func(x, y int) tea.MouseClickMsg { return tea.MouseClickMsg{X: x, Y: y, Button: tea.MouseLeft} }
+	m = send(t, m, click(10, 6))
+	if got := m.run.Selection(); got != "invocation:0:-1" {
+		t.Errorf("a click on the first row selected %q", got)
+	}
+	m = send(t, m, tea.MouseWheelMsg{X: 10, Y: 7, Button: tea.MouseWheelDown})
+	if got := m.run.Selection(); got != "invocation:2:-1" {
+		t.Errorf("the wheel over the list selected %q, want the last row", got)
+	}
+	// The tab bar: a click on "Events" switches to it.
+	bar := strings.Split(plain(m), "\n")[4]
+	m = send(t, m, click(strings.Index(bar, "Events"), 4))
+	if m.run.Tab() != runview.TabEvents {
+		t.Errorf("a click on Events in the tab bar: tab %d", m.run.Tab())
+	}
+	// The detail pane: the wheel scrolls it; a click focuses it.
+	m = send(t, m, tea.MouseWheelMsg{X: 100, Y: 10, Button: tea.MouseWheelDown})
+	if out := plain(m); !strings.Contains(out, "%, J/K") || strings.Contains(out, "(0%,") {
+		t.Errorf("the wheel did not scroll the detail pane:\n%s", plain(m))
+	}
+	m = send(t, m, click(100, 10))
+	if !strings.Contains(plain(m), "▶ Event #") {
+		t.Errorf("a click did not focus the detail pane:\n%s", plain(m))
+	}
+	// Over the banner or the key bar, nothing happens.
+	sel := m.run.Selection()
+	m = send(t, m, click(10, 0), click(10, 23))
+	if m.run.Selection() != sel {
+		t.Errorf("a click outside the pane changed the selection")
+	}
+}
+
+// TestAutoRefresh: with RefreshEvery the run list is read again when the
+// tick comes while it is on screen (not while a run covers it), and the
+// title says when it was read.
+func TestAutoRefresh(t *testing.T) {
+	src := listSource()
+	m := start(t, testOptions(Options{Source: src, RefreshEvery: time.Millisecond}), 120, 40)
+	if !strings.Contains(plain(m), "read 11:20:00, every 1.0ms") {
+		t.Errorf("the title does not say when the list was read:\n%s", plain(m))
+	}
+	tick := refreshTickMsg{seq: m.refreshSeq}
+	next, cmd := m.Update(tick)
+	m = next.(*Model)
+	if cmd == nil {
+		t.Fatal("a refresh tick with the list on screen did not list the runs again")
+	}
+	m = drive(t, m, cmd)
+	// A stale tick (an older timer) does nothing.
+	if _, cmd := m.Update(refreshTickMsg{seq: m.refreshSeq - 1}); cmd != nil {
+		t.Error("a stale tick listed the runs")
+	}
+	// Covered by a run: the tick waits for the next one, and the list is
+	// not read.
+	m = keys(t, m, "enter")
+	listed := m.list.req.seq
+	if _, cmd := m.Update(refreshTickMsg{seq: m.refreshSeq}); cmd == nil || m.list.req.seq != listed {
+		t.Errorf("a tick under a run: a command %v, the list's request %d → %d", cmd != nil, listed, m.list.req.seq)
+	}
+}
+
+// TestLoadingSaysWhatItWaitsOn: while a run loads, the view says which run,
+// for how long, and what the source is doing (a retry).
+func TestLoadingSaysWhatItWaitsOn(t *testing.T) {
+	now := tuitest.Now()
+	clock := func() time.Time { return now }
+	src := tuitest.NewSource().Add(tuitest.Charge())
+	src.Gate = make(chan struct{})
+	defer close(src.Gate)
+	m := New(testOptions(Options{Source: src, Open: chargeRef(), Now: clock,
+		SourceNote: func() string { return "retry 2 after HTTP 503 Service Unavailable" }}))
+	m = send(t, m, tea.WindowSizeMsg{Width: 120, Height: 40})
+	m.Init()
+	now = now.Add(3200 * time.Millisecond)
+	if out := plain(m); !strings.Contains(out, "loading run charge-7731 for 3.20s (retry 2 after HTTP 503 Service Unavailable)…") {
+		t.Errorf("the loading line:\n%s", out)
 	}
 }
 

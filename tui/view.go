@@ -18,6 +18,9 @@ import (
 func (m *Model) View() tea.View {
 	v := tea.NewView(m.render())
 	v.AltScreen = true
+	// The wheel scrolls the pane under the pointer and a click selects a
+	// row (hold shift to select text with the terminal).
+	v.MouseMode = tea.MouseModeCellMotion
 	v.WindowTitle = "twice"
 	if id := m.top().title(); id != "" && catalyst.IsPlainID(id) {
 		v.WindowTitle = "twice · " + id
@@ -56,7 +59,10 @@ func (m *Model) render() string {
 func (m *Model) statusView() string {
 	s := m.c.Styles
 	right := m.followState()
-	text := safetext.Line(m.status.text)
+	text := ""
+	if m.statusCurrent() {
+		text = safetext.Line(m.status.text)
+	}
 	if text == "" && !m.showHelp {
 		text = m.top().note()
 	}

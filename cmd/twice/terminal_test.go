@@ -11,6 +11,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/twice-cli/twice/catalyst/catalysttest"
 )
 
 // These tests run the real binary in a real terminal: a tmux server on a
@@ -173,8 +175,8 @@ func TestTerminalCtrlCWhileLoading(t *testing.T) {
 	start := time.Now()
 	term.keys("C-c")
 	st := term.exitStatus()
-	if st != "0" && st != "130" {
-		t.Errorf("exit status %s after ctrl+c, want 0 or 130", st)
+	if st != "130" {
+		t.Errorf("exit status %s after ctrl+c, want 130", st)
 	}
 	if d := time.Since(start); d > 5*time.Second {
 		t.Errorf("twice took %v to stop after ctrl+c", d)
@@ -198,7 +200,7 @@ func TestTerminalPipedHistoryOpensTheView(t *testing.T) {
 	term := startTerminal(t, 110, 30, append(baseEnv, "HOME="+home, "XDG_CONFIG_HOME="+home), "cat "+src+" | "+bin+" show -")
 	term.waitFor("run (not in this history)")
 	term.waitFor("charge_card")
-	term.keys("Tab")
+	term.keys("Tab", "Tab")
 	term.waitFor("[Events 24]")
 	term.keys("q")
 	if st := term.exitStatus(); st != "0" {
@@ -216,4 +218,58 @@ func TestTerminalPipedPrintsText(t *testing.T) {
 	if !strings.HasPrefix(string(out), "Run order-7731\n") || strings.Contains(string(out), "\x1b") {
 		t.Errorf("piped show should print plain text:\n%s", out)
 	}
+}
+
+// childRunDoc is the history of the child run onboard-42:0002 (OpenAccount)
+// that catalysttest's child-workflow-retried run starts on its second
+// attempt, in Catalyst's flattened form, for the stand-in to serve.
+const childRunDoc = `{"instanceID": "onboard-42:0002", "appId": "accounts", "projectId": "default",
+ "workflowName": "OpenAccount", "runtimeStatus": "COMPLETED",
+ "createdAt": "2026-11-29T17:40:14.334Z", "lastUpdatedAt": "2026-11-29T17:40:19.511Z",
+ "history": [
+  {"event_id": -1, "event_type": "WorkflowStarted", "timestamp": "2026-11-29T17:40:14.340Z"},
+  {"event_id": -1, "event_type": "ExecutionStarted", "timestamp": "2026-11-29T17:40:14.334Z", "name": "OpenAccount", "instance_id": "onboard-42:0002"},
+  {"event_id": 0, "event_type": "TaskScheduled", "timestamp": "2026-11-29T17:40:14.350Z", "name": "CreateLedgerAccount", "task_execution_id": "5d1c9e2a-7b3f-4c8d-9e0a-1b2c3d4e5f60"},
+  {"event_id": -1, "event_type": "WorkflowStarted", "timestamp": "2026-11-29T17:40:19.500Z"},
+  {"event_id": -1, "event_type": "TaskCompleted", "timestamp": "2026-11-29T17:40:19.490Z", "task_scheduled_id": 0, "task_execution_id": "5d1c9e2a-7b3f-4c8d-9e0a-1b2c3d4e5f60"},
+  {"event_id": 1, "event_type": "ExecutionCompleted", "timestamp": "2026-11-29T17:40:19.511Z", "workflow_status": "ORCHESTRATION_STATUS_COMPLETED"}
+ ]}`
+
+// TestTerminalOpensAChildAndReturns reads a parent run live from the
+// Catalyst stand-in, in the real terminal: enter on its child workflow
+// opens the child's run (read from the stand-in), esc returns to the
+// parent where the user was, and a second esc shows the project's runs.
+func TestTerminalOpensAChildAndReturns(t *testing.T) {
+	child, err := catalysttest.RunFromDoc([]byte(childRunDoc))
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv := catalysttest.New(catalysttest.Options{Runs: append(catalysttest.Bundled(), child)})
+	defer srv.Close()
+	bin := buildTwice(t)
+	home := t.TempDir()
+	env := append(baseEnv, "HOME="+home, "XDG_CONFIG_HOME="+home, "CATALYST_TOKEN="+catalysttest.TestToken,
+		"CATALYST_MCP_URL="+srv.URL)
+	term := startTerminal(t, 120, 40, env, bin+" show onboard-42 --app accounts --project default")
+	// The retried child is the flagged invocation, selected on open.
+	term.waitFor("›▸ OpenAccount")
+	term.waitFor("enter open child run")
+	term.keys("Enter")
+	s := term.waitFor("OpenAccount  run onboard-42:0002")
+	if !strings.Contains(s, "CreateLedgerAccount") {
+		term.waitFor("CreateLedgerAccount")
+	}
+	term.keys("Escape")
+	s = term.waitFor("OnboardCustomer  run onboard-42")
+	if !strings.Contains(s, "›▸ OpenAccount") {
+		t.Errorf("back from the child, the parent lost its place:\n%s", s)
+	}
+	term.keys("Escape")
+	term.waitFor("Runs ")
+	term.waitFor("onboard-42")
+	term.keys("q")
+	if st := term.exitStatus(); st != "0" {
+		t.Errorf("exit status %s, want 0", st)
+	}
+	term.checkRestored()
 }

@@ -9,6 +9,8 @@ import (
 
 	"charm.land/bubbles/v2/key"
 
+	"github.com/twice-cli/twice/catalyst/safetext"
+
 	"github.com/twice-cli/twice/tui/format"
 	"github.com/twice-cli/twice/tui/style"
 )
@@ -21,6 +23,28 @@ type Common struct {
 	TimeFormat format.TimeFormat
 	// Console is the console base URL for run links ("" = the default).
 	Console string
+	// SourceNote, when set, says what the source is doing while a read is
+	// in flight ("retry 2 after HTTP 503"; "" for nothing).
+	SourceNote func() string
+}
+
+// Waiting says how long a read that began at since has been waiting (from
+// a second on) and what the source says it is doing: " for 3.20s (retry 2
+// after HTTP 503 Service Unavailable)", "" for neither. The loading lines
+// end with it.
+func (c *Common) Waiting(since time.Time) string {
+	var text string
+	if !since.IsZero() {
+		if d := c.Now().Sub(since); d >= time.Second {
+			text = " for " + format.Duration(d.Truncate(100*time.Millisecond))
+		}
+	}
+	if c.SourceNote != nil {
+		if n := c.SourceNote(); n != "" {
+			text += " (" + safetext.Line(n) + ")"
+		}
+	}
+	return text
 }
 
 // Keys is every key binding of the TUI. Panes build their own key maps from
@@ -28,11 +52,15 @@ type Common struct {
 type Keys struct {
 	Up, Down, Top, Bottom, PageDown, PageUp key.Binding
 
-	Enter, Back, NextTab, PrevTab key.Binding
+	Enter, Expand, Back, NextTab, PrevTab key.Binding
 
 	Filter, Failed, Retried, Flagged, Sort key.Binding
 
-	Detail, DetailDown, DetailUp key.Binding
+	Detail, DetailDown, DetailUp, Grow, Shrink, FocusDetail, FocusList key.Binding
+
+	// PanLeft and PanRight move the Timeline's time axis; it zooms with
+	// Grow and Shrink (+ and -) while the list has the focus.
+	PanLeft, PanRight key.Binding
 
 	Open, CopyID, CopyLink, Refresh, Follow key.Binding
 
@@ -53,6 +81,7 @@ func DefaultKeys() Keys {
 		PageUp:   b("ctrl+u", "page up", "ctrl+u", "pgup"),
 
 		Enter:   b("enter", "open/expand", "enter"),
+		Expand:  b("space", "attempts", "space"),
 		Back:    b("esc", "back/clear", "esc"),
 		NextTab: b("tab/]", "next tab", "tab", "]"),
 		PrevTab: b("[", "previous tab", "shift+tab", "["),
@@ -61,14 +90,20 @@ func DefaultKeys() Keys {
 		Failed:  b("f", "failed only", "f"),
 		Retried: b("r", "retried only", "r"),
 		Flagged: b("!", "flagged only", "!"),
-		Sort:    b("s", "sort by start", "s"),
+		Sort:    b("s", "sort", "s"),
 
-		Detail:     b("p", "detail pane", "p"),
-		DetailDown: b("J", "scroll detail down", "J", "shift+down"),
-		DetailUp:   b("K", "scroll detail up", "K", "shift+up"),
+		Detail:      b("p", "detail size", "p"),
+		DetailDown:  b("J", "scroll detail down", "J", "shift+down"),
+		DetailUp:    b("K", "scroll detail up", "K", "shift+up"),
+		Grow:        b("+", "wider detail", "+", "="),
+		Shrink:      b("-", "narrower detail", "-", "_"),
+		FocusDetail: b("l/→", "focus detail", "l", "right"),
+		FocusList:   b("h/←", "focus list", "h", "left"),
+		PanLeft:     b("<", "earlier", "<", "H"),
+		PanRight:    b(">", "later", ">", "L"),
 
 		Open:     b("o", "open in console", "o"),
-		CopyID:   b("y", "copy run id", "y"),
+		CopyID:   b("y", "copy", "y"),
 		CopyLink: b("Y", "copy link", "Y"),
 		Refresh:  b("R", "refresh", "R"),
 		Follow:   b("F", "follow run", "F"),

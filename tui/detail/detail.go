@@ -1,7 +1,9 @@
 // Package detail is the pane that shows the selected row in full: every
 // field, every attempt, stack traces and payloads, in a scrollable viewport.
 // Its content is built by the pane that owns the selection, once per
-// selection change, and wrapped here to the pane's width.
+// selection change, and wrapped here to the pane's width: at word
+// boundaries, a continuation indented under its field, and a link never
+// split across lines.
 package detail
 
 import (
@@ -17,18 +19,19 @@ import (
 
 // Model is the detail pane.
 type Model struct {
-	c      *common.Common
-	vp     viewport.Model
-	title  string
-	lines  []string
-	width  int
-	height int
+	c       *common.Common
+	vp      viewport.Model
+	title   string
+	lines   []string
+	width   int
+	height  int
+	focused bool
 }
 
 // New returns an empty detail pane.
 func New(c *common.Common) Model {
 	vp := viewport.New()
-	vp.KeyMap = viewport.KeyMap{} // the pane's own keys scroll it; see Update
+	vp.KeyMap = viewport.KeyMap{} // the pane's own keys scroll it; see Navigate
 	vp.SetHorizontalStep(0)
 	return Model{c: c, vp: vp}
 }
@@ -58,14 +61,33 @@ func (m *Model) SetSize(width, height int) {
 	m.wrap()
 }
 
-// Update scrolls the pane for its keys and reports whether msg was one.
-func (m *Model) Update(msg tea.KeyPressMsg) bool {
-	k := &m.c.Keys
+// SetFocused marks the pane as holding the keys' focus (its title says so).
+func (m *Model) SetFocused(on bool) { m.focused = on }
+
+// ScrollDown and ScrollUp scroll the pane by n lines.
+func (m *Model) ScrollDown(n int) { m.vp.ScrollDown(n) }
+
+// ScrollUp scrolls the pane up by n lines.
+func (m *Model) ScrollUp(n int) { m.vp.ScrollUp(n) }
+
+// Navigate scrolls the pane for a movement key (the pane has the focus):
+// a line, half a page, the top or the bottom. It reports whether msg was
+// one.
+func (m *Model) Navigate(msg tea.KeyPressMsg, k *common.Keys) bool {
+	half := max(m.vp.Height()/2, 1)
 	switch {
-	case key.Matches(msg, k.DetailDown):
+	case key.Matches(msg, k.Down):
 		m.vp.ScrollDown(1)
-	case key.Matches(msg, k.DetailUp):
+	case key.Matches(msg, k.Up):
 		m.vp.ScrollUp(1)
+	case key.Matches(msg, k.PageDown):
+		m.vp.ScrollDown(half)
+	case key.Matches(msg, k.PageUp):
+		m.vp.ScrollUp(half)
+	case key.Matches(msg, k.Top):
+		m.vp.GotoTop()
+	case key.Matches(msg, k.Bottom):
+		m.vp.GotoBottom()
 	default:
 		return false
 	}
@@ -82,8 +104,11 @@ func (m *Model) View() string {
 		return ""
 	}
 	title := m.title
+	if m.focused {
+		title = "▶ " + title
+	}
 	if !m.vp.AtTop() || !m.vp.AtBottom() {
-		title += " " + scrollMark(m.vp.ScrollPercent())
+		title += " " + m.scrollMark(m.vp.ScrollPercent())
 	}
 	head := format.Pad(m.c.Styles.Title.Render(format.Fit(title, m.width)), m.width)
 	if m.height == 1 {
@@ -104,10 +129,12 @@ func (m *Model) wrap() {
 	m.vp.SetContentLines(out)
 }
 
-// wrapIndented wraps a line to width, indenting continuation lines like the
-// first plus two columns, so that nested fields stay readable. A line that
-// is one word (a link, an id) continues at its own indent: selecting it
-// across the break picks up no spaces.
+// wrapIndented wraps a line to width at word boundaries, indenting
+// continuation lines like the first plus two columns, so that nested fields
+// stay readable. A word is broken only when it is wider than a line; a
+// link never is: one wider than the pane gets a line of its own, cut (y
+// and Y copy it whole). A line that is one word (a link, an id) continues
+// at its own indent: selecting it across the break picks up no spaces.
 func wrapIndented(line string, width int) []string {
 	if format.Width(line) <= width {
 		return []string{line}
@@ -119,12 +146,13 @@ func wrapIndented(line string, width int) []string {
 		hang = indent
 	}
 	if hang > width/2 {
-		return format.Wrap(line, width)
+		hang, indent = 0, 0
+		body = line
 	}
-	out := format.Wrap(body, width-hang)
+	out := format.WrapHanging(body, width-indent, width-hang)
 	for i := range out {
 		if i == 0 {
-			out[i] = line[:indent] + out[i]
+			out[i] = strings.Repeat(" ", indent) + out[i]
 		} else {
 			out[i] = strings.Repeat(" ", hang) + out[i]
 		}
@@ -132,10 +160,15 @@ func wrapIndented(line string, width int) []string {
 	return out
 }
 
-func scrollMark(p float64) string {
+// scrollMark says how far the pane is scrolled and how to scroll it.
+func (m *Model) scrollMark(p float64) string {
 	var b strings.Builder
 	b.WriteString("(")
 	b.WriteString(format.Count(int(p*100 + 0.5)))
-	b.WriteString("%, J/K scroll)")
+	if m.focused {
+		b.WriteString("%, j/k ctrl+d/u)")
+	} else {
+		b.WriteString("%, J/K or l to scroll)")
+	}
 	return b.String()
 }

@@ -21,7 +21,7 @@ func newPane(w, h int) Model {
 
 func TestWrapIndented(t *testing.T) {
 	got := wrapIndented("  label: one two three four five", 16)
-	want := []string{"  label: one", "    two three", "    four five"}
+	want := []string{"  label: one two", "    three four", "    five"}
 	if strings.Join(got, "|") != strings.Join(want, "|") {
 		t.Errorf("wrapIndented = %q, want %q", got, want)
 	}
@@ -30,11 +30,23 @@ func TestWrapIndented(t *testing.T) {
 			t.Errorf("line %q is wider than 16", l)
 		}
 	}
-	// One word (a link) continues at its own indent, with no spaces added.
+	// A link is never split across lines: wider than the pane, it has a
+	// line of its own, cut (y and Y copy it whole); in prose, it moves to
+	// the next line rather than break.
 	link := "https://catalyst.diagrid.io/workflows/payments/charge-7731"
 	got = wrapIndented(link, 24)
-	if strings.Join(got, "") != link || len(got) != 3 {
+	if len(got) != 1 || got[0] != format.Fit(link, 24) {
 		t.Errorf("a link wraps as %q", got)
+	}
+	got = wrapIndented("  see the page at https://example.com/a/b then retry", 30)
+	if strings.Join(got, "|") != "  see the page at|    https://example.com/a/b|    then retry" {
+		t.Errorf("a link in prose wraps as %q", got)
+	}
+	// A long word that is not a link is broken where it must be.
+	for _, l := range wrapIndented("x "+strings.Repeat("y", 40), 16) {
+		if format.Width(l) > 16 {
+			t.Errorf("line %q is wider than 16", l)
+		}
 	}
 }
 
@@ -54,10 +66,10 @@ func TestViewSizeAndScroll(t *testing.T) {
 			t.Errorf("line %q is %d wide", l, format.Width(l))
 		}
 	}
-	m.Update(tea.KeyPressMsg{Code: 'J', Text: "J"})
-	m.Update(tea.KeyPressMsg{Code: 'J', Text: "J"})
+	m.ScrollDown(1)
+	m.ScrollDown(1)
 	if got := strings.Split(m.View(), "\n")[1]; !strings.HasPrefix(got, "line xx") {
-		t.Errorf("J did not scroll: first line %q", got)
+		t.Errorf("ScrollDown did not scroll: first line %q", got)
 	}
 	m.SetContent("Title", lines, true)
 	if got := strings.Split(m.View(), "\n")[1]; !strings.HasPrefix(got, "line xx") {
@@ -67,8 +79,15 @@ func TestViewSizeAndScroll(t *testing.T) {
 	if got := strings.Split(m.View(), "\n")[1]; got != format.Pad("line ", 20) {
 		t.Errorf("a new selection did not scroll to the top: %q", got)
 	}
-	if m.Update(tea.KeyPressMsg{Code: 'j', Text: "j"}) {
-		t.Error("j scrolled the detail pane (it moves the list)")
+	keys := common.DefaultKeys()
+	if !m.Navigate(tea.KeyPressMsg{Code: 'd', Mod: tea.ModCtrl}, &keys) {
+		t.Error("ctrl+d does not page the focused detail pane")
+	}
+	if got := strings.Split(m.View(), "\n")[1]; got == format.Pad("line ", 20) {
+		t.Errorf("ctrl+d did not scroll: %q", got)
+	}
+	if m.Navigate(tea.KeyPressMsg{Code: 'x', Text: "x"}, &keys) {
+		t.Error("x is not a movement key")
 	}
 	short := newPane(20, 5)
 	short.SetContent("T", []string{"a"}, false)

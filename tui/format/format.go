@@ -1,7 +1,15 @@
-// Package format turns model values into the short, sanitized text the TUI
-// panes show: durations in the Dapr CLI's units, instants in the chosen time
-// format, width-aware fitting and wrapping, payloads, and the glyph-and-word
-// marks of severities, statuses and outcomes.
+// Package format is where twice turns model values into words and cells,
+// for every screen and document it writes: durations in the Dapr CLI's
+// units, instants in the chosen time format, the cut of long text, width-
+// aware fitting and wrapping, payloads, an event's DETAILS cell and its
+// JSON, the glyph-and-word marks of severities, statuses and outcomes, and
+// the tones and alert levels those marks are coloured by.
+//
+// The interactive view (tui/...) and the command line's text, Markdown and
+// JSON (cmd/twice/internal/report) both use it, so a time, a cut or a mark
+// reads the same everywhere. It holds no styling: it imports neither Bubble
+// Tea nor lipgloss (the view's styles map its tones and alerts to colours),
+// so the command line's writers do not link the view's styling.
 //
 // Every function that takes history text sanitizes it (safetext) before it
 // measures or cuts it; functions that take already-safe text say so.
@@ -15,70 +23,6 @@ import (
 
 	"github.com/charmbracelet/x/ansi"
 )
-
-// TimeFormat chooses how instants are shown.
-type TimeFormat uint8
-
-// Time formats.
-const (
-	// Relative shows how long ago ("2.1h ago"); the default.
-	Relative TimeFormat = iota
-	// ISO shows RFC 3339 in UTC.
-	ISO
-)
-
-// ParseTimeFormat maps "iso" to ISO and anything else ("relative", "") to
-// Relative.
-func ParseTimeFormat(s string) TimeFormat {
-	if strings.EqualFold(strings.TrimSpace(s), "iso") {
-		return ISO
-	}
-	return Relative
-}
-
-const (
-	isoShort  = "2006-01-02T15:04:05Z07:00"
-	isoMillis = "2006-01-02T15:04:05.000Z07:00"
-)
-
-// Instant shows t in the time format, relative to now; "-" when t is zero.
-// Relative instants name their direction ("3.0s ago", "in 2.0m").
-func Instant(t time.Time, f TimeFormat, now time.Time) string {
-	if t.IsZero() {
-		return "-"
-	}
-	if f == ISO {
-		return t.UTC().Format(isoShort)
-	}
-	d := now.Sub(t)
-	switch {
-	case d < 0:
-		return "in " + Duration(-d)
-	case d < time.Second:
-		return "just now"
-	}
-	return Duration(d) + " ago"
-}
-
-// Offset shows d as a signed offset from a reference instant, in
-// Duration's units: "+0s", "+30.52s", "-27.0ms". Times inside a run read
-// as offsets from its start (or an invocation's), which stay meaningful
-// however long ago the run was.
-func Offset(d time.Duration) string {
-	if d < 0 {
-		return Duration(d)
-	}
-	return "+" + Duration(d)
-}
-
-// Exact shows t in RFC 3339 with milliseconds, in UTC; "-" when zero. The
-// detail pane shows exact times whatever the time format.
-func Exact(t time.Time) string {
-	if t.IsZero() {
-		return "-"
-	}
-	return t.UTC().Format(isoMillis)
-}
 
 // Duration shows d in the Dapr CLI's units (ns, µs, ms, s, m, h), so that
 // durations read as they do in `dapr workflow history`, and in days from 48
@@ -177,7 +121,9 @@ func PadLeft(s string, w int) string {
 }
 
 // Wrap breaks one line of safe text into lines of at most w columns, at
-// spaces where it can and anywhere when it must.
+// spaces (a hyphenated id stays whole); a word wider than a line is broken
+// where it must be, except a link, which is cut on a line of its own
+// instead (WrapHanging).
 func Wrap(s string, w int) []string {
 	if w <= 0 {
 		return nil
@@ -185,11 +131,84 @@ func Wrap(s string, w int) []string {
 	if Width(s) <= w {
 		return []string{s}
 	}
-	lines := strings.Split(ansi.Wrap(s, w, ""), "\n")
-	for i, l := range lines {
-		lines[i] = Fit(l, w) // a wide character cannot be split: never overflow
+	return WrapHanging(s, w, w)
+}
+
+// WrapHanging breaks safe text into lines of at most first columns (the
+// first line) and rest columns (the others), at spaces. A word wider than
+// its line is broken where it must be; a link (http:// or https://) never
+// is: it gets a line of its own, cut with "…" when wider than that (it is
+// copied whole with y and Y, never split across lines).
+func WrapHanging(s string, first, rest int) []string {
+	if strings.IndexByte(s, 0x1b) >= 0 && strings.Contains(s, " ") {
+		// Styled prose (a label and its value): ansi.Wrap keeps each
+		// line's styling whole.
+		lines := strings.Split(ansi.Wrap(s, max(min(first, rest), 1), ""), "\n")
+		for i, l := range lines {
+			lines[i] = Fit(l, max(min(first, rest), 1)) // a wide character cannot be split: never overflow
+		}
+		return lines
 	}
-	return lines
+	var out []string
+	var cur strings.Builder
+	curW := 0
+	room := func() int {
+		if len(out) == 0 {
+			return max(first, 1)
+		}
+		return max(rest, 1)
+	}
+	flush := func() {
+		out = append(out, cur.String())
+		cur.Reset()
+		curW = 0
+	}
+	for _, word := range strings.Split(s, " ") {
+		w := Width(word)
+		switch {
+		case curW > 0 && curW+1+w <= room():
+			cur.WriteByte(' ')
+			cur.WriteString(word)
+			curW += 1 + w
+			continue
+		case curW == 0 && w <= room():
+			cur.WriteString(word)
+			curW = w
+			continue
+		}
+		if curW > 0 {
+			flush()
+		}
+		if w <= room() {
+			cur.WriteString(word)
+			curW = w
+			continue
+		}
+		if isLink(word) {
+			out = append(out, Fit(word, room()))
+			continue
+		}
+		// A word wider than a line: broken where it must be (a wide
+		// character is never split).
+		for _, part := range strings.Split(ansi.Hardwrap(word, room(), true), "\n") {
+			part = Fit(part, room())
+			if Width(part) < room() {
+				cur.WriteString(part)
+				curW = Width(part)
+				break
+			}
+			out = append(out, part)
+		}
+	}
+	if curW > 0 || len(out) == 0 {
+		flush()
+	}
+	return out
+}
+
+// isLink reports whether a word (possibly styled) is a web link.
+func isLink(word string) bool {
+	return strings.Contains(word, "https://") || strings.Contains(word, "http://")
 }
 
 // ExpandTabs replaces tabs with spaces up to the next multiple of four
@@ -276,5 +295,11 @@ func CapTail(s string, n int) string {
 	for cut > 0 && !utf8.RuneStart(s[cut]) {
 		cut--
 	}
-	return s[:cut] + " … " + Count(len(s)-cut) + " more bytes not shown"
+	return s[:cut] + " … " + ShownOf(cut, len(s))
+}
+
+// ShownOf says how much of a cut text is shown: "shown 16,384 of 70,000
+// bytes".
+func ShownOf(shown, total int) string {
+	return "shown " + Count(shown) + " of " + Count(total) + " bytes"
 }

@@ -64,8 +64,24 @@ func TestInstant(t *testing.T) {
 	if got := Exact(now.Add(1500 * time.Microsecond)); got != "2026-08-20T11:20:00.001Z" {
 		t.Errorf("Exact = %q", got)
 	}
-	if ParseTimeFormat("ISO") != ISO || ParseTimeFormat("relative") != Relative || ParseTimeFormat("") != Relative {
-		t.Error("ParseTimeFormat")
+	for in, want := range map[string]TimeFormat{"iso": ISO, "relative": Relative} {
+		if got, ok := ParseTimeFormat(in); !ok || got != want || got.String() != in {
+			t.Errorf("ParseTimeFormat(%q) = %v, %v", in, got, ok)
+		}
+	}
+	for _, bad := range []string{"", "ISO", "utc"} {
+		if _, ok := ParseTimeFormat(bad); ok {
+			t.Errorf("ParseTimeFormat(%q) accepted", bad)
+		}
+	}
+	if got := When(now.Add(-2*time.Hour), ISO, now); got != "2026-08-20T09:20:00.000Z" {
+		t.Errorf("When(ISO) = %q: documents show milliseconds", got)
+	}
+	if got := When(now.Add(-2*time.Hour), Relative, now); got != "2.0h ago" {
+		t.Errorf("When(Relative) = %q", got)
+	}
+	if ExactStamp(catalyst.StampNever) != "never" || ExactStamp(0) != "-" {
+		t.Errorf("ExactStamp: never %q, zero %q", ExactStamp(catalyst.StampNever), ExactStamp(0))
 	}
 }
 
@@ -108,6 +124,32 @@ func TestFitPadWrap(t *testing.T) {
 	}
 }
 
+// TestClip: the one cut of raw text: sanitized, then n columns and "…";
+// a huge text is read only as far as its first few hundred bytes.
+func TestClip(t *testing.T) {
+	for _, c := range []struct {
+		in   string
+		n    int
+		want string
+	}{
+		{"short", 10, "short"},
+		{"abcdef", 3, "abc…"},
+		{"exactly", 7, "exactly"},
+		{"", 5, ""},
+		{"a\x1b[2Jb", 40, `a\x1b[2Jb`},
+		{"漢字漢字", 4, "漢字…"},
+		{strings.Repeat("x", 1<<20), 5, "xxxxx…"},
+	} {
+		if got := Clip(c.in, c.n); got != c.want {
+			t.Errorf("Clip(%.20q, %d) = %q, want %q", c.in, c.n, got, c.want)
+		}
+	}
+	// A text of zero-width marks cut short still says it was cut.
+	if got := Clip("x"+strings.Repeat("\u0301", 1<<12), 5); !strings.HasSuffix(got, "…") {
+		t.Errorf("a cut text must end in …: %q", got[len(got)-8:])
+	}
+}
+
 func TestCountPlural(t *testing.T) {
 	for n, want := range map[int]string{0: "0", 999: "999", 1000: "1,000", 1000001: "1,000,001", -5: "-5"} {
 		if got := Count(n); got != want {
@@ -130,6 +172,7 @@ func TestPayloads(t *testing.T) {
 		{"json is indented", catalyst.PresentPayload(`{"a":1,"b":[2]}`), meta, []string{"{", `  "a": 1,`, `  "b": [`, "    2", "  ]", "}"}},
 		{"other text as is", catalyst.PresentPayload("ch_1\tx"), meta, []string{"ch_1    x"}},
 		{"invalid json as is", catalyst.PresentPayload(`{"a":`), meta, []string{`{"a":`}},
+		{"a json string's lines", catalyst.PresentPayload(`"line one\nline two"`), meta, []string{"line one", "line two"}},
 		{"withheld names the level", catalyst.AbsentPayload(catalyst.PayloadWithheld), meta,
 			[]string{"‹withheld: not shared at this organization's data-sharing level (metadata)›"}},
 		{"withheld, level unknown", catalyst.AbsentPayload(catalyst.PayloadWithheld), catalyst.DataSharing{Filtered: true},
@@ -147,11 +190,11 @@ func TestPayloads(t *testing.T) {
 	}
 	big := strings.Repeat("x", PayloadShowBytes+10)
 	lines := TextBlock(big)
-	if last := lines[len(lines)-1]; last != "… 10 more bytes not shown" {
+	if last := lines[len(lines)-1]; last != "… shown 16,384 of 16,394 bytes" {
 		t.Errorf("a large payload ends with %q", last)
 	}
-	if got := PayloadLine(catalyst.PresentPayload(strings.Repeat("y", 500)), meta, 10); Width(got) != 10 {
-		t.Errorf("PayloadLine is %d wide", Width(got))
+	if got := PayloadLine(catalyst.PresentPayload(strings.Repeat("y", 500)), meta, 10); got != "yyyyyyyyyy…" {
+		t.Errorf("PayloadLine = %q: 10 columns, then …", got)
 	}
 	if got := PayloadLine(catalyst.AbsentPayload(catalyst.PayloadWithheld), meta, 10); !strings.Contains(got, "(metadata)") {
 		t.Errorf("PayloadLine of a withheld payload = %q", got)
@@ -210,7 +253,7 @@ func TestCapLine(t *testing.T) {
 	if !utf8.ValidString(got) {
 		t.Fatal("cut inside a character")
 	}
-	if !strings.HasSuffix(got, " more bytes not shown") || len(got) > LineShowBytes+64 {
+	if !strings.Contains(got, " … shown ") || len(got) > LineShowBytes+64 {
 		t.Errorf("CapLine = …%q (%d bytes)", got[len(got)-40:], len(got))
 	}
 }
@@ -228,7 +271,7 @@ func TestFitCutsAHugePlainLineQuickly(t *testing.T) {
 	if got := CapTail(styled, 100); got != styled {
 		t.Error("CapTail cut a styled line's closing sequence")
 	}
-	if got := CapTail("\x1b[1mlabel:\x1b[0m "+huge, 100); !strings.HasSuffix(got, "more bytes not shown") || len(got) > 200 {
+	if got := CapTail("\x1b[1mlabel:\x1b[0m "+huge, 100); !strings.HasSuffix(got, " bytes") || len(got) > 200 {
 		t.Errorf("CapTail left a plain tail whole: %d bytes", len(got))
 	}
 }

@@ -5,7 +5,6 @@ import (
 
 	"github.com/twice-cli/twice/catalyst"
 	"github.com/twice-cli/twice/detect"
-	"github.com/twice-cli/twice/tui/style"
 )
 
 // SeverityGlyph is the one-character mark of a severity: ▲ high, ◆ medium,
@@ -27,17 +26,23 @@ func SeverityMark(sev detect.Severity) string {
 	return SeverityGlyph(sev) + " " + strings.ToUpper(sev.String())
 }
 
+// SeverityLabel is a severity's glyph and word as documents print it:
+// "▲ high" (text and Markdown output, whose columns are not shouted).
+func SeverityLabel(sev detect.Severity) string {
+	return SeverityGlyph(sev) + " " + sev.String()
+}
+
 // SeverityAlert is the alert level a severity's mark is drawn at.
-func SeverityAlert(sev detect.Severity) style.Alert {
+func SeverityAlert(sev detect.Severity) Alert {
 	switch sev {
 	case detect.SeverityHigh:
-		return style.AlertHigh
+		return AlertHigh
 	case detect.SeverityMedium:
-		return style.AlertMedium
+		return AlertMedium
 	case detect.SeverityLow:
-		return style.AlertLow
+		return AlertLow
 	}
-	return style.AlertNone
+	return AlertNone
 }
 
 // FindingWord is the short word the flag column uses for a finding:
@@ -67,45 +72,54 @@ func FindingWord(id detect.FindingID, c detect.Confidence) string {
 
 // StatusMark is a run status as a glyph and word ("✗ failed"), and its tone.
 // An unknown status is shown as reported (sanitized).
-func StatusMark(s catalyst.Status) (string, style.Tone) {
+func StatusMark(s catalyst.Status) (string, Tone) {
 	n := s.Normalized()
 	switch n {
 	case catalyst.StatusCompleted:
-		return "✓ completed", style.ToneGood
+		return "✓ completed", ToneGood
 	case catalyst.StatusFailed:
-		return "✗ failed", style.ToneBad
+		return "✗ failed", ToneBad
 	case catalyst.StatusRunning:
-		return "▷ running", style.TonePending
+		return "▷ running", TonePending
 	case catalyst.StatusPending:
-		return "… pending", style.TonePending
+		return "… pending", TonePending
 	case catalyst.StatusTerminated:
-		return "■ terminated", style.ToneBad
+		return "■ terminated", ToneBad
 	case catalyst.StatusCanceled:
-		return "■ canceled", style.ToneBad
+		return "■ canceled", ToneBad
 	case catalyst.StatusSuspended:
-		return "‖ suspended", style.TonePending
+		return "‖ suspended", TonePending
 	case catalyst.StatusStalled:
-		return "! stalled", style.ToneBad
+		return "! stalled", ToneBad
 	case catalyst.StatusContinuedAsNew:
-		return "↻ continued-as-new", style.ToneNeutral
+		return "↻ continued-as-new", ToneNeutral
 	case "":
-		return "? unknown", style.ToneNeutral
+		return "? unknown", ToneNeutral
 	}
-	return "? " + Fit(safeLine(string(n)), 24), style.ToneNeutral
+	return "? " + Fit(safeLine(string(n)), 24), ToneNeutral
 }
 
 // OutcomeMark is an attempt's or invocation's outcome as a glyph and word
 // ("✗ failed"), and its tone. Unknown is never shown as failed or fine.
-func OutcomeMark(o detect.Outcome) (string, style.Tone) {
+func OutcomeMark(o detect.Outcome) (string, Tone) {
 	switch o {
 	case detect.OutcomeCompleted:
-		return "✓ completed", style.ToneGood
+		return "✓ completed", ToneGood
 	case detect.OutcomeFailed:
-		return "✗ failed", style.ToneBad
+		return "✗ failed", ToneBad
 	case detect.OutcomePending:
-		return "▷ pending", style.TonePending
+		return "▷ pending", TonePending
 	case detect.OutcomeUnknown:
-		return "? unknown", style.TonePending
+		return "? unknown", TonePending
 	}
-	return "? " + o.String(), style.ToneNeutral
+	return "? " + o.String(), ToneNeutral
+}
+
+// SortArrow marks a sorted column's direction: "↓" descending, "↑"
+// ascending.
+func SortArrow(desc bool) string {
+	if desc {
+		return "↓"
+	}
+	return "↑"
 }

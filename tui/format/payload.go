@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/twice-cli/twice/catalyst"
 	"github.com/twice-cli/twice/catalyst/safetext"
@@ -13,18 +14,37 @@ import (
 // pane shows; the rest is summarised in a line saying how much was left out.
 const PayloadShowBytes = 16 << 10
 
-// PayloadLine describes a payload on one line: its text, sanitized and cut to
-// n characters, or the words for why there is none. A withheld payload is
-// named as withheld at the data-sharing level, never shown as empty.
+// PayloadLine describes a payload on one line: its text, sanitized and cut
+// to n columns (then "…"), or the words for why there is none. A withheld
+// payload is named as withheld at the data-sharing level, never shown as
+// empty.
 func PayloadLine(p catalyst.Payload, d catalyst.DataSharing, n int) string {
 	if !p.Has() {
-		return d.PayloadText(p)
+		// The words embed the reported level, which is source text too.
+		return safetext.Line(d.PayloadText(p))
 	}
-	text := p.Text()
-	if len(text) > 4*n+16 {
-		text = text[:4*n+16]
+	return Clip(p.Text(), n)
+}
+
+// PayloadCell is a payload in a table's cell (DETAILS): PayloadLine, but a
+// withheld payload says only "withheld" — the table says once, in its
+// heading or legend, what withheld means (WithheldLegend), rather than on
+// every row.
+func PayloadCell(p catalyst.Payload, d catalyst.DataSharing, n int) string {
+	if p.State == catalyst.PayloadWithheld {
+		return WithheldWord
 	}
-	return Fit(safetext.Line(text), n)
+	return PayloadLine(p, d, n)
+}
+
+// WithheldWord is a withheld payload in a table's cell.
+const WithheldWord = "withheld"
+
+// WithheldLegend says once, for a table whose cells say WithheldWord, what
+// it means: "withheld: not shared at this organization's data-sharing
+// level (metadata)", naming the level (or that it was not reported).
+func WithheldLegend(d catalyst.DataSharing) string {
+	return safetext.Line(d.WithheldText())
 }
 
 // PayloadBlock returns the lines the detail pane shows for a payload: the
@@ -40,24 +60,34 @@ func PayloadBlock(p catalyst.Payload, d catalyst.DataSharing) []string {
 
 // TextBlock returns multi-line history text (a stack trace, a payload) as
 // sanitized lines with tabs expanded, showing at most PayloadShowBytes and
-// saying how much was left out.
+// saying how much of how much it showed.
 func TextBlock(text string) []string {
-	var more int
+	total, cut := len(text), false
 	if len(text) > PayloadShowBytes {
-		more = len(text) - PayloadShowBytes
-		text = text[:PayloadShowBytes]
+		n := PayloadShowBytes
+		for n > 0 && !utf8.RuneStart(text[n]) {
+			n--
+		}
+		text, cut = text[:n], true
 	}
 	lines := strings.Split(ExpandTabs(safetext.Block(strings.TrimRight(text, "\n"))), "\n")
-	if more > 0 {
-		lines = append(lines, "… "+Count(more)+" more bytes not shown")
+	if cut {
+		lines = append(lines, "… "+ShownOf(len(text), total))
 	}
 	return lines
 }
 
 // prettyJSON indents text when it is a JSON object or array of reasonable
-// size; anything else is returned as it is.
+// size, and shows a JSON string's text (its \n as line breaks); anything
+// else is returned as it is.
 func prettyJSON(text string) string {
 	t := strings.TrimSpace(text)
+	if len(t) >= 2 && t[0] == '"' && strings.Contains(t, `\n`) {
+		var s string
+		if err := json.Unmarshal([]byte(t), &s); err == nil {
+			return s
+		}
+	}
 	if len(t) < 2 || len(t) > 4*PayloadShowBytes || (t[0] != '{' && t[0] != '[') {
 		return text
 	}

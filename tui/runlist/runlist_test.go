@@ -1,6 +1,7 @@
 package runlist
 
 import (
+	"regexp"
 	"strings"
 	"testing"
 	"time"
@@ -18,7 +19,7 @@ import (
 )
 
 func newList(w, h int) *Model {
-	c := &common.Common{Styles: style.New(colorprofile.NoTTY), Keys: common.DefaultKeys(), Now: tuitest.Now}
+	c := &common.Common{Styles: style.New(colorprofile.NoTTY), Keys: common.DefaultKeys(), Now: tuitest.Now, TimeFormat: format.Relative}
 	m := New(c)
 	m.SetSize(w, h)
 	return m
@@ -62,9 +63,24 @@ func TestSortFilterToggles(t *testing.T) {
 	if got := strings.Join(shownIDs(m), ","); got != "newest-running,charge-7731,older-failed" {
 		t.Fatalf("newest first: %s", got)
 	}
+	if !strings.Contains(m.View(), "STARTED↓") {
+		t.Errorf("the sort is not shown in the heading:\n%s", m.View())
+	}
 	press(m, "s")
+	if !strings.Contains(m.View(), "sort by: s started ↓ · t status") {
+		t.Fatalf("s does not open the sort menu:\n%s", m.View())
+	}
+	press(m, "s") // the same column again: reversed
 	if got := strings.Join(shownIDs(m), ","); got != "older-failed,charge-7731,newest-running" {
 		t.Fatalf("oldest first: %s", got)
+	}
+	press(m, "s", "i") // by run id
+	if got := strings.Join(shownIDs(m), ","); got != "charge-7731,newest-running,older-failed" || !strings.Contains(m.View(), "RUN ID↑") {
+		t.Fatalf("by run id: %s", got)
+	}
+	press(m, "s", "s", "s", "s")
+	if got := strings.Join(shownIDs(m), ","); got != "older-failed,charge-7731,newest-running" {
+		t.Fatalf("oldest first again: %s", got)
 	}
 	press(m, "f")
 	if got := strings.Join(shownIDs(m), ","); got != "older-failed" {
@@ -75,9 +91,27 @@ func TestSortFilterToggles(t *testing.T) {
 	if len(m.shown) != 0 {
 		t.Fatalf("flagged only before any analysis shows %v", shownIDs(m))
 	}
-	m.SetSummary(Key(runs()[0]), Summary{Findings: 2, Worst: detect.SeverityHigh, Retried: true})
+	m.SetSummary(Key(runs()[0]), Summarize(&detect.Report{
+		Invocations: []detect.Invocation{{Name: "ChargeCard", Attempts: make([]detect.Attempt, 2)}},
+		Findings: []detect.Finding{
+			{ID: detect.FindingUnknownOutcome, Severity: detect.SeverityMedium, Activity: "ShipOrder"},
+			{ID: detect.FindingDuplicateSideEffect, Severity: detect.SeverityHigh, Confidence: detect.ConfidenceProbable, Activity: "ChargeCard"},
+		}}))
 	if got := strings.Join(shownIDs(m), ","); got != "charge-7731" {
 		t.Fatalf("flagged only after analysis: %s", got)
+	}
+	// The FINDINGS column names the worst finding and its activity.
+	if view := m.View(); !strings.Contains(view, "▲ HIGH duplicate? ChargeCard +1") {
+		t.Errorf("the FINDINGS column does not name the worst finding:\n%s", view)
+	}
+	// The filter finds finding ids and activity names.
+	press(m, "esc", "/", "s", "h", "i", "p", "o", "r", "d", "enter")
+	if got := strings.Join(shownIDs(m), ","); got != "charge-7731" {
+		t.Fatalf("filter by an activity: %s", got)
+	}
+	press(m, "esc", "/", "u", "n", "k", "n", "o", "w", "n", "-", "o", "enter")
+	if got := strings.Join(shownIDs(m), ","); got != "charge-7731" {
+		t.Fatalf("filter by a finding id: %s", got)
 	}
 	press(m, "esc", "/", "n", "e", "w", "enter")
 	if got := strings.Join(shownIDs(m), ","); got != "newest-running" {
@@ -91,9 +125,10 @@ func TestSortFilterToggles(t *testing.T) {
 
 func TestRowsAndStates(t *testing.T) {
 	m := newList(100, 10)
+	m.SetSource(catalyst.RunQuery{Project: "default", AppID: "payments"}, "Catalyst at mcp.example")
 	m.SetLoading()
-	if !strings.Contains(m.View(), "listing runs") {
-		t.Error("no loading state")
+	if !strings.Contains(m.View(), "listing project default, app payments in Catalyst at mcp.example…") {
+		t.Errorf("the loading line does not say what it waits on:\n%s", m.View())
 	}
 	m.SetError("could not list runs: boom")
 	if !strings.Contains(m.View(), "could not list runs: boom") || !strings.Contains(m.View(), "R to retry") {
@@ -114,8 +149,8 @@ func TestRowsAndStates(t *testing.T) {
 		}
 	}
 	m.SetRuns(catalyst.RunList{})
-	if !strings.Contains(m.View(), "no runs match this query") {
-		t.Error("no empty state")
+	if !strings.Contains(m.View(), "no runs match project default, app payments in Catalyst at mcp.example") {
+		t.Errorf("the empty state does not name the query:\n%s", m.View())
 	}
 }
 
@@ -306,6 +341,24 @@ func TestDurationOfSavedRunsStopsWhenSaved(t *testing.T) {
 	} {
 		if got := runDuration(&c.run, now); got != c.want {
 			t.Errorf("%s: duration %q, want %q", c.name, got, c.want)
+		}
+	}
+}
+
+// TestISOTimesAreNeverCut: in ISO, the STARTED column is as wide as an
+// instant, or hidden when the list is too narrow for it — never cut to
+// "2026-11-0…".
+func TestISOTimesAreNeverCut(t *testing.T) {
+	for _, w := range []int{60, 80, 100, 120} {
+		m := newList(w, 20)
+		m.c.TimeFormat = format.ISO
+		m.SetRuns(catalyst.RunList{Runs: runs()})
+		view := m.View()
+		if regexp.MustCompile(`2026-[0-9T:-]*…`).MatchString(view) {
+			t.Errorf("width %d: an instant is cut:\n%s", w, view)
+		}
+		if w >= 100 && !strings.Contains(view, "2026-08-20T09:14:03Z") {
+			t.Errorf("width %d: the start is not shown:\n%s", w, view)
 		}
 	}
 }

@@ -23,11 +23,11 @@ func TestOwnMessagesReachOnlyTheirView(t *testing.T) {
 	fromA := a.Update(keyPress("f"))()
 	b.Update(keyPress("f")) // b waits for its own result, with the same request number
 	b.Update(fromA)
-	if ev := b.tabs[TabEvents].(*eventsTab); ev.filtered || !ev.pending || !strings.Contains(b.View(), "filtering…") {
-		t.Fatalf("another view's filter result was applied (filtered %v, pending %v)", ev.filtered, ev.pending)
+	if ev := b.tabs[TabEvents].(*eventsTab); ev.list.matched != nil || !ev.list.pending || !strings.Contains(b.View(), "filtering…") {
+		t.Fatalf("another view's filter result was applied (matched %v, pending %v)", ev.list.matched != nil, ev.list.pending)
 	}
 	a.Update(fromA)
-	if ev := a.tabs[TabEvents].(*eventsTab); !ev.filtered || ev.pending {
+	if ev := a.tabs[TabEvents].(*eventsTab); ev.list.matched == nil || ev.list.pending {
 		t.Fatalf("the view's own filter result was not applied")
 	}
 

@@ -215,8 +215,8 @@ func describeEvent(d *viewData, ev int) (string, []string) {
 	b.finish()
 	// Last, for reference (the facts and the link come first): the wire
 	// bytes of known events are not kept, for speed and memory, so this is
-	// the model written back as JSON, and says so.
-	b.heading("JSON (as twice decoded it, not the bytes read)")
+	// the event as twice's JSON output writes it, and says so.
+	b.heading(eventJSONHeading)
 	for _, l := range eventJSONLines(e) {
 		b.line("  " + l)
 	}
@@ -243,7 +243,7 @@ func describeInvocation(d *viewData, ii int) (string, []string) {
 		b.blank()
 	}
 	if t := inv.OpenRetry; t != nil {
-		b.kv("", "retry pending", "timer "+eventRef(b.d.h, t.Created)+" fires "+fireAt(t.FireAt)+"; no attempt followed it yet")
+		b.kv("", "retry pending", "timer "+eventRef(b.d.h, t.Created)+" fires "+format.ExactStamp(t.FireAt)+"; no attempt followed it yet")
 	}
 	if inv.ReusedInstanceID {
 		b.line("child instance id reused: earlier attempts' histories were overwritten")
@@ -297,7 +297,7 @@ func (b *text) attempt(indent string, ii int, inv *detect.Invocation, ai int) {
 		} else {
 			timer += ", not fired"
 		}
-		timer += ", fireAt " + fireAt(t.FireAt) + " (" + linkRuleText(t.Link) + ")"
+		timer += ", fireAt " + format.ExactStamp(t.FireAt) + " (" + linkRuleText(t.Link) + ")"
 		b.kv(indent, "retry timer", timer)
 	}
 	outcome, _ := format.OutcomeMark(a.Outcome)

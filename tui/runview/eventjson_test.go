@@ -25,8 +25,9 @@ func decodeEventJSON(t *testing.T, e *catalyst.Event) map[string]any {
 	return v
 }
 
-// TestEventJSONHasEveryField: an event's JSON rendering is valid JSON under
-// the protojson names, and holds every field of the model, values intact.
+// TestEventJSONHasEveryField: an event's JSON rendering is valid JSON in
+// twice's output schema (docs/architecture.md), holding every field of the
+// model, values intact.
 func TestEventJSONHasEveryField(t *testing.T) {
 	fire := tuitest.Start().Add(2 * time.Second)
 	failed := catalyst.Event{Type: catalyst.EventTaskFailed, ID: -1, ScheduledID: 1, ExecutionID: "exec-1",
@@ -35,12 +36,12 @@ func TestEventJSONHasEveryField(t *testing.T) {
 			NonRetriable: true, Inner: &catalyst.Failure{Type: "net.OpError", Message: "i/o timeout"}}}
 	v := decodeEventJSON(t, &failed)
 	want := map[string]any{
-		"eventId": -1.0, "timestamp": "2026-08-20T09:14:03Z",
-		"taskFailed": map[string]any{"taskScheduledId": 1.0, "taskExecutionId": "exec-1",
-			"failureDetails": map[string]any{"errorType": "TimeoutError", "errorMessage": "read timeout\nafter 30s",
-				"stackTrace": "at x\n\tat y", "isNonRetriable": true,
-				"innerFailure": map[string]any{"errorType": "net.OpError", "errorMessage": "i/o timeout"}}},
-		"router": map[string]any{"sourceAppID": "payments", "targetAppID": "gateway"},
+		"index": 0.0, "event_id": -1.0, "type": "TaskFailed", "timestamp": "2026-08-20T09:14:03Z",
+		"scheduled_id": 1.0, "task_execution_id": "exec-1",
+		"failure": map[string]any{"type": "TimeoutError", "message": "read timeout\nafter 30s",
+			"stack_trace": "at x\n\tat y", "non_retriable": true,
+			"inner": map[string]any{"type": "net.OpError", "message": "i/o timeout", "non_retriable": false}},
+		"router": map[string]any{"source": "payments", "target": "gateway"},
 	}
 	if got, _ := json.Marshal(v); string(got) != mustJSON(want) {
 		t.Errorf("taskFailed JSON = %s\nwant %s", got, mustJSON(want))
@@ -49,35 +50,28 @@ func TestEventJSONHasEveryField(t *testing.T) {
 	timer := catalyst.Event{Type: catalyst.EventTimerCreated, ID: 2, Name: "retry", FireAt: catalyst.StampOf(fire),
 		Origin: catalyst.OriginActivityRetry, OriginID: "exec-1", Timestamp: catalyst.StampOf(tuitest.Start())}
 	v = decodeEventJSON(t, &timer)
-	tc := v["timerCreated"].(map[string]any)
-	if tc["fireAt"] != "2026-08-20T09:14:05Z" || tc["activityRetry"].(map[string]any)["taskExecutionId"] != "exec-1" || v["eventId"] != 2.0 {
+	if v["fire_at"] != "2026-08-20T09:14:05Z" || v["origin"].(map[string]any)["id"] != "exec-1" || v["event_id"] != 2.0 {
 		t.Errorf("timerCreated JSON = %v", v)
 	}
 
 	h := tuitest.FullPayloads()
 	for i, e := range h.All() {
 		v := decodeEventJSON(t, e)
-		key := wireTypeKey(e)
-		body, ok := v[key].(map[string]any)
-		if !ok {
-			t.Fatalf("event %d: no %q member: %v", i, key, v)
+		if v["type"] != e.Type.String() || v["index"] != float64(e.Index) {
+			t.Fatalf("event %d: type %v, index %v", i, v["type"], v["index"])
 		}
-		switch e.Payload.State {
-		case catalyst.PayloadPresent, catalyst.PayloadEmpty:
-			field := "input"
-			if e.Type.PayloadField() == "output" {
-				field = "result"
+		if field := e.Type.PayloadField(); field != "" {
+			p := v["payload"].(map[string]any)
+			if p["field"] != field || p["state"] != e.Payload.State.String() {
+				t.Errorf("event %d: payload = %v", i, p)
 			}
-			if body[field] != e.Payload.Text() {
-				t.Errorf("event %d: %s = %v, want %q", i, field, body[field], e.Payload.Text())
+			if e.Payload.Has() && p["value"] != e.Payload.Text() {
+				t.Errorf("event %d: payload value = %v, want %q", i, p["value"], e.Payload.Text())
 			}
 		}
-		if e.Name != "" && body["name"] != e.Name {
-			t.Errorf("event %d: name = %v, want %q", i, body["name"], e.Name)
+		if e.Name != "" && v["name"] != e.Name {
+			t.Errorf("event %d: name = %v, want %q", i, v["name"], e.Name)
 		}
-	}
-	if got := wireTypeKey(&catalyst.Event{Type: catalyst.EventChildWorkflowCreated}); got != "childWorkflowInstanceCreated" {
-		t.Errorf("child workflow key = %q", got)
 	}
 }
 
@@ -112,7 +106,7 @@ func TestEventJSONIsSafeAndCapped(t *testing.T) {
 	if len(text) > format.PayloadShowBytes+200 {
 		t.Errorf("a 4 MiB payload gave %d bytes of JSON lines", len(text))
 	}
-	if !strings.Contains(text, "more bytes not shown") {
+	if !strings.Contains(text, "… shown 16,384 of ") {
 		t.Errorf("the cut is not said:\n%s", text[len(text)-200:])
 	}
 }
@@ -123,9 +117,9 @@ func TestEventDetailShowsJSON(t *testing.T) {
 	m := newView(120, 60)
 	h := tuitest.Hostile()
 	m.SetHistory(h, analyzed(h), false)
-	press(m, "tab", "j", "j")
+	press(m, "tab", "tab", "j", "j")
 	detail := ansi.Strip(strings.Join(m.DetailLines(), "\n"))
-	for _, want := range []string{"JSON (as twice decoded it, not the bytes read)", `"eventId": 0`, `"taskScheduled": {`, `"taskExecutionId": "8a4f2c71`} {
+	for _, want := range []string{eventJSONHeading, `"event_id": 0`, `"type": "TaskScheduled"`, `"task_execution_id": "8a4f2c71`} {
 		if !strings.Contains(detail, want) {
 			t.Errorf("the event's detail lacks %q:\n%s", want, detail)
 		}
@@ -135,7 +129,7 @@ func TestEventDetailShowsJSON(t *testing.T) {
 	}
 	press(m, "G")
 	detail = ansi.Strip(strings.Join(m.DetailLines(), "\n"))
-	for _, want := range []string{"JSON (as twice decoded it", "raw JSON (twice does not know this event type)", `\x1b]52;c;Y3VybA==`} {
+	for _, want := range []string{eventJSONHeading, "raw JSON (twice does not know this event type)", `\x1b]52;c;Y3VybA==`} {
 		if !strings.Contains(detail, want) {
 			t.Errorf("the unknown event's detail lacks %q:\n%s", want, detail)
 		}

@@ -1,60 +1,60 @@
 package runview
 
 import (
-	"sort"
+	"cmp"
 	"strconv"
 	"strings"
-	"unicode/utf8"
 
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/twice-cli/twice/catalyst"
 	"github.com/twice-cli/twice/tui/format"
-	"github.com/twice-cli/twice/tui/style"
 	"github.com/twice-cli/twice/tui/table"
 )
 
 // eventCells is one event's row text, sanitized once and cached.
 type eventCells struct {
 	pos, typ, name, id, exec, elapsed, details string
-	failed                                     bool
+	failed, derived                            bool
 }
 
-// eventsTab lists every event in the engine's order, with the Dapr CLI's
-// column names.
+// eventsTab lists every event in the engine's order (or sorted by a
+// column), with the Dapr CLI's column names; a row that closes a call is
+// named after it.
 type eventsTab struct {
-	d   *viewData
-	tbl table.Model
-	// rows are the event positions shown when a filter is active; nil shows
-	// every event (no per-row work at all).
-	rows     []int32
-	filtered bool
-	applied  filterState
+	d    *viewData
+	list rowList
 	// waiting is set when a filter is asked for before the index exists.
 	waiting bool
 	// keptEvent and keptOffset are the selection remembered across a
 	// reload.
 	keptEvent, keptOffset int
-	// seq numbers filter requests; pending is set while a filter command
-	// runs, and pendingSel is the event to select when it answers.
-	seq        int
-	pending    bool
-	pendingSel int
-	cache      table.Cache[eventCells]
+	cache                 table.Cache[eventCells]
+	// cachedFor is the index the cached names were made with: the names of
+	// completion rows come with it.
+	cachedFor *Index
 }
 
-func newEventsTab(d *viewData) *eventsTab { return &eventsTab{d: d} }
+func newEventsTab(d *viewData) *eventsTab {
+	return &eventsTab{d: d, list: rowList{tab: TabEvents}}
+}
 
 // eventColumns are the Events tab's columns. The first (the event's
 // position, which evidence refers to) is sized to the history; the name
 // gets what the widest needs (once detect ran; x is nil before). When the
 // list is narrow the execution id goes first, then the details (the
-// detail pane shows both whole), rather than cutting them to a stub.
-func eventColumns(n int, x *Index) []table.Column {
+// detail pane shows both whole), rather than cutting them to a stub. ds
+// names the level withheld payloads were withheld at, once, in the
+// DETAILS heading.
+func eventColumns(n int, x *Index, withheld string) []table.Column {
 	var name int
 	if x != nil {
 		name = x.eventNameWidth
+	}
+	details := "DETAILS"
+	if withheld != "" {
+		details += " (" + withheld + ")"
 	}
 	return []table.Column{
 		{Title: "#", Width: max(len(strconv.Itoa(n-1)), 1), Right: true, Drop: 2},
@@ -63,7 +63,41 @@ func eventColumns(n int, x *Index) []table.Column {
 		{Title: "EVENTID", Width: 7, Right: true},
 		{Title: "EXECUTION_ID", Width: 12, Drop: 4},
 		{Title: "ELAPSED", Width: 9, Right: true, Drop: 1},
-		{Title: "DETAILS", Width: 12, Flex: 3, Drop: 3},
+		{Title: details, Width: 12, Flex: 3, Drop: 3},
+	}
+}
+
+// sorts are the columns the Events tab sorts by; the first is history
+// order.
+func (t *eventsTab) sorts() []sortColumn {
+	h := t.d.h
+	var callOf []int32
+	if t.d.idx != nil {
+		callOf = t.d.idx.callOf
+	}
+	name := func(i int32) string {
+		if n := h.At(int(i)).Name; n != "" {
+			return n
+		}
+		return format.RawCallName(h, callOf, int(i))
+	}
+	gap := func(i int32) int64 {
+		if i == 0 {
+			return 0
+		}
+		return int64(h.At(int(i)).Timestamp.Sub(h.At(int(i - 1)).Timestamp))
+	}
+	return []sortColumn{
+		{key: "#", title: "#"},
+		{key: "t", title: "TYPE", compare: func(a, b int32) int {
+			return strings.Compare(h.At(int(a)).TypeLabel(), h.At(int(b)).TypeLabel())
+		}},
+		{key: "n", title: "NAME", compare: func(a, b int32) int { return strings.Compare(name(a), name(b)) }},
+		{key: "i", title: "EVENTID", compare: func(a, b int32) int { return cmp.Compare(h.At(int(a)).ID, h.At(int(b)).ID) }},
+		{key: "x", title: "EXECUTION_ID", compare: func(a, b int32) int {
+			return strings.Compare(h.At(int(a)).ExecutionID, h.At(int(b)).ExecutionID)
+		}},
+		{key: "e", title: "ELAPSED", compare: func(a, b int32) int { return cmp.Compare(gap(a), gap(b)) }},
 	}
 }
 
@@ -76,40 +110,30 @@ func (t *eventsTab) total() int {
 	return t.d.h.Len()
 }
 
-func (t *eventsTab) count() string {
-	if t.filtered {
-		return format.Count(len(t.rows)) + "/" + format.Count(t.total())
-	}
-	return format.Count(t.total())
-}
+func (t *eventsTab) count() string { return t.list.count() }
 
 func (t *eventsTab) position() string {
-	if t.pending {
-		return "filtering…"
-	}
-	if t.tbl.Len() == 0 {
+	if t.waiting {
 		return ""
 	}
-	return format.Count(t.tbl.Cursor()+1) + "/" + format.Count(t.tbl.Len())
+	return t.list.position()
 }
 
-func (t *eventsTab) setHeight(h int) { t.tbl.SetHeight(h) }
+func (t *eventsTab) sortState() (cols []sortColumn, s sortState) { return t.sorts(), t.list.sort }
 
-func (t *eventsTab) rowCount() int { return t.tbl.Len() }
-
-// event returns the event position at row i of the list.
-func (t *eventsTab) event(i int) int {
-	if t.filtered {
-		return int(t.rows[i])
-	}
-	return i
+func (t *eventsTab) setSort(c int) tea.Cmd {
+	t.list.pickSort(c)
+	return t.resort()
 }
+
+func (t *eventsTab) setHeight(h int) { t.list.tbl.SetHeight(h) }
+
+func (t *eventsTab) rowCount() int { return t.list.tbl.Len() }
+
+func (t *eventsTab) table() *table.Model { return &t.list.tbl }
 
 func (t *eventsTab) remember() {
-	t.keptEvent, t.keptOffset = -1, t.tbl.Offset()
-	if c := t.tbl.Cursor(); c >= 0 {
-		t.keptEvent = t.event(c)
-	}
+	t.keptEvent, t.keptOffset = int(t.list.selected()), t.list.tbl.Offset()
 }
 
 func (t *eventsTab) load(keep bool, f filterState) tea.Cmd {
@@ -120,146 +144,117 @@ func (t *eventsTab) load(keep bool, f filterState) tea.Cmd {
 		t.cache.Reset()
 		t.keptEvent, t.keptOffset = -1, 0
 	}
-	t.seq++ // drop filter results computed for the old data
-	t.filtered, t.rows, t.waiting, t.pending = false, nil, false, false
-	t.applied = filterState{}
-	t.tbl.SetLen(t.total())
-	if t.keptEvent < 0 {
-		t.tbl.SetCursor(0)
-	} else {
-		t.reselect(t.keptEvent)
-		t.tbl.SetView(t.tbl.Cursor(), t.keptOffset)
+	if t.cachedFor != t.d.idx {
+		// Completion rows are named once the index pairs them.
+		t.cache.Reset()
+		t.cachedFor = t.d.idx
 	}
-	return t.applyFilter(f)
+	t.waiting = false
+	t.list.reset(t.total())
+	t.list.tbl.SetCursor(0)
+	cmd := t.apply(f, int32(t.keptEvent))
+	if t.keptEvent >= 0 {
+		t.list.tbl.SetView(t.list.tbl.Cursor(), t.keptOffset)
+	}
+	return cmd
 }
 
 // selectedEvent returns the selected event's position, or -1.
-func (t *eventsTab) selectedEvent() int {
-	if c := t.tbl.Cursor(); c >= 0 {
-		return t.event(c)
-	}
-	return -1
-}
+func (t *eventsTab) selectedEvent() int { return int(t.list.selected()) }
 
 func (t *eventsTab) applyFilter(f filterState) tea.Cmd {
-	if f == t.applied && !t.waiting && !t.pending {
+	if f == t.list.applied && !t.waiting && !t.list.pending {
 		return nil
 	}
-	t.seq++
-	t.waiting, t.pending = false, false
-	sel := t.selectedEvent()
-	if !f.active() {
-		t.filtered, t.rows, t.applied = false, nil, f
-		t.tbl.SetLen(t.total())
-		t.reselect(sel)
-		return nil
-	}
+	return t.apply(f, t.list.selected())
+}
+
+// resort applies a new sort to the rows shown.
+func (t *eventsTab) resort() tea.Cmd { return t.apply(t.list.applied, t.list.selected()) }
+
+func (t *eventsTab) apply(f filterState, sel int32) tea.Cmd {
 	x := t.d.idx
 	if x == nil {
-		// Filters need the index; show everything until it arrives.
-		t.waiting = true
-		t.filtered, t.rows = false, nil
-		t.tbl.SetLen(t.total())
-		t.reselect(sel)
+		// Filters need the index; show every event until it arrives.
+		t.waiting = f.active()
+		t.list.seq++
+		t.list.take(filterState{}, nil, table.NewOrder(t.total(), nil, nil), sel)
 		return nil
 	}
-	var from []int32
-	if t.filtered && f.narrows(t.applied) {
-		// A longer query or one more toggle only removes rows: refine the
-		// rows shown.
-		from = t.rows
+	t.waiting = false
+	h := t.d.h
+	prepare := func(f filterState) *table.Query {
+		p := x.eventTerms.Prepare(f.query)
+		if f.query != "" {
+			p.Extra = eventExtra(h, x.eventFlags, searchForm(f.query))
+		}
+		return p
 	}
-	if len(x.eventFlags) <= syncRows {
-		t.setRows(f, selectRows(x.eventTerms, x.eventFlags, f, from), sel)
-		return nil
-	}
-	t.pending, t.pendingSel = true, sel
-	return filterCmd(t.d, TabEvents, t.seq, x.eventTerms, x.eventFlags, f, from)
+	return t.list.apply(t.d, f, prepare, x.eventFlags, t.sorts(), sel)
 }
 
-// filteredRows takes the rows a filter command computed, unless a newer request
-// superseded it.
-func (t *eventsTab) filteredRows(msg filteredMsg) {
-	if msg.seq != t.seq || !t.pending {
-		return
-	}
-	t.pending = false
-	t.setRows(msg.f, msg.rows, t.pendingSel)
-}
-
-func (t *eventsTab) setRows(f filterState, rows []int32, sel int) {
-	t.rows, t.filtered, t.applied = rows, true, f
-	t.tbl.SetLen(len(rows))
-	t.reselect(sel)
-}
-
-// reselect puts the cursor on event ev, or on the nearest shown event after
-// it.
-func (t *eventsTab) reselect(ev int) {
-	if ev < 0 {
-		t.tbl.SetCursor(0)
-		return
-	}
-	if !t.filtered {
-		t.tbl.SetCursor(ev)
-		return
-	}
-	t.tbl.SetCursor(sort.Search(len(t.rows), func(i int) bool { return int(t.rows[i]) >= ev }))
-}
+// filteredRows takes the rows a filter command computed.
+func (t *eventsTab) filteredRows(msg filteredMsg) { t.list.answer(msg) }
 
 // selectEvent puts the cursor on event ev; false when the filter hides it.
-func (t *eventsTab) selectEvent(ev int) bool {
-	if !t.filtered {
-		t.tbl.SetCursor(ev)
-		return true
-	}
-	i := sort.Search(len(t.rows), func(i int) bool { return int(t.rows[i]) >= ev })
-	if i == len(t.rows) || int(t.rows[i]) != ev {
-		return false
-	}
-	t.tbl.SetCursor(i)
-	return true
-}
+func (t *eventsTab) selectEvent(ev int) bool { return t.list.selectRow(int32(ev)) }
 
 func (t *eventsTab) update(msg tea.KeyPressMsg) tea.Cmd {
-	t.tbl.Update(msg, &t.d.c.Keys)
+	if key.Matches(msg, t.d.c.Keys.Enter) {
+		if ev := t.selectedEvent(); ev >= 0 {
+			return t.d.openChildOfEvent(ev)
+		}
+		return nil
+	}
+	t.list.tbl.Update(msg, &t.d.c.Keys)
 	return nil
 }
 
-func (t *eventsTab) keys() []key.Binding { return nil }
+func (t *eventsTab) keys() []key.Binding {
+	if ev := t.selectedEvent(); ev >= 0 && t.d.childOfEvent(ev) != nil {
+		b := t.d.c.Keys.Enter
+		b.SetHelp("enter", "open child run")
+		return []key.Binding{b}
+	}
+	return nil
+}
 
 func (t *eventsTab) lines(width, height int) []string {
 	h := t.d.h
 	if h.Len() == 0 {
 		return []string{"", " this history has no events"}
 	}
-	if t.filtered && len(t.rows) == 0 {
+	if t.list.applied.active() && !t.list.pending && t.list.tbl.Len() == 0 {
 		return []string{"", " no event matches the filter (esc clears it)"}
 	}
 	gutter := 2
-	l := table.NewLayout(width-gutter, eventColumns(h.Len(), t.d.idx))
+	cols := eventColumns(h.Len(), t.d.idx, t.d.withheldHeading())
+	l := table.NewLayout(width-gutter, cols)
 	s := t.d.c.Styles
 	out := make([]string, 0, height)
-	head := "  " + l.Header()
+	head := "  " + l.Row(headings(cols, t.sorts(), t.list.sort)...)
 	if t.waiting {
 		head = format.Pad(" "+t.d.spinner+" analyzing: the filter applies when it finishes", width)
 	}
 	out = append(out, s.Heading.Render(head))
-	out = append(out, t.tbl.Lines(func(i int, selected bool) string {
-		ev := t.event(i)
+	out = append(out, t.list.tbl.Lines(func(i int, selected bool) string {
+		ev := int(t.list.row(i))
 		c := t.cells(ev)
 		mark := " "
 		if t.d.isNew(ev) {
 			mark = "+"
 		}
 		if selected {
-			return s.Selected.Render("›" + mark + l.Row(c.pos, c.typ, c.name, c.id, c.exec, c.elapsed, c.details))
+			return s.Selected.Render(t.d.cursor() + mark + l.Row(c.pos, c.typ, c.name, c.id, c.exec, c.elapsed, c.details))
 		}
-		typ := c.typ
+		typ, name := c.typ, c.name
 		if c.failed {
-			typ = s.Tone(style.ToneBad).Render(typ)
+			typ = s.Tone(format.ToneBad).Render(typ)
 		}
-		row := " " + mark + l.Row(c.pos, typ, c.name, c.id, c.exec, c.elapsed, c.details)
+		if c.derived {
+			name = s.Faint.Render(name)
+		}
+		row := " " + mark + l.Row(c.pos, typ, name, c.id, c.exec, c.elapsed, c.details)
 		if mark == "+" {
 			return s.New.Render(row)
 		}
@@ -267,6 +262,10 @@ func (t *eventsTab) lines(width, height int) []string {
 	})...)
 	return out
 }
+
+// need is the width the Events tab's columns want: all there is (its
+// DETAILS column is free text).
+func (t *eventsTab) need(int) int { return 0 }
 
 // cells returns event ev's row text, built once.
 func (t *eventsTab) cells(ev int) *eventCells {
@@ -284,13 +283,19 @@ func (t *eventsTab) cells(ev int) *eventCells {
 func (t *eventsTab) buildCells(ev int) eventCells {
 	h := t.d.h
 	e := h.At(ev)
+	var callOf []int32
+	if t.d.idx != nil {
+		callOf = t.d.idx.callOf
+	}
+	name, derived := format.EventName(h, callOf, ev)
 	c := eventCells{
 		pos:     strconv.Itoa(ev),
 		typ:     format.Line(e.TypeLabel()),
-		name:    format.Line(e.Name),
+		name:    name,
+		derived: derived,
 		id:      eventIDText(e),
 		exec:    format.Line(e.ExecutionID),
-		details: eventDetails(e, t.d.ds),
+		details: string(format.AppendDetails(nil, e, t.d.ds)),
 		failed:  isFailure(e),
 	}
 	if ev > 0 {
@@ -316,121 +321,41 @@ func elapsed(prev, cur catalyst.Stamp) string {
 	return format.Duration(cur.Sub(prev))
 }
 
-// eventDetails is the DETAILS column: the one-line summary of the event's
-// own facts, in the Dapr CLI's vocabulary, with its payload's text or mark.
-func eventDetails(e *catalyst.Event, ds catalyst.DataSharing) string {
-	var parts []string
-	add := func(s string) { parts = append(parts, s) }
-	switch e.Type {
-	case catalyst.EventExecutionStarted:
-		add("workflowStart")
-		if e.Detail != nil && e.Detail.ParentInstanceID != "" {
-			add("parent=" + format.Line(e.Detail.ParentInstanceID))
-		}
-	case catalyst.EventTaskCompleted, catalyst.EventChildWorkflowCompleted, catalyst.EventTaskFailed,
-		catalyst.EventChildWorkflowFailed:
-		if e.HasScheduledID() {
-			add("eventId=" + strconv.Itoa(int(e.ScheduledID)))
-		}
-	case catalyst.EventTimerCreated:
-		add("fireAt=" + fireAt(e.FireAt))
-		if o := e.Origin.String(); o != "" {
-			if e.OriginID != "" {
-				o += "(" + format.Line(e.OriginID) + ")"
-			}
-			add("origin=" + o)
-		}
-	case catalyst.EventTimerFired:
-		if e.HasTimerID() {
-			add("timerId=" + strconv.Itoa(int(e.TimerID)))
-		}
-	case catalyst.EventEventRaised:
-		add("event=" + format.Line(e.Name))
-	case catalyst.EventEventSent:
-		add("event=" + format.Line(e.Name) + "->" + format.Line(e.InstanceID))
-	case catalyst.EventChildWorkflowCreated:
-		if e.InstanceID != "" {
-			add("instance=" + format.Line(e.InstanceID))
-		}
-	case catalyst.EventExecutionCompleted:
-		if e.Detail != nil && e.Detail.WorkflowStatus != "" {
-			add("status=" + format.Line(string(e.Detail.WorkflowStatus)))
-		}
-	case catalyst.EventExecutionStalled:
-		if e.Detail != nil {
-			add("reason=" + format.Line(e.Detail.StallReason))
-		}
-	case catalyst.EventUnknown:
-		add("unknown type")
-	}
-	if f := e.Failure; f != nil {
-		text := format.Line(f.Type)
-		if f.Message != "" {
-			text += ": " + format.Line(trimText(f.Message, 200))
-		}
-		if f.NonRetriable {
-			text += " (non-retriable)"
-		}
-		add(text)
-	}
-	if field := e.Type.PayloadField(); field != "" && e.Payload.State != catalyst.PayloadNone {
-		add(field + "=" + payloadShort(e.Payload, ds))
-	}
-	return strings.Join(parts, ", ")
-}
-
-// payloadShort is a payload on a row: its first characters, or a short mark
-// ("withheld (metadata)").
-func payloadShort(p catalyst.Payload, ds catalyst.DataSharing) string {
-	if p.State == catalyst.PayloadWithheld {
-		if ds.Level == catalyst.LevelUnknown {
-			return "‹withheld: level not reported›"
-		}
-		return "‹withheld (" + format.Line(string(ds.Level)) + ")›"
-	}
-	if !p.Has() {
-		return "‹" + ds.PayloadText(p) + "›"
-	}
-	return format.PayloadLine(p, ds, 120)
-}
-
-// fireAt shows a timer's fire time exactly ("never" for an indefinite wait).
-func fireAt(s catalyst.Stamp) string {
-	if s.IsNever() {
-		return "never"
-	}
-	return format.Exact(s.Time())
-}
-
-// trimText cuts raw text to about n bytes before it is sanitized, so a huge
-// message costs nothing on a row.
-func trimText(s string, n int) string {
-	if len(s) <= n {
-		return s
-	}
-	for n > 0 && !utf8.RuneStart(s[n]) {
-		n--
-	}
-	return s[:n] + "…"
-}
-
 func (t *eventsTab) selection() string {
-	c := t.tbl.Cursor()
-	if t.d.h == nil || c < 0 {
+	ev := t.selectedEvent()
+	if t.d.h == nil || ev < 0 {
 		return ""
 	}
-	return "event:" + strconv.Itoa(t.event(c))
+	return "event:" + strconv.Itoa(ev)
 }
 
 func (t *eventsTab) describe() (string, []string) {
-	c := t.tbl.Cursor()
+	ev := t.selectedEvent()
 	switch {
 	case t.d.h == nil:
 		return "Event", nil
 	case t.d.h.Len() == 0:
 		return "Event", []string{"this history has no events"}
-	case c < 0:
+	case ev < 0:
 		return "Event", []string{"no event matches the filter"}
 	}
-	return describeEvent(t.d, t.event(c))
+	return describeEvent(t.d, ev)
+}
+
+// matches names what the filter matched on the selected event.
+func (t *eventsTab) matches(q string) []string {
+	if t.d.idx == nil {
+		return nil
+	}
+	return eventMatches(t.d.h, t.d.idx.callOf, t.selectedEvent(), q)
+}
+
+// copyTarget is what y copies on the Events tab: the selected event's JSON,
+// as show -o json writes it.
+func (t *eventsTab) copyTarget() (text, what string) {
+	ev := t.selectedEvent()
+	if t.d.h == nil || ev < 0 {
+		return "", ""
+	}
+	return string(eventJSON(t.d.h.At(ev), 0)), "event #" + strconv.Itoa(ev) + "'s JSON"
 }

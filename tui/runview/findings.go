@@ -1,7 +1,10 @@
 package runview
 
 import (
+	"cmp"
+	"sort"
 	"strconv"
+	"strings"
 
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
@@ -17,20 +20,71 @@ import (
 // lines (ev ≥ 0).
 type findRow struct{ f, ev int32 }
 
-// findingsTab lists the findings, most severe first, each followed by its
-// evidence; enter on evidence shows its event, enter on a finding its
-// invocation.
+// findingsTab lists the findings, most severe first (or sorted by a
+// column), each followed by its evidence; enter on evidence shows its
+// event, enter on a finding its invocation. Its findings are filtered and
+// sorted as the other lists are (rowList; a run of a million events has
+// tens of thousands), and its rows are those findings with their evidence
+// between them (findRows).
 type findingsTab struct {
 	d       *viewData
-	tbl     table.Model
-	rows    []findRow
-	shown   int // findings shown (after the filter)
-	applied filterState
+	list    rowList
+	rows    findRows
 	kept    findRow
 	keptOff int
 }
 
-func newFindingsTab(d *viewData) *findingsTab { return &findingsTab{d: d, kept: findRow{-1, -1}} }
+func newFindingsTab(d *viewData) *findingsTab {
+	return &findingsTab{d: d, kept: findRow{-1, -1}, list: rowList{tab: TabFindings, syncMax: syncFindings}}
+}
+
+// syncFindings is the number of findings up to which a filter runs on the
+// UI goroutine: a finding's search text (its evidence) is long.
+const syncFindings = 2048
+
+// findRows maps list positions of the Findings tab to rows: each finding
+// shown, then its evidence lines. start holds each shown finding's row, so
+// a lookup is a binary search, whatever the number of findings.
+type findRows struct {
+	order table.Order
+	start []int32
+	n     int
+}
+
+// newFindRows lays out the findings in order, each followed by evidence(f)
+// rows.
+func newFindRows(order table.Order, evidence func(f int32) int) findRows {
+	r := findRows{order: order, start: make([]int32, order.Len())}
+	for p := range r.start {
+		r.start[p] = int32(r.n)
+		r.n += 1 + evidence(order.At(p))
+	}
+	return r
+}
+
+// at returns the row at list position p.
+func (r *findRows) at(p int) findRow {
+	k := sort.Search(len(r.start), func(i int) bool { return int(r.start[i]) > p }) - 1
+	return findRow{r.order.At(k), int32(p) - r.start[k] - 1}
+}
+
+// find returns the list position of row x (of its finding when the
+// evidence line does not exist); false when the finding is not shown.
+func (r *findRows) find(x findRow) (int, bool) {
+	k, ok := r.order.Find(x.f)
+	if !ok {
+		return 0, false
+	}
+	p := int(r.start[k])
+	next := r.n
+	if k+1 < len(r.start) {
+		next = int(r.start[k+1])
+	}
+	if x.ev >= 0 && p+1+int(x.ev) < next {
+		return p + 1 + int(x.ev), true
+	}
+	return p, true
+}
 
 // findingColumns are the Findings tab's columns: the finding's stable id
 // (what JSON output and the docs call it) and the activity get what they
@@ -48,6 +102,43 @@ func findingColumns(x *Index) []table.Column {
 	}
 }
 
+// sorts are the columns the Findings tab sorts by; the first is the
+// report's order, most severe first.
+func (t *findingsTab) sorts() []sortColumn {
+	if t.d.idx == nil {
+		return []sortColumn{{key: "v", title: "SEVERITY"}}
+	}
+	fs := t.d.idx.Report.Findings
+	return []sortColumn{
+		{key: "v", title: "SEVERITY"},
+		{key: "f", title: "FINDING", compare: func(a, b int32) int { return strings.Compare(string(fs[a].ID), string(fs[b].ID)) }},
+		{key: "a", title: "ACTIVITY", compare: func(a, b int32) int { return strings.Compare(fs[a].Activity, fs[b].Activity) }},
+		{key: "c", title: "CONFIDENCE", compare: func(a, b int32) int {
+			return cmp.Compare(confidenceRank(fs[a].Confidence), confidenceRank(fs[b].Confidence))
+		}},
+	}
+}
+
+// confidenceRank orders confidences from the least sure.
+func confidenceRank(c detect.Confidence) int {
+	switch c {
+	case detect.ConfidenceObserved:
+		return 2
+	case detect.ConfidenceProbable:
+		return 1
+	}
+	return 0
+}
+
+func (t *findingsTab) sortState() ([]sortColumn, sortState) { return t.sorts(), t.list.sort }
+
+func (t *findingsTab) setSort(c int) tea.Cmd {
+	t.list.pickSort(c)
+	return t.apply(t.list.applied, t.selectedFinding())
+}
+
+func (t *findingsTab) table() *table.Model { return &t.list.tbl }
+
 func (t *findingsTab) title() string { return "Findings" }
 
 func (t *findingsTab) total() int {
@@ -61,107 +152,111 @@ func (t *findingsTab) count() string {
 	if t.d.idx == nil {
 		return "…"
 	}
-	if t.applied.active() {
-		return format.Count(t.shown) + "/" + format.Count(t.total())
-	}
-	return format.Count(t.total())
+	return t.list.count()
 }
 
-func (t *findingsTab) position() string {
-	if t.tbl.Len() == 0 {
-		return ""
-	}
-	return format.Count(t.tbl.Cursor()+1) + "/" + format.Count(t.tbl.Len())
-}
+func (t *findingsTab) position() string { return t.list.position() }
 
-func (t *findingsTab) setHeight(h int) { t.tbl.SetHeight(h) }
+func (t *findingsTab) setHeight(h int) { t.list.tbl.SetHeight(h) }
 
-func (t *findingsTab) rowCount() int { return t.tbl.Len() }
+func (t *findingsTab) rowCount() int { return t.list.tbl.Len() }
 
 func (t *findingsTab) selected() (findRow, bool) {
-	c := t.tbl.Cursor()
-	if c < 0 || c >= len(t.rows) {
+	c := t.list.tbl.Cursor()
+	if c < 0 || c >= t.rows.n {
 		return findRow{}, false
 	}
-	return t.rows[c], true
+	return t.rows.at(c), true
+}
+
+// selectedFinding is the selected row's finding, -1 for none.
+func (t *findingsTab) selectedFinding() int32 {
+	if r, ok := t.selected(); ok {
+		return r.f
+	}
+	return -1
 }
 
 func (t *findingsTab) remember() {
-	t.kept, t.keptOff = findRow{-1, -1}, t.tbl.Offset()
+	t.kept, t.keptOff = findRow{-1, -1}, t.list.tbl.Offset()
 	if r, ok := t.selected(); ok {
 		t.kept = r
 	}
 }
 
 func (t *findingsTab) load(keep bool, f filterState) tea.Cmd {
-	t.rebuild(f)
-	if !keep || t.kept.f < 0 || !t.selectRow(t.kept) {
-		t.tbl.SetCursor(0)
+	t.list.reset(t.total())
+	t.buildRows()
+	t.list.tbl.SetCursor(0)
+	sel := int32(-1)
+	if keep && t.kept.f >= 0 {
+		sel = t.kept.f
+	}
+	cmd := t.apply(f, sel)
+	if keep && t.kept.f >= 0 && t.selectRow(t.kept) {
+		t.list.tbl.SetView(t.list.tbl.Cursor(), t.keptOff)
+	}
+	return cmd
+}
+
+// applyFilter shows the findings matching f.
+func (t *findingsTab) applyFilter(f filterState) tea.Cmd {
+	if f == t.list.applied && !t.list.pending {
 		return nil
 	}
-	t.tbl.SetView(t.tbl.Cursor(), t.keptOff)
-	return nil
+	return t.apply(f, t.selectedFinding())
 }
 
-// applyFilter filters the findings (there are few: always at once).
-func (t *findingsTab) applyFilter(f filterState) tea.Cmd {
-	if f != t.applied {
-		t.rebuild(f)
+// apply filters and sorts the findings (in a command for many), keeping
+// finding sel selected.
+func (t *findingsTab) apply(f filterState, sel int32) tea.Cmd {
+	x := t.d.idx
+	if x == nil {
+		t.list.seq++
+		t.list.take(filterState{}, nil, table.NewOrder(0, nil, nil), -1)
+		t.buildRows()
+		return nil
+	}
+	prepare := func(f filterState) *table.Query { return x.findTerms.Prepare(f.query) }
+	cmd := t.list.apply(t.d, f, prepare, x.findFlags, t.sorts(), sel)
+	if cmd != nil {
+		return cmd // the rows stay until the command answers
+	}
+	t.buildRows()
+	if sel >= 0 {
+		t.selectRow(findRow{sel, -1})
 	}
 	return nil
 }
 
-// rebuild lists the findings matching f, each followed by its evidence.
-func (t *findingsTab) rebuild(f filterState) {
-	prev, ok := t.selected()
-	t.applied = f
-	t.rows = t.rows[:0]
-	t.shown = 0
-	x := t.d.idx
-	if x != nil {
-		q := x.findTerms.Prepare(f.query)
-		need := f.flags() &^ flagFlagged // every finding is flagged
-		for fi := range x.Report.Findings {
-			fd := &x.Report.Findings[fi]
-			if need != 0 {
-				ii := fd.InvocationIndex
-				if ii < 0 || ii >= len(x.invFlags) || x.invFlags[ii]&need != need {
-					continue
-				}
-			}
-			if !q.Match(fi) {
-				continue
-			}
-			t.shown++
-			t.rows = append(t.rows, findRow{int32(fi), -1})
-			for ei := range fd.Evidence {
-				t.rows = append(t.rows, findRow{int32(fi), int32(ei)})
-			}
+// filteredRows takes the findings a filter command kept.
+func (t *findingsTab) filteredRows(msg filteredMsg) {
+	if t.list.answer(msg) {
+		sel := t.list.sel
+		t.buildRows()
+		if sel >= 0 {
+			t.selectRow(findRow{sel, -1})
 		}
 	}
-	t.tbl.SetLen(len(t.rows))
-	if ok {
-		t.selectRow(prev)
+}
+
+// buildRows lays out the findings shown with their evidence.
+func (t *findingsTab) buildRows() {
+	var fs []detect.Finding
+	if t.d.idx != nil {
+		fs = t.d.idx.Report.Findings
 	}
+	t.rows = newFindRows(t.list.order, func(f int32) int { return len(fs[f].Evidence) })
+	t.list.tbl.SetLen(t.rows.n)
 }
 
 // selectRow puts the cursor on r, or on its finding; false when hidden.
 func (t *findingsTab) selectRow(r findRow) bool {
-	parent := -1
-	for i, row := range t.rows {
-		if row == r {
-			t.tbl.SetCursor(i)
-			return true
-		}
-		if row.f == r.f && row.ev < 0 {
-			parent = i
-		}
+	p, ok := t.rows.find(r)
+	if ok {
+		t.list.tbl.SetCursor(p)
 	}
-	if parent >= 0 {
-		t.tbl.SetCursor(parent)
-		return true
-	}
-	return false
+	return ok
 }
 
 func (t *findingsTab) update(msg tea.KeyPressMsg) tea.Cmd {
@@ -182,7 +277,7 @@ func (t *findingsTab) update(msg tea.KeyPressMsg) tea.Cmd {
 		}
 		return nil
 	}
-	t.tbl.Update(msg, k)
+	t.list.tbl.Update(msg, k)
 	return nil
 }
 
@@ -215,24 +310,25 @@ func (t *findingsTab) lines(width, height int) []string {
 			out = append(out, " "+l)
 		}
 		return out
-	case len(t.rows) == 0:
+	case t.rows.n == 0 && !t.list.pending:
 		return []string{"", " no finding matches the filter (esc clears it)"}
 	}
 	s := t.d.c.Styles
-	l := table.NewLayout(width-2, findingColumns(x))
+	cols := findingColumns(x)
+	l := table.NewLayout(width-2, cols)
 	out := make([]string, 0, height)
-	out = append(out, s.Heading.Render("  "+l.Header()))
-	out = append(out, t.tbl.Lines(func(i int, selected bool) string {
-		r := t.rows[i]
+	out = append(out, s.Heading.Render("  "+l.Row(headings(cols, t.sorts(), t.list.sort)...)))
+	out = append(out, t.list.tbl.Lines(func(i int, selected bool) string {
+		r := t.rows.at(i)
 		f := &x.Report.Findings[r.f]
 		cursor := " "
 		if selected {
-			cursor = "›"
+			cursor = t.d.cursor()
 		}
 		var line string
 		if r.ev >= 0 {
 			ev := f.Evidence[r.ev]
-			line = format.Pad(cursor+"    └ "+eventRef(t.d.h, ev.Event)+": "+format.Line(trimText(ev.Fact, 300)), width)
+			line = format.Pad(cursor+"    └ "+eventRef(t.d.h, ev.Event)+": "+format.Clip(ev.Fact, 300), width)
 			if selected {
 				return s.Selected.Render(line)
 			}
@@ -270,6 +366,31 @@ func (t *findingsTab) noFindings() []string {
 		}
 	}
 	return out
+}
+
+// need is the width the Findings tab's columns want, gutter included.
+func (t *findingsTab) need(int) int {
+	return 2 + table.Need(findingColumns(t.d.idx), maxNameWant)
+}
+
+// matches names what the filter matched on the selected finding.
+func (t *findingsTab) matches(q string) []string {
+	r, ok := t.selected()
+	if !ok || t.d.idx == nil {
+		return nil
+	}
+	return findingMatches(t.d.idx.Report, int(r.f), q)
+}
+
+// copyTarget is what y copies on the Findings tab: the finding with its
+// evidence, as Markdown for a ticket.
+func (t *findingsTab) copyTarget() (text, what string) {
+	r, ok := t.selected()
+	if !ok || t.d.idx == nil {
+		return "", ""
+	}
+	f := &t.d.idx.Report.Findings[r.f]
+	return string(format.AppendFindingMarkdown(nil, f)), "the " + string(f.ID) + " finding as Markdown"
 }
 
 func (t *findingsTab) selection() string {

@@ -10,11 +10,15 @@ import (
 	"github.com/twice-cli/twice/tui/format"
 )
 
-// header renders the run's three header lines: what it is, when and at
-// which data-sharing level, and where to see it in the console.
+// header renders the run's header: what it is and its status; for a run
+// that failed, was terminated or stalled, why; when and how long, its size
+// and source, the data-sharing level; and where to see it in the console.
 func (m *Model) header() []string {
 	w := m.width
 	s := m.c.Styles
+	if m.absent != nil {
+		return m.absentHeader()
+	}
 	if m.d.h == nil {
 		title := "run"
 		if m.loading != "" {
@@ -24,26 +28,44 @@ func (m *Model) header() []string {
 	}
 	run := &m.d.h.Run
 	mark, tone := format.StatusMark(run.Status)
-	first := s.Title.Render(format.Fit(format.Line(run.Workflow), max(w/3, 12))) +
-		"  " + s.Label.Render("run") + " " + idOrUnknown(run.ID) +
-		"  " + s.Label.Render("app") + " " + format.Line(run.AppID) +
-		"  " + s.Tone(tone).Render(mark)
-
-	second := m.factsLine(w)
-
-	var third string
-	if m.d.hasLink {
-		third = m.linkLine(w)
-	} else {
-		third = s.Label.Render("no console link:") + " " + plainIDs(run)
+	// The status is never cut: the workflow's name gives way first.
+	ids := "  " + s.Label.Render("run") + " " + idOrUnknown(run.ID) + "  " + s.Label.Render("app") + " " + format.Line(run.AppID)
+	status := "  " + s.Tone(tone).Render(mark)
+	name := format.Fit(format.Line(run.Workflow), max(w-format.Width(ids)-format.Width(status), min(w/3, 12)))
+	first := s.Title.Render(name) + format.Fit(ids, max(w-format.Width(name)-format.Width(status), 0)) + status
+	lines := []string{format.Pad(format.Fit(first, w), w)}
+	if why := format.RunWhy(m.d.h); why != "" {
+		lines = append(lines, format.Pad(s.Tone(tone).Render(format.Fit("why: "+why, w)), w))
 	}
-	return []string{format.Pad(first, w), format.Pad(second, w), format.Pad(third, w)}
+	lines = append(lines, format.Pad(m.factsLine(w), w))
+	if m.d.hasLink {
+		lines = append(lines, format.Pad(m.linkLine(w), w))
+	} else {
+		lines = append(lines, format.Pad(format.Fit(s.Label.Render("no console link:")+" "+plainIDs(run), w), w))
+	}
+	return lines
 }
 
-// factsLine is the header's second line: when the run started and ended
-// (or was last updated), how long it took, its size, the data-sharing
-// level, a lossy source and follow mode. What does not fit the width is
-// left out, least useful first, rather than cut in the middle.
+// absentHeader names a run shown as absent (a child not in its parent's
+// file): its workflow, id and app, and its link when there is one.
+func (m *Model) absentHeader() []string {
+	w, s, run := m.width, m.c.Styles, m.absent
+	first := s.Title.Render(format.Fit(format.Line(run.Workflow), max(w/3, 12))) +
+		"  " + s.Label.Render("run") + " " + idOrUnknown(run.ID) +
+		"  " + s.Label.Render("app") + " " + format.Line(run.AppID) + "  " + s.Label.Render("child of") + " " + format.Line(run.ParentID)
+	third := s.Label.Render("no console link:") + " " + plainIDs(run)
+	if link, ok := catalyst.ConsoleLink(m.c.Console, *run); ok {
+		third = s.Label.Render("console") + " " + s.Link.Render(link)
+	}
+	return []string{format.Pad(format.Fit(first, w), w), format.Pad(s.Error.Render(format.Fit("not in this file", w)), w),
+		format.Pad(format.Fit(third, w), w)}
+}
+
+// factsLine is the header's facts: how long the run took (or has run), its
+// size, a lossy source, when it started and ended, and the data-sharing
+// level. What does not fit the width is left out, least needed first — the
+// long data-sharing phrase before the duration — rather than cut in the
+// middle.
 func (m *Model) factsLine(w int) string {
 	s := m.c.Styles
 	run := &m.d.h.Run
@@ -52,47 +74,75 @@ func (m *Model) factsLine(w int) string {
 	type fact struct {
 		text string
 		keep int // higher is kept longer
+		// short, when set, is kept down to shortKeep once text is not.
+		short     string
+		shortKeep int
 	}
-	facts := []fact{{s.Label.Render("started") + " " + format.Instant(created, m.c.TimeFormat, now), 5}}
+	var facts []fact
 	if run.Status.IsEnded() {
-		facts = append(facts, fact{s.Label.Render("ended") + " " + format.Instant(updated, m.c.TimeFormat, now), 1})
 		if !created.IsZero() && !updated.IsZero() {
-			facts = append(facts, fact{s.Label.Render("took") + " " + format.Duration(updated.Sub(created)), 3})
+			facts = append(facts, fact{text: s.Label.Render("took") + " " + format.Duration(updated.Sub(created)), keep: 7})
 		}
-	} else if !updated.IsZero() {
-		facts = append(facts, fact{s.Label.Render("updated") + " " + format.Instant(updated, m.c.TimeFormat, now), 3})
+	} else if !created.IsZero() && !updated.IsZero() {
+		facts = append(facts, fact{text: s.Label.Render("running") + " " + format.Duration(updated.Sub(created)) + " so far", keep: 7})
 	}
-	facts = append(facts, fact{format.Plural(m.d.h.Len(), "event"), 2})
-	facts = append(facts, fact{s.Label.Render("data sharing") + " " + m.d.ds.LevelText(), 6})
+	facts = append(facts, fact{text: format.Plural(m.d.h.Len(), "event"), keep: 6})
 	if m.d.h.Lossy {
-		facts = append(facts, fact{"lossy source (" + m.d.h.Format.Description() + ")", 4})
+		facts = append(facts, fact{text: "lossy source (" + m.d.h.Format.Description() + ")", keep: 5})
 	}
+	facts = append(facts, fact{text: s.Label.Render("started") + " " + format.Instant(created, m.c.TimeFormat, now), keep: 4})
+	if run.Status.IsEnded() {
+		facts = append(facts, fact{text: s.Label.Render("ended") + " " + format.Instant(updated, m.c.TimeFormat, now), keep: 2})
+	} else if !updated.IsZero() {
+		facts = append(facts, fact{text: s.Label.Render("updated") + " " + format.Instant(updated, m.c.TimeFormat, now), keep: 3})
+	}
+	// The long phrase ("none (no data-sharing filter on this source)")
+	// goes first; the level's name stays longer than when the run ended.
+	facts = append(facts, fact{text: s.Label.Render("data sharing") + " " + m.d.ds.LevelText(), keep: 1,
+		short: s.Label.Render("data sharing") + " " + levelShort(m.d.ds), shortKeep: 3})
 	if run.RerunOf != "" {
 		// The history before the fork is the source run's: say whose.
-		facts = append(facts, fact{s.Label.Render("rerun of") + " " + format.Line(run.RerunOf) +
-			" " + s.Label.Render("from event") + " " + strconv.Itoa(int(run.RerunFrom)), 7})
+		facts = append(facts, fact{text: s.Label.Render("rerun of") + " " + format.Line(run.RerunOf) +
+			" " + s.Label.Render("from event") + " " + strconv.Itoa(int(run.RerunFrom)), keep: 8})
 	}
 	if m.following {
 		// The status line says so too: the first to go.
-		facts = append(facts, fact{s.New.Render("following"), 0})
+		facts = append(facts, fact{text: s.New.Render("following"), keep: 0})
 	}
 	if rec := run.Provenance.Recorded; rec != nil && rec.Truncated {
 		// Never shown as complete: kept longest.
-		facts = append(facts, fact{s.Error.Render("TRUNCATED recording: the history is partial"), 8})
+		facts = append(facts, fact{text: s.Error.Render("TRUNCATED recording: the history is partial"), keep: 9})
 	}
 	const sep = " · "
 	for floor := 0; ; floor++ {
 		var parts []string
 		for _, f := range facts {
-			if f.keep >= floor {
+			switch {
+			case f.keep >= floor:
 				parts = append(parts, f.text)
+			case f.short != "" && f.shortKeep >= floor:
+				parts = append(parts, f.short)
 			}
 		}
 		line := strings.Join(parts, sep)
 		if format.Width(line) <= w || len(parts) <= 1 {
-			return line
+			return format.Fit(line, w)
 		}
 	}
+}
+
+// levelShort is the data-sharing level in a word or two: "metadata",
+// "full (inferred)", "none", "not reported".
+func levelShort(ds catalyst.DataSharing) string {
+	switch {
+	case !ds.Filtered && ds.Level == catalyst.LevelUnknown:
+		return "none"
+	case ds.Level == catalyst.LevelUnknown:
+		return "not reported"
+	case ds.Inferred:
+		return safetext.Line(string(ds.Level)) + " (inferred)"
+	}
+	return safetext.Line(string(ds.Level))
 }
 
 // linkLine is the header's third line: the console link in full, without

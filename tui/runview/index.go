@@ -12,7 +12,15 @@ const (
 	flagFailed  uint8 = 1 << iota // a failure (event) or a failed attempt (invocation)
 	flagRetried                   // part of an invocation with more than one attempt
 	flagFlagged                   // part of an invocation with findings, or evidence
+	// flagMore: the row has text to search that its terms do not hold (a
+	// present payload, a second id), searched only when a filter runs.
+	flagMore
+	// flagNumbered: the event has an eventId (a number query matches it).
+	flagNumbered
 )
+
+// filterFlags are the flags a filter toggle can require.
+const filterFlags = flagFailed | flagRetried | flagFlagged
 
 // Index is what the run view needs besides the history: detect's report and
 // the lookups and search terms built from it. NewIndex builds it off the UI
@@ -26,10 +34,14 @@ type Index struct {
 	eventAttempt []int32 // per event: its attempt's position in the invocation, -1 for none
 	eventFlags   []uint8
 	invFlags     []uint8
+	findFlags    []uint8       // per finding: its invocation's flags (every finding is flagged)
 	evidence     map[int][]int // event position → findings citing it
 	eventTerms   *table.Terms
 	invTerms     *table.Terms
 	findTerms    *table.Terms
+	// callOf is, per event that closes a call, the event that opened it
+	// (format.CallOf): the Events tab names the row after it.
+	callOf []int32
 	// withheld counts the events whose payload is withheld.
 	withheld int
 	// invByKey finds an invocation by its key (expansions and the
@@ -43,7 +55,7 @@ type Index struct {
 	// nameWidth and flagWidth are the widths the Invocations tab's NAME and
 	// FLAG cells need (the widest, capped); eventNameWidth the Events tab's
 	// NAME cells.
-	nameWidth, flagWidth, eventNameWidth int
+	nameWidth, flagWidth, eventNameWidth, keyWidth int
 }
 
 // Caps of the wanted column widths (the table gives no column more than
@@ -81,7 +93,8 @@ func NewIndex(h *catalyst.History, rep *detect.Report) *Index {
 			}
 		}
 	}
-	invTerms := table.NewTermsBuilder(1, len(rep.Invocations))
+	invTerms := table.NewTermsBuilder(4, len(rep.Invocations))
+	var shared [4]string
 	worstSev := detect.SeverityNone
 	names := make(map[string]struct{})
 	for ii := range rep.Invocations {
@@ -99,6 +112,7 @@ func NewIndex(h *catalyst.History, rep *detect.Report) *Index {
 			}
 			x.flagWidth = max(x.flagWidth, min(format.Width(flagText(rep, inv)), maxFlagWant))
 		}
+		x.keyWidth = max(x.keyWidth, min(len(inv.Key), maxNameWant))
 		if _, seen := names[inv.Name]; !seen && x.nameWidth < maxNameWant {
 			names[inv.Name] = struct{}{}
 			x.nameWidth = max(x.nameWidth, min(format.Width(format.Line(inv.Name)), maxNameWant))
@@ -132,12 +146,18 @@ func NewIndex(h *catalyst.History, rep *detect.Report) *Index {
 				mark(t.Fired, ai)
 			}
 		}
-		invTerms.Add([]string{inv.Name}, inv.Key)
+		shared[0], shared[1], shared[2], shared[3] = inv.Name, findingIDs(rep, inv), attemptFailures(inv, false), attemptFailures(inv, true)
+		invTerms.Add(shared[:], inv.Key)
+		if otherIDs(inv) {
+			x.invFlags[ii] |= flagMore
+		}
 	}
 	x.invTerms = invTerms.Terms()
 
-	evTerms := table.NewTermsBuilder(2, n)
-	var shared [2]string
+	x.callOf = format.CallOf(h, rep)
+	// Columns: the type, the event's own name, the name of the call it
+	// closes (shown as derived), and its error.
+	evTerms := table.NewTermsBuilder(4, n)
 	for i, e := range h.All() {
 		if isFailure(e) {
 			x.eventFlags[i] |= flagFailed
@@ -145,16 +165,33 @@ func NewIndex(h *catalyst.History, rep *detect.Report) *Index {
 		if e.Payload.State == catalyst.PayloadWithheld {
 			x.withheld++
 		}
-		shared[0], shared[1] = e.TypeLabel(), e.Name
+		if e.Payload.Has() || secondID(e) {
+			x.eventFlags[i] |= flagMore
+		}
+		if e.ID >= 0 {
+			x.eventFlags[i] |= flagNumbered
+		}
+		shared[0], shared[1], shared[2], shared[3] = e.TypeLabel(), e.Name, "", ""
+		if e.Name == "" && x.callOf[i] >= 0 {
+			shared[2] = format.RawCallName(h, x.callOf, i)
+		}
+		if f := e.Failure; f != nil {
+			shared[3] = failureSearch(f)
+		}
 		evTerms.Add(shared[:], eventID(e))
 	}
 	x.eventTerms = evTerms.Terms()
-	x.eventNameWidth = min(x.eventTerms.Widest(1), maxNameWant)
+	x.eventNameWidth = min(max(x.eventTerms.Widest(1), x.eventTerms.Widest(2)+format.Width(format.DerivedMark)), maxNameWant)
 
-	findTerms := table.NewTermsBuilder(2, len(rep.Findings))
+	findTerms := table.NewTermsBuilder(3, len(rep.Findings))
+	x.findFlags = make([]uint8, len(rep.Findings))
 	for fi := range rep.Findings {
 		f := &rep.Findings[fi]
-		findTerms.Add([]string{string(f.ID), f.Activity}, f.Invocation)
+		findTerms.Add([]string{string(f.ID), f.Activity, evidenceText(f)}, f.Invocation)
+		x.findFlags[fi] = flagFlagged
+		if ii := f.InvocationIndex; ii >= 0 && ii < len(x.invFlags) {
+			x.findFlags[fi] |= x.invFlags[ii] & filterFlags
+		}
 	}
 	x.findTerms = findTerms.Terms()
 	return x

@@ -1,7 +1,9 @@
 package runview
 
 import (
+	"cmp"
 	"strconv"
+	"strings"
 
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
@@ -9,17 +11,16 @@ import (
 	"github.com/twice-cli/twice/catalyst/safetext"
 	"github.com/twice-cli/twice/detect"
 	"github.com/twice-cli/twice/tui/format"
-	"github.com/twice-cli/twice/tui/style"
 	"github.com/twice-cli/twice/tui/table"
 )
 
 // invCells is one invocation's row text, built once per index.
 type invCells struct {
-	name, attempts, outcome, duration, flag string
+	name, attempts, outcome, duration, flag, start, key, class string
 	// shortFlag is the flag without the severity's word ("▲ duplicate? +1"),
 	// for a FLAG column too narrow for the whole.
 	shortFlag   string
-	outcomeTone style.Tone
+	outcomeTone format.Tone
 	severity    detect.Severity
 }
 
@@ -27,22 +28,17 @@ type invCells struct {
 // attempts when it is expanded (att ≥ 0).
 type invRow struct{ inv, att int32 }
 
-// invocationsTab lists one row per invocation; enter expands a row into its
-// attempts.
+// invocationsTab lists one row per invocation; space (or enter, on an
+// activity) expands a row into its attempts, enter on a child workflow
+// opens the child's run.
 type invocationsTab struct {
-	d   *viewData
-	tbl table.Model
-	// rows maps list positions to invocations and attempts.
+	d *viewData
+	// list holds the invocations shown; rows adds the expanded attempts.
+	list     rowList
 	rows     invRows
-	applied  filterState
-	matched  []int32 // invocations matching the filter (nil: all)
 	expanded map[string]bool
 	kept     keptInvocation
-	// seq numbers filter requests; pending is set while a filter command
-	// runs.
-	seq     int
-	pending bool
-	cache   table.Cache[invCells]
+	cache    table.Cache[invCells]
 }
 
 // keptInvocation is the selection remembered across a reload.
@@ -53,17 +49,18 @@ type keptInvocation struct {
 }
 
 func newInvocationsTab(d *viewData) *invocationsTab {
-	return &invocationsTab{d: d, expanded: make(map[string]bool)}
+	return &invocationsTab{d: d, expanded: make(map[string]bool), list: rowList{tab: TabInvocations}}
 }
 
 // invocationColumns are the Invocations tab's columns; the name and the
 // flag get what the widest of them needs (x may be nil while detect runs).
-func invocationColumns(x *Index) []table.Column {
-	var name, flag int
+// A wide view (wide) adds when each started, its key and its class.
+func invocationColumns(x *Index, wide bool) []table.Column {
+	var name, flag, key int
 	if x != nil {
-		name, flag = x.nameWidth, x.flagWidth
+		name, flag, key = x.nameWidth, x.flagWidth, x.keyWidth
 	}
-	return []table.Column{
+	cols := []table.Column{
 		{Title: "NAME", Width: 12, Flex: 2, Want: name},
 		{Title: "ATTEMPTS", Width: 8, Right: true},
 		{Title: "OUTCOME", Width: 11},
@@ -72,10 +69,65 @@ func invocationColumns(x *Index) []table.Column {
 		{Title: "DURATION", Width: 8, Right: true, Drop: 1, Firm: true},
 		{Title: "FLAG", Width: 12, Flex: 1, Want: max(flag, 4)},
 	}
+	if wide {
+		cols = append(cols[:3:3],
+			table.Column{Title: "START", Width: 9, Right: true, Drop: 2},
+			cols[3],
+			table.Column{Title: "CLASS", Width: 11, Drop: 3},
+			cols[4],
+			table.Column{Title: "KEY", Width: 8, Flex: 1, Want: key, Drop: 4})
+	}
+	return cols
 }
 
-// invFlagColumn is the FLAG column's position in invocationColumns.
-const invFlagColumn = 4
+// cells returns an invocation's cells in invocationColumns' order, the
+// flag fitted to width w.
+func (c *invCells) row(wide bool, flag string, outcome string) []string {
+	if wide {
+		return []string{c.name, c.attempts, outcome, c.start, c.duration, c.class, flag, c.key}
+	}
+	return []string{c.name, c.attempts, outcome, c.duration, flag}
+}
+
+// flagColumn is the FLAG column's position in invocationColumns.
+func flagColumn(wide bool) int {
+	if wide {
+		return 6
+	}
+	return 4
+}
+
+// sorts are the columns the Invocations tab sorts by; the first is the
+// order the invocations started in.
+func (t *invocationsTab) sorts() []sortColumn { return invocationSorts(t.d) }
+
+func invocationSorts(d *viewData) []sortColumn {
+	if d.idx == nil {
+		return []sortColumn{{key: "s", title: "START"}}
+	}
+	rep := d.idx.Report
+	inv := func(i int32) *detect.Invocation { return &rep.Invocations[i] }
+	sev := func(i int32) detect.Severity {
+		if x := inv(i); len(x.Findings) > 0 {
+			return rep.Findings[worstFinding(rep, x)].Severity
+		}
+		return -1
+	}
+	return []sortColumn{
+		{key: "s", title: "START"},
+		{key: "n", title: "NAME", compare: func(a, b int32) int { return strings.Compare(inv(a).Name, inv(b).Name) }},
+		{key: "a", title: "ATTEMPTS", compare: func(a, b int32) int {
+			return cmp.Compare(len(inv(a).Attempts), len(inv(b).Attempts))
+		}},
+		{key: "o", title: "OUTCOME", compare: func(a, b int32) int { return cmp.Compare(inv(a).Outcome, inv(b).Outcome) }},
+		{key: "d", title: "DURATION", compare: func(a, b int32) int {
+			return cmp.Compare(inv(a).Duration(), inv(b).Duration())
+		}},
+		{key: "f", title: "FLAG", compare: func(a, b int32) int { return cmp.Compare(sev(a), sev(b)) }},
+		{key: "c", title: "CLASS", compare: func(a, b int32) int { return cmp.Compare(inv(a).Class, inv(b).Class) }},
+		{key: "k", title: "KEY", compare: func(a, b int32) int { return strings.Compare(inv(a).Key, inv(b).Key) }},
+	}
+}
 
 func (t *invocationsTab) title() string { return "Invocations" }
 
@@ -90,41 +142,46 @@ func (t *invocationsTab) count() string {
 	if t.d.idx == nil {
 		return "…"
 	}
-	n := len(t.invocations())
-	if t.matched != nil {
-		return format.Count(len(t.matched)) + "/" + format.Count(n)
-	}
-	return format.Count(n)
+	return t.list.count()
 }
 
-func (t *invocationsTab) position() string {
-	if t.pending {
-		return "filtering…"
-	}
-	if t.tbl.Len() == 0 {
-		return ""
-	}
-	return format.Count(t.tbl.Cursor()+1) + "/" + format.Count(t.tbl.Len())
+func (t *invocationsTab) position() string { return t.list.position() }
+
+func (t *invocationsTab) sortState() ([]sortColumn, sortState) { return t.sorts(), t.list.sort }
+
+func (t *invocationsTab) setSort(c int) tea.Cmd {
+	t.list.pickSort(c)
+	return t.resort()
 }
 
-func (t *invocationsTab) setHeight(h int) { t.tbl.SetHeight(h) }
+func (t *invocationsTab) setHeight(h int) { t.list.tbl.SetHeight(h) }
 
-func (t *invocationsTab) rowCount() int { return t.tbl.Len() }
+func (t *invocationsTab) rowCount() int { return t.list.tbl.Len() }
+
+func (t *invocationsTab) table() *table.Model { return &t.list.tbl }
 
 // row returns the row at list position i.
 func (t *invocationsTab) row(i int) invRow { return t.rows.at(i) }
 
 // selected returns the selected row, ok false when the list is empty.
 func (t *invocationsTab) selected() (invRow, bool) {
-	c := t.tbl.Cursor()
-	if c < 0 || t.d.idx == nil {
+	c := t.list.tbl.Cursor()
+	if c < 0 || t.d.idx == nil || c >= t.rows.len() {
 		return invRow{}, false
 	}
 	return t.row(c), true
 }
 
+// selectedInvocation is the selected row's invocation, -1 for none.
+func (t *invocationsTab) selectedInvocation() int32 {
+	if r, ok := t.selected(); ok {
+		return r.inv
+	}
+	return -1
+}
+
 func (t *invocationsTab) remember() {
-	t.kept = keptInvocation{att: -1, offset: t.tbl.Offset()}
+	t.kept = keptInvocation{att: -1, offset: t.list.tbl.Offset()}
 	if r, ok := t.selected(); ok {
 		t.kept.key, t.kept.att = t.invocations()[r.inv].Key, r.att
 	}
@@ -136,74 +193,83 @@ func (t *invocationsTab) load(keep bool, f filterState) tea.Cmd {
 		t.kept = keptInvocation{}
 	}
 	t.cache.Reset()
-	t.seq++ // drop filter results computed for the old data
-	t.pending = false
-	t.applied, t.matched = filterState{}, nil
+	t.list.reset(len(t.invocations()))
 	t.buildRows()
-	t.tbl.SetCursor(0)
+	t.list.tbl.SetCursor(0)
 	x := t.d.idx
+	sel := invRow{-1, -1}
 	switch {
 	case x == nil:
 	case t.kept.key != "":
 		if i, ok := x.invByKey[t.kept.key]; ok {
-			t.selectRow(invRow{i, t.kept.att})
-			t.tbl.SetView(t.tbl.Cursor(), t.kept.offset)
+			sel = invRow{i, t.kept.att}
 		}
 	case x.worst >= 0:
 		// A run opened (or analyzed) afresh: put the worst finding under
 		// the cursor.
-		t.selectRow(invRow{x.worst, -1})
+		sel = invRow{x.worst, -1}
 	}
-	return t.applyFilter(f)
+	cmd := t.apply(f, sel.inv)
+	if sel.inv >= 0 {
+		t.selectRow(sel)
+		if t.kept.key != "" {
+			t.list.tbl.SetView(t.list.tbl.Cursor(), t.kept.offset)
+		}
+	}
+	return cmd
 }
 
 func (t *invocationsTab) applyFilter(f filterState) tea.Cmd {
-	if f == t.applied && !t.pending {
+	if f == t.list.applied && !t.list.pending {
 		return nil
 	}
-	t.seq++
-	t.pending = false
+	return t.apply(f, t.selectedInvocation())
+}
+
+// resort applies a new sort to the invocations shown.
+func (t *invocationsTab) resort() tea.Cmd {
+	return t.apply(t.list.applied, t.selectedInvocation())
+}
+
+func (t *invocationsTab) apply(f filterState, sel int32) tea.Cmd {
 	x := t.d.idx
-	if x == nil || !f.active() {
-		t.setMatched(f, nil)
+	if x == nil {
+		t.list.seq++
+		t.list.take(filterState{}, nil, table.NewOrder(0, nil, nil), -1)
+		t.buildRows()
 		return nil
 	}
-	var from []int32
-	if t.matched != nil && f.narrows(t.applied) {
-		from = t.matched
+	prepare := func(f filterState) *table.Query {
+		p := x.invTerms.Prepare(f.query)
+		if f.query != "" {
+			p.Extra = invocationExtra(x.Report, x.invFlags, searchForm(f.query))
+		}
+		return p
 	}
-	if len(x.invFlags) <= syncRows {
-		t.setMatched(f, selectRows(x.invTerms, x.invFlags, f, from))
-		return nil
-	}
-	t.pending = true
-	return filterCmd(t.d, TabInvocations, t.seq, x.invTerms, x.invFlags, f, from)
-}
-
-// filteredRows takes the invocations a filter command matched, unless a
-// newer request superseded it.
-func (t *invocationsTab) filteredRows(msg filteredMsg) {
-	if msg.seq != t.seq || !t.pending {
-		return
-	}
-	t.pending = false
-	t.setMatched(msg.f, msg.rows)
-}
-
-// setMatched shows the invocations matching f (nil: all), keeping the
-// selection where it can.
-func (t *invocationsTab) setMatched(f filterState, matched []int32) {
-	r, ok := t.selected()
-	t.applied, t.matched = f, matched
+	cmd := t.list.apply(t.d, f, prepare, x.invFlags, t.sorts(), sel)
 	t.buildRows()
-	if ok {
-		t.selectRow(r)
+	if cmd == nil && sel >= 0 {
+		r, _ := t.selected()
+		if r.inv != sel {
+			t.selectRow(invRow{sel, -1})
+		}
+	}
+	return cmd
+}
+
+// filteredRows takes the invocations a filter command matched.
+func (t *invocationsTab) filteredRows(msg filteredMsg) {
+	if t.list.answer(msg) {
+		sel := t.list.sel
+		t.buildRows()
+		if sel >= 0 {
+			t.selectRow(invRow{sel, -1})
+		}
 	}
 }
 
-// buildRows lays out the rows: the matching invocations, each followed by
-// its attempts when expanded. It costs the expanded invocations, not the
-// list.
+// buildRows lays out the rows: the invocations shown, each followed by its
+// attempts when expanded. It costs the expanded invocations, not the list.
 func (t *invocationsTab) buildRows() {
 	invs := t.invocations()
 	var open []int32
@@ -214,8 +280,8 @@ func (t *invocationsTab) buildRows() {
 			}
 		}
 	}
-	t.rows = newInvRows(t.matched, len(invs), open, func(i int32) int32 { return int32(len(invs[i].Attempts)) })
-	t.tbl.SetLen(t.rows.len())
+	t.rows = newInvRows(t.list.order, open, func(i int32) int32 { return int32(len(invs[i].Attempts)) })
+	t.list.tbl.SetLen(t.rows.len())
 }
 
 // selectRow puts the cursor on r, or on its invocation's row; false when the
@@ -223,7 +289,7 @@ func (t *invocationsTab) buildRows() {
 func (t *invocationsTab) selectRow(r invRow) bool {
 	p, ok := t.rows.find(r)
 	if ok {
-		t.tbl.SetCursor(p)
+		t.list.tbl.SetCursor(p)
 	}
 	return ok
 }
@@ -242,24 +308,40 @@ func (t *invocationsTab) selectInvocation(inv int, expand bool) bool {
 	return t.selectRow(invRow{int32(inv), -1})
 }
 
+// toggle expands or folds the selected invocation's attempts.
+func (t *invocationsTab) toggle() {
+	r, ok := t.selected()
+	if !ok {
+		return
+	}
+	name := t.invocations()[r.inv].Key
+	if t.expanded[name] {
+		delete(t.expanded, name)
+	} else {
+		t.expanded[name] = true
+	}
+	t.buildRows()
+	t.selectRow(invRow{r.inv, -1})
+}
+
 func (t *invocationsTab) update(msg tea.KeyPressMsg) tea.Cmd {
 	k := &t.d.c.Keys
-	if key.Matches(msg, k.Enter) {
+	switch {
+	case key.Matches(msg, k.Expand):
+		t.toggle()
+		return nil
+	case key.Matches(msg, k.Enter):
 		r, ok := t.selected()
 		if !ok {
 			return nil
 		}
-		name := t.invocations()[r.inv].Key
-		if t.expanded[name] {
-			delete(t.expanded, name)
-		} else {
-			t.expanded[name] = true
+		if cmd := t.d.openChildOfAttempt(int(r.inv), int(r.att)); cmd != nil {
+			return cmd
 		}
-		t.buildRows()
-		t.selectRow(invRow{r.inv, -1})
+		t.toggle() // on an attempt: fold back to its invocation
 		return nil
 	}
-	t.tbl.Update(msg, k)
+	t.list.tbl.Update(msg, k)
 	return nil
 }
 
@@ -268,13 +350,22 @@ func (t *invocationsTab) keys() []key.Binding {
 	if !ok {
 		return nil
 	}
-	b := t.d.c.Keys.Enter
-	if t.expanded[t.invocations()[r.inv].Key] {
-		b.SetHelp("enter", "fold attempts")
-	} else {
-		b.SetHelp("enter", "attempts")
+	var out []key.Binding
+	if t.d.childOfAttempt(int(r.inv), int(r.att)) != nil {
+		b := t.d.c.Keys.Enter
+		b.SetHelp("enter", "open child run")
+		out = append(out, b)
 	}
-	return []key.Binding{b}
+	b := t.d.c.Keys.Expand
+	if t.expanded[t.invocations()[r.inv].Key] {
+		b.SetHelp(b.Help().Key, "fold attempts")
+	} else {
+		b.SetHelp(b.Help().Key, "attempts")
+	}
+	if len(out) == 0 {
+		b.SetHelp("enter", b.Help().Desc)
+	}
+	return append(out, b)
 }
 
 func (t *invocationsTab) lines(width, height int) []string {
@@ -287,18 +378,21 @@ func (t *invocationsTab) lines(width, height int) []string {
 	case len(t.invocations()) == 0:
 		return []string{"", " no activity in this history",
 			" (" + format.Plural(t.d.h.Len(), "event") + ": see the Events tab)"}
-	case t.tbl.Len() == 0:
+	case t.list.tbl.Len() == 0 && !t.list.pending:
 		return []string{"", " no invocation matches the filter (esc clears it)"}
 	}
-	l := table.NewLayout(width-3, invocationColumns(t.d.idx))
+	wide := t.d.wide
+	cols := invocationColumns(t.d.idx, wide)
+	l := table.NewLayout(width-3, cols)
 	out := make([]string, 0, height)
-	out = append(out, s.Heading.Render("   "+l.Header()))
+	out = append(out, s.Heading.Render("   "+l.Row(headings(cols, t.sorts(), t.list.sort)...)))
 	invs := t.invocations()
-	out = append(out, t.tbl.Lines(func(i int, selected bool) string {
+	fc := flagColumn(wide)
+	out = append(out, t.list.tbl.Lines(func(i int, selected bool) string {
 		r := t.row(i)
 		cursor := " "
 		if selected {
-			cursor = "›"
+			cursor = t.d.cursor()
 		}
 		if r.att >= 0 {
 			line := cursor + "   " + format.Fit(t.attemptLine(&invs[r.inv], int(r.att)), width-4)
@@ -312,14 +406,20 @@ func (t *invocationsTab) lines(width, height int) []string {
 		if t.expanded[invs[r.inv].Key] {
 			fold = "▾"
 		}
-		flag := c.flagFor(l.Widths[invFlagColumn])
+		flag := c.flagFor(l.Widths[fc])
 		if selected {
-			return s.Selected.Render(cursor + fold + " " + l.Row(c.name, c.attempts, c.outcome, c.duration, flag))
+			return s.Selected.Render(cursor + fold + " " + l.Row(c.row(wide, flag, c.outcome)...))
 		}
-		return cursor + fold + " " + l.Row(c.name, c.attempts, s.Tone(c.outcomeTone).Render(c.outcome), c.duration,
-			s.Alert(format.SeverityAlert(c.severity)).Render(flag))
+		return cursor + fold + " " + l.Row(c.row(wide, s.Alert(format.SeverityAlert(c.severity)).Render(flag),
+			s.Tone(c.outcomeTone).Render(c.outcome))...)
 	})...)
 	return out
+}
+
+// need is the width the Invocations tab's columns want, its gutter
+// included.
+func (t *invocationsTab) need(int) int {
+	return 3 + table.Need(invocationColumns(t.d.idx, t.d.wide), maxNameWant)
 }
 
 func (t *invocationsTab) buildCells(i int) invCells {
@@ -333,9 +433,15 @@ func (t *invocationsTab) buildCells(i int) invCells {
 		outcomeTone: tone,
 		duration:    "-",
 		flag:        "-",
+		start:       "-",
+		key:         format.Line(inv.Key),
+		class:       inv.Class.String(),
 	}
 	if d := inv.Duration(); d != 0 {
 		c.duration = format.Duration(d)
+	}
+	if !inv.Start.IsZero() && !t.d.start.IsZero() {
+		c.start = format.Offset(inv.Start.Sub(t.d.start))
 	}
 	c.shortFlag = c.flag
 	if len(inv.Findings) > 0 {
@@ -410,9 +516,13 @@ func (t *invocationsTab) attemptLine(inv *detect.Invocation, ai int) string {
 		line += " inst " + format.Fit(format.Line(a.InstanceID), 13)
 	}
 	if f := a.Failure; f != nil {
-		line += " " + format.Line(trimText(f.Type, 80))
+		typ := "-"
+		if f.Type != "" {
+			typ = format.Clip(f.Type, 80)
+		}
+		line += " " + typ
 		if f.Message != "" {
-			line += ": " + format.Line(trimText(f.Message, 200))
+			line += ": " + format.Clip(f.Message, 200)
 		}
 	}
 	return line
@@ -442,18 +552,66 @@ func (t *invocationsTab) selection() string {
 func (t *invocationsTab) describe() (string, []string) {
 	r, ok := t.selected()
 	if !ok {
-		switch {
-		case t.d.idx == nil && t.d.analysisErr != "":
-			return "Invocation", []string{"not analyzed: " + safetext.Line(t.d.analysisErr)}
-		case t.d.idx == nil:
-			return "Invocation", []string{"analyzing…"}
-		case len(t.invocations()) == 0:
-			return "Invocation", []string{"no activity in this history"}
-		}
-		return "Invocation", []string{"no invocation matches the filter"}
+		return t.d.noInvocation()
 	}
 	if r.att >= 0 {
 		return describeAttempt(t.d, int(r.inv), int(r.att))
 	}
 	return describeInvocation(t.d, int(r.inv))
+}
+
+// noInvocation is the detail pane with no invocation selected: why.
+func (d *viewData) noInvocation() (string, []string) {
+	switch {
+	case d.idx == nil && d.analysisErr != "":
+		return "Invocation", []string{"not analyzed: " + safetext.Line(d.analysisErr)}
+	case d.idx == nil:
+		return "Invocation", []string{"analyzing…"}
+	case len(d.idx.Report.Invocations) == 0:
+		return "Invocation", []string{"no activity in this history"}
+	}
+	return "Invocation", []string{"no invocation matches the filter"}
+}
+
+// matches names what the filter matched on the selected invocation.
+func (t *invocationsTab) matches(q string) []string {
+	if t.d.idx == nil {
+		return nil
+	}
+	return invocationMatches(t.d.idx.Report, int(t.selectedInvocation()), q)
+}
+
+// copyTarget is what y copies on the Invocations tab: the selected
+// invocation's task execution id (its key), or the selected attempt's own
+// execution or instance id.
+func (t *invocationsTab) copyTarget() (text, what string) {
+	r, ok := t.selected()
+	if !ok {
+		return "", ""
+	}
+	return invocationCopy(&t.invocations()[r.inv], int(r.att))
+}
+
+// invocationCopy is the id y copies for an invocation (att < 0) or one of
+// its attempts, and what it is.
+func invocationCopy(inv *detect.Invocation, att int) (text, what string) {
+	if att >= 0 && att < len(inv.Attempts) {
+		a := &inv.Attempts[att]
+		n := "attempt " + strconv.Itoa(a.Number) + "'s "
+		switch {
+		case a.ExecutionID != "":
+			return a.ExecutionID, n + "task execution id"
+		case a.InstanceID != "":
+			return a.InstanceID, n + "child instance id"
+		}
+	}
+	desc := "the task execution id of " + format.Line(inv.Name)
+	if inv.Kind == detect.KindChildWorkflow {
+		desc = "the child instance id of " + format.Line(inv.Name)
+	}
+	if inv.Key == "" || strings.HasPrefix(inv.Key, "event:") {
+		// Grouped without ids: the key is twice's, not the history's.
+		return "", "nothing copied: this history has no id for " + format.Line(inv.Name) + " (grouped by order)"
+	}
+	return inv.Key, desc
 }

@@ -2,18 +2,18 @@ package runview
 
 import (
 	"slices"
-	"sort"
+
+	"github.com/twice-cli/twice/tui/table"
 )
 
 // invRows maps list positions of the Invocations tab to rows without
 // building a row per invocation: the rows are the base invocations (those
-// the filter matched, or all), with the attempts of the few expanded ones
-// inserted after them. A lookup walks the expanded invocations only, so
-// expanding one of a million costs what expanding one of ten does.
+// the filter kept, in the list's sort), with the attempts of the few
+// expanded ones inserted after them. A lookup walks the expanded
+// invocations only, so expanding one of a million costs what expanding one
+// of ten does.
 type invRows struct {
-	// base lists the invocations shown, ascending; nil shows all n.
-	base []int32
-	n    int
+	base table.Order
 	// open are the expanded invocations shown, by base position.
 	open []openInv
 	// extra is the number of attempt rows.
@@ -24,15 +24,12 @@ type invRows struct {
 // index, and its number of attempts.
 type openInv struct{ pos, inv, attempts int32 }
 
-// newInvRows lays out base (nil: all n invocations) with the invocations in
-// expanded opened; attempts gives an invocation's number of attempts.
-func newInvRows(base []int32, n int, expanded []int32, attempts func(inv int32) int32) invRows {
-	r := invRows{base: base, n: n}
-	if base != nil {
-		r.n = len(base)
-	}
+// newInvRows lays out base with the invocations in expanded opened;
+// attempts gives an invocation's number of attempts.
+func newInvRows(base table.Order, expanded []int32, attempts func(inv int32) int32) invRows {
+	r := invRows{base: base}
 	for _, inv := range expanded {
-		pos, ok := r.basePos(inv)
+		pos, ok := base.Find(inv)
 		if !ok {
 			continue
 		}
@@ -45,7 +42,7 @@ func newInvRows(base []int32, n int, expanded []int32, attempts func(inv int32) 
 }
 
 // len is the number of rows.
-func (r *invRows) len() int { return r.n + r.extra }
+func (r *invRows) len() int { return r.base.Len() + r.extra }
 
 // at returns the row at list position p.
 func (r *invRows) at(p int) invRow {
@@ -60,14 +57,14 @@ func (r *invRows) at(p int) invRow {
 		}
 		extra += int(o.attempts)
 	}
-	return invRow{r.invAt(p - extra), -1}
+	return invRow{r.base.At(p - extra), -1}
 }
 
 // find returns the list position of row x, or of its invocation's row when
 // that invocation is not expanded; ok is false when the invocation is not
 // shown.
 func (r *invRows) find(x invRow) (int, bool) {
-	pos, ok := r.basePos(x.inv)
+	pos, ok := r.base.Find(x.inv)
 	if !ok {
 		return 0, false
 	}
@@ -84,20 +81,4 @@ func (r *invRows) find(x invRow) (int, bool) {
 		}
 	}
 	return pos + extra, true
-}
-
-// basePos is the position of invocation inv among the base rows.
-func (r *invRows) basePos(inv int32) (int, bool) {
-	if r.base == nil {
-		return int(inv), inv >= 0 && int(inv) < r.n
-	}
-	i := sort.Search(len(r.base), func(i int) bool { return r.base[i] >= inv })
-	return i, i < len(r.base) && r.base[i] == inv
-}
-
-func (r *invRows) invAt(b int) int32 {
-	if r.base == nil {
-		return int32(b)
-	}
-	return r.base[b]
 }

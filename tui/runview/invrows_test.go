@@ -3,6 +3,8 @@ package runview
 import (
 	"math/rand/v2"
 	"testing"
+
+	"github.com/twice-cli/twice/tui/table"
 )
 
 // bruteRows builds the rows one by one, as the layout must behave.
@@ -51,8 +53,18 @@ func TestInvRowsMatchesBruteForce(t *testing.T) {
 			}
 		}
 		rng.Shuffle(len(expanded), func(i, j int) { expanded[i], expanded[j] = expanded[j], expanded[i] })
-		want := bruteRows(base, n, open, attempts)
-		r := newInvRows(base, n, expanded, attempts)
+		// Half the trials sort the rows (by attempts, descending).
+		var sorted func(a, b int32) int
+		if rng.IntN(2) == 0 {
+			sorted = func(a, b int32) int { return int(attempts(b) - attempts(a)) }
+		}
+		order := table.NewOrder(n, base, sorted)
+		shownOrder := make([]int32, order.Len())
+		for p := range shownOrder {
+			shownOrder[p] = order.At(p)
+		}
+		want := bruteRows(shownOrder, n, open, attempts)
+		r := newInvRows(order, expanded, attempts)
 		if r.len() != len(want) {
 			t.Fatalf("trial %d: len %d, want %d", trial, r.len(), len(want))
 		}
@@ -77,6 +89,50 @@ func TestInvRowsMatchesBruteForce(t *testing.T) {
 			}
 			if ok != shown {
 				t.Fatalf("trial %d: find(%d) ok=%v, shown=%v", trial, i, ok, shown)
+			}
+		}
+	}
+}
+
+// TestFindRowsMatchesBruteForce: the Findings tab's rows — each finding
+// shown, in its order, then its evidence — found by position and by row.
+func TestFindRowsMatchesBruteForce(t *testing.T) {
+	rng := rand.New(rand.NewPCG(5, 6))
+	for trial := 0; trial < 200; trial++ {
+		n := rng.IntN(30)
+		evidence := make([]int, n)
+		for i := range evidence {
+			evidence[i] = rng.IntN(4)
+		}
+		var kept []int32
+		for i := 0; i < n; i++ {
+			if rng.IntN(3) > 0 {
+				kept = append(kept, int32(i))
+			}
+		}
+		var sorted func(a, b int32) int
+		if rng.IntN(2) == 0 {
+			sorted = func(a, b int32) int { return evidence[b] - evidence[a] }
+		}
+		order := table.NewOrder(n, kept, sorted)
+		var want []findRow
+		for p := 0; p < order.Len(); p++ {
+			f := order.At(p)
+			want = append(want, findRow{f, -1})
+			for e := 0; e < evidence[f]; e++ {
+				want = append(want, findRow{f, int32(e)})
+			}
+		}
+		r := newFindRows(order, func(f int32) int { return evidence[f] })
+		if r.n != len(want) {
+			t.Fatalf("trial %d: %d rows, want %d", trial, r.n, len(want))
+		}
+		for p, row := range want {
+			if got := r.at(p); got != row {
+				t.Fatalf("trial %d: at(%d) = %v, want %v", trial, p, got, row)
+			}
+			if got, ok := r.find(row); !ok || got != p {
+				t.Fatalf("trial %d: find(%v) = %d %v, want %d", trial, row, got, ok, p)
 			}
 		}
 	}

@@ -1,12 +1,15 @@
-// Package runview is the run view: a header naming the run, its data-sharing
-// level and console link, and three tabs — Invocations (one row per logical
-// call, expandable into its attempts), Events (the history in engine order,
-// with the Dapr CLI's column names) and Findings — with a detail pane that
-// shows the selected row in full.
+// Package runview is the run view: a header naming the run (and, for a run
+// that failed, was terminated or stalled, why), its data-sharing level and
+// console link, and four tabs — Invocations (one row per logical call,
+// expandable into its attempts), Timeline (the attempts on one time axis),
+// Events (the history in engine order, with the Dapr CLI's column names)
+// and Findings — with a detail pane that shows the selected row in full,
+// can be widened to the whole screen, and takes the focus to scroll.
 package runview
 
 import (
 	"strings"
+	"time"
 
 	"charm.land/bubbles/v2/key"
 	"charm.land/bubbles/v2/spinner"
@@ -19,6 +22,7 @@ import (
 	"github.com/twice-cli/twice/tui/detail"
 	"github.com/twice-cli/twice/tui/format"
 	"github.com/twice-cli/twice/tui/lineinput"
+	"github.com/twice-cli/twice/tui/table"
 )
 
 // The run view's own messages are addressed to the view that sent them (its
@@ -37,25 +41,32 @@ type jumpToInvocationMsg struct {
 	invocation int
 }
 
-// asyncFilter is a tab that filters a large list in a command: it takes the
-// rows the command computed.
-type asyncFilter interface {
-	filteredRows(msg filteredMsg)
+// OpenChildMsg asks the root to open the run of a child workflow (enter on
+// a child-workflow invocation, attempt or event): Run names it, Parent is
+// the run it was started from (whose source decides whether the child can
+// be read).
+type OpenChildMsg struct {
+	Run    catalyst.Run
+	Parent catalyst.Run
 }
 
 // Tabs of the run view.
 const (
 	TabInvocations = iota
+	TabTimeline
 	TabEvents
 	TabFindings
 	tabCount
 )
 
 // wideLayout is the width from which the detail pane sits beside the list
-// rather than below it: from there the list keeps its main columns and the
-// detail pane gets about 48 columns, enough for a finding's explanation to
-// read as prose. Narrower, the pane below the list is the wider of the two.
+// rather than below it. Narrower, the pane below the list is the wider of
+// the two.
 const wideLayout = 110
+
+// extraColumns is the width from which the Invocations tab adds its start,
+// class and key columns.
+const extraColumns = 200
 
 // viewData is what the tabs share: the history, its index and the facts
 // derived from the run once per load.
@@ -78,6 +89,9 @@ type viewData struct {
 	// it did not): the tabs that need its results say so instead of
 	// "analyzing".
 	analysisErr string
+	// wide is set when the view is wide enough for the lists' extra
+	// columns.
+	wide bool
 }
 
 // analyzing returns the lines a tab shows while detect runs on the history,
@@ -96,7 +110,22 @@ func (d *viewData) analyzing(width int) []string {
 // isNew reports whether event ev arrived with the last poll.
 func (d *viewData) isNew(ev int) bool { return d.newFrom >= 0 && ev >= d.newFrom }
 
-// filterState is the filter applied to the current tab.
+// cursor marks the selected row.
+func (d *viewData) cursor() string { return "›" }
+
+// withheldHeading is what the Events tab's DETAILS heading says, once, of
+// the payloads its rows call "withheld": the level; "" when none is.
+func (d *viewData) withheldHeading() string {
+	if d.idx == nil || d.idx.withheld == 0 {
+		return ""
+	}
+	if d.ds.Level == catalyst.LevelUnknown {
+		return "withheld: level not reported"
+	}
+	return "withheld: " + safetext.Line(string(d.ds.Level)) + " level"
+}
+
+// filterState is the filter applied to the tabs.
 type filterState struct {
 	query                    string
 	failed, retried, flagged bool
@@ -131,11 +160,14 @@ type tabPane interface {
 	title() string
 	// count is the tab's row count, "shown/total" when filtered.
 	count() string
-	// position is "cursor/rows" for the tab bar.
+	// position is "cursor/rows" for the tab bar (or what is being
+	// computed).
 	position() string
 	setHeight(h int)
-	// rowCount is the number of rows the list shows.
+	// rowCount is the number of rows the list shows; table is its cursor
+	// and window (for paging and the mouse).
 	rowCount() int
+	table() *table.Model
 	// remember notes the selection before the data changes; load takes the
 	// new data and applies f; with keep it restores the remembered selection
 	// and scroll position (a poll of the same run).
@@ -144,15 +176,33 @@ type tabPane interface {
 	// applyFilter shows the rows matching f; for a large list it returns
 	// the command that computes them.
 	applyFilter(f filterState) tea.Cmd
+	// sortState is the tab's sortable columns and its sort; setSort picks
+	// column c (again: reversed).
+	sortState() ([]sortColumn, sortState)
+	setSort(c int) tea.Cmd
 	update(msg tea.KeyPressMsg) tea.Cmd
 	// lines renders the heading and the rows, exactly height lines.
 	lines(width, height int) []string
+	// need is the width the list's columns want (0: any it is given).
+	need(height int) int
 	// selection identifies the selected row, and describe renders it for
-	// the detail pane.
+	// the detail pane; matches names what a filter query matched on it.
 	selection() string
 	describe() (title string, lines []string)
+	matches(q string) []string
+	// copyTarget is what y copies: the text and what it is ("" text: the
+	// second says why nothing can be copied, or is "" too).
+	copyTarget() (text, what string)
 	keys() []key.Binding
 }
+
+// Sizes of the detail pane, cycled by p and stepped by + and -.
+const (
+	detailHidden = iota
+	detailNormal
+	detailWide
+	detailFull
+)
 
 // Model is the run view.
 type Model struct {
@@ -161,19 +211,28 @@ type Model struct {
 	tabs [tabCount]tabPane
 	tab  int
 
-	detail     detail.Model
-	showDetail bool
-	detailSel  string // what the detail pane shows (tab + selection)
-	fitted     areas  // the areas the tabs and the detail pane are sized for
+	detail      detail.Model
+	detailSize  int
+	focusDetail bool
+	detailSel   string // what the detail pane shows (tab + selection + filter)
+	fitted      areas  // the areas the tabs and the detail pane are sized for
 
-	filter filterState
-	input  lineinput.Model
-	typing bool
+	filter  filterState
+	input   lineinput.Model
+	typing  bool
+	sorting bool // the sort menu is open
 
 	spin      spinner.Model
-	loading   string // what is loading ("" = nothing)
-	loadErr   string // why the run could not be loaded
+	loading   string    // what is loading ("" = nothing)
+	loadSince time.Time // when it started
+	loadErr   string    // why the run could not be loaded
 	following bool
+
+	// absent, when set, is a run that cannot be shown (a child workflow
+	// not in the file its parent was read from), and absentLines say why
+	// and where to find it.
+	absent      *catalyst.Run
+	absentLines []string
 
 	width, height int
 }
@@ -186,11 +245,13 @@ func New(c *common.Common) *Model {
 		c:          c,
 		d:          d,
 		detail:     detail.New(c),
-		showDetail: true,
+		detailSize: detailNormal,
 		input:      in,
 		spin:       spinner.New(spinner.WithSpinner(spinner.Line)),
 	}
-	m.tabs[TabInvocations] = newInvocationsTab(d)
+	inv := newInvocationsTab(d)
+	m.tabs[TabInvocations] = inv
+	m.tabs[TabTimeline] = newTimelineTab(d, inv)
 	m.tabs[TabEvents] = newEventsTab(d)
 	m.tabs[TabFindings] = newFindingsTab(d)
 	return m
@@ -200,6 +261,7 @@ func New(c *common.Common) *Model {
 // and returns the spinner's first tick.
 func (m *Model) SetLoading(what string) tea.Cmd {
 	m.loading = safetext.Line(what)
+	m.loadSince = m.c.Now()
 	m.loadErr = ""
 	m.d.spinner = m.spin.View()
 	return m.spin.Tick
@@ -213,6 +275,21 @@ func (m *Model) SetError(text string) {
 	if m.d.h == nil {
 		m.loadErr = text
 	}
+}
+
+// SetAbsent shows a run that cannot be read from where its parent was
+// (run names it; lines say why and what to do instead).
+func (m *Model) SetAbsent(run catalyst.Run, lines []string) {
+	m.absent, m.absentLines = &run, lines
+	m.loading, m.loadErr = "", ""
+}
+
+// Absent returns the run shown as absent, if any.
+func (m *Model) Absent() (catalyst.Run, bool) {
+	if m.absent == nil {
+		return catalyst.Run{}, false
+	}
+	return *m.absent, true
 }
 
 // SetHistory shows a history. idx is nil while detect is still running (the
@@ -266,13 +343,14 @@ func (m *Model) SetIndex(idx *Index) tea.Cmd {
 	for _, t := range m.tabs {
 		cmds = append(cmds, t.load(true, m.filter))
 	}
+	m.layout() // the lists' widths come with the index
 	m.syncDetail(true)
 	return tea.Batch(cmds...)
 }
 
 // SetAnalysisError shows why detect failed on the history on screen: the
-// Invocations and Findings tabs say so rather than "analyzing"; the events
-// stay.
+// Invocations, Timeline and Findings tabs say so rather than "analyzing";
+// the events stay.
 func (m *Model) SetAnalysisError(text string) {
 	if m.d.h == nil || m.d.idx != nil {
 		return
@@ -306,12 +384,32 @@ func (m *Model) OpenSummary() string {
 		" flagged; the worst is selected"
 }
 
+// Context names what a status message about the view is about: the tab
+// and the filter. A message made for another tab or filter is stale.
+func (m *Model) Context() string {
+	return m.tabs[m.tab].title() + "\x00" + m.filterText()
+}
+
 // Tab returns the current tab.
 func (m *Model) Tab() int { return m.tab }
 
-// SetTab switches to a tab, applying the filter to it.
+// SetTab switches to a tab, keeping the selected invocation between the
+// Invocations and Timeline tabs.
 func (m *Model) SetTab(t int) tea.Cmd {
+	from := m.tab
 	m.tab = (t%tabCount + tabCount) % tabCount
+	inv := m.tabs[TabInvocations].(*invocationsTab)
+	tl := m.tabs[TabTimeline].(*timelineTab)
+	switch {
+	case from == TabInvocations && m.tab == TabTimeline:
+		if sel := inv.selectedInvocation(); sel >= 0 {
+			tl.selectInvocation(sel)
+		}
+	case from == TabTimeline && m.tab == TabInvocations:
+		if sel := tl.selected(); sel >= 0 {
+			inv.selectRow(invRow{sel, -1})
+		}
+	}
 	cmd := m.tabs[m.tab].applyFilter(m.filter)
 	m.syncDetail(false)
 	return cmd
@@ -328,17 +426,38 @@ func (m *Model) DetailLines() []string { return m.detail.Lines() }
 // e.g. "event:12" or "invocation:3".
 func (m *Model) Selection() string { return m.tabs[m.tab].selection() }
 
+// CopyTarget is what y copies in the view: on an invocation its task
+// execution id, on an event its JSON, on a finding the finding and its
+// evidence as Markdown; with nothing selected, the run id. what says what
+// it is; with text "", why nothing can be copied ("" for no reason).
+func (m *Model) CopyTarget() (text, what string) {
+	if m.absent != nil {
+		return m.absent.ID, "the child run id"
+	}
+	if m.d.h == nil {
+		return "", ""
+	}
+	if text, what = m.tabs[m.tab].copyTarget(); text != "" || what != "" {
+		return text, what
+	}
+	if id := m.d.h.Run.ID; id != "" {
+		return id, "the run id"
+	}
+	return "", "nothing copied: this history does not name its run id"
+}
+
 // SetSize sets the size the view renders at.
 func (m *Model) SetSize(width, height int) {
 	m.width, m.height = width, height
+	m.d.wide = width >= extraColumns
 	m.layout()
 }
 
 // The run view is a pane of the root's stack.
 var _ common.Pane = (*Model)(nil)
 
-// Update handles a message for the run view: its keys and pastes, its
-// spinner, and the messages it sent itself.
+// Update handles a message for the run view: its keys, pastes and mouse
+// events, its spinner, and the messages it sent itself.
 func (m *Model) Update(msg tea.Msg) tea.Cmd {
 	switch msg := msg.(type) {
 	case spinner.TickMsg:
@@ -358,9 +477,8 @@ func (m *Model) Update(msg tea.Msg) tea.Cmd {
 			m.jumpToInvocation(msg.invocation)
 		}
 	case filteredMsg:
-		if t, ok := m.tabs[msg.tab].(asyncFilter); ok && msg.to == m.d {
-			t.filteredRows(msg)
-			m.syncDetail(false)
+		if msg.to == m.d {
+			m.filteredRows(msg)
 		}
 	case tea.KeyPressMsg:
 		cmd := m.handleKey(msg)
@@ -368,18 +486,47 @@ func (m *Model) Update(msg tea.Msg) tea.Cmd {
 		return cmd
 	case tea.PasteMsg:
 		return m.paste(msg)
+	case tea.MouseClickMsg:
+		cmd := m.click(msg.Mouse())
+		m.syncDetail(false)
+		return cmd
+	case tea.MouseWheelMsg:
+		m.wheel(msg.Mouse())
+		m.syncDetail(false)
 	}
 	return nil
 }
 
-// handleKey routes a key press: the filter input first while typing, then
-// the view's own keys, the detail pane's, and the current tab's.
+// filteredRows gives a tab the rows a command computed for it.
+func (m *Model) filteredRows(msg filteredMsg) {
+	switch t := m.tabs[msg.tab].(type) {
+	case *invocationsTab:
+		t.filteredRows(msg)
+	case *eventsTab:
+		t.filteredRows(msg)
+	case *findingsTab:
+		t.filteredRows(msg)
+	}
+	m.syncDetail(false)
+}
+
+// handleKey routes a key press: the filter input first while typing, the
+// sort menu while it is open, then the view's own keys, the focused
+// pane's, and the current tab's.
 func (m *Model) handleKey(msg tea.KeyPressMsg) tea.Cmd {
 	if m.typing {
 		return m.updateInput(msg)
 	}
+	if m.sorting {
+		return m.pickSort(msg)
+	}
 	k := &m.c.Keys
+	t := m.tabs[m.tab]
 	switch {
+	case m.d.h == nil:
+		if key.Matches(msg, k.Back) {
+			return func() tea.Msg { return common.BackMsg{} }
+		}
 	case key.Matches(msg, k.NextTab):
 		return m.SetTab(m.tab + 1)
 	case key.Matches(msg, k.PrevTab):
@@ -387,24 +534,82 @@ func (m *Model) handleKey(msg tea.KeyPressMsg) tea.Cmd {
 	case key.Matches(msg, k.Filter):
 		m.typing = true
 		m.input.SetValue(m.filter.query)
-		return nil
 	case key.Matches(msg, k.Failed):
 		return m.setFilter(filterState{m.filter.query, !m.filter.failed, m.filter.retried, m.filter.flagged})
 	case key.Matches(msg, k.Retried):
 		return m.setFilter(filterState{m.filter.query, m.filter.failed, !m.filter.retried, m.filter.flagged})
 	case key.Matches(msg, k.Flagged):
 		return m.setFilter(filterState{m.filter.query, m.filter.failed, m.filter.retried, !m.filter.flagged})
+	case key.Matches(msg, k.Sort):
+		m.sorting = true
 	case key.Matches(msg, k.Detail):
-		m.showDetail = !m.showDetail
-		m.layout()
-	case key.Matches(msg, k.Back):
-		if m.filter.active() {
-			return m.setFilter(filterState{})
+		m.resizeDetail((m.detailSize+1)%(detailFull+1), true)
+	case m.tab == TabTimeline && !m.focusDetail && key.Matches(msg, k.Grow, k.Shrink):
+		return t.update(msg) // zoom the axis
+	case key.Matches(msg, k.Grow):
+		m.resizeDetail(min(m.detailSize+1, detailFull), false)
+	case key.Matches(msg, k.Shrink):
+		m.resizeDetail(max(m.detailSize-1, detailHidden), false)
+	case key.Matches(msg, k.FocusDetail):
+		m.setFocus(m.fitted.dw > 0)
+	case key.Matches(msg, k.FocusList):
+		if m.detailSize == detailFull {
+			m.resizeDetail(detailNormal, false)
 		}
-		return func() tea.Msg { return common.BackMsg{} }
-	case m.detail.Update(msg):
+		m.setFocus(false)
+	case key.Matches(msg, k.Back):
+		switch {
+		case m.focusDetail && m.detailSize != detailFull:
+			m.setFocus(false)
+		case m.filter.active():
+			return m.setFilter(filterState{})
+		case m.detailSize == detailFull:
+			m.resizeDetail(detailNormal, false)
+		default:
+			return func() tea.Msg { return common.BackMsg{} }
+		}
+	case key.Matches(msg, k.DetailDown):
+		m.detail.ScrollDown(1)
+	case key.Matches(msg, k.DetailUp):
+		m.detail.ScrollUp(1)
+	case m.focusDetail && m.detail.Navigate(msg, k):
 	default:
-		return m.tabs[m.tab].update(msg)
+		return t.update(msg)
+	}
+	return nil
+}
+
+// resizeDetail sets the detail pane's size; from the p key (cycle) a
+// hidden pane that has no room is skipped over.
+func (m *Model) resizeDetail(size int, cycle bool) {
+	m.detailSize = size
+	if cycle && size == detailHidden && m.fitted.dw == 0 {
+		m.detailSize = detailNormal
+	}
+	switch m.detailSize {
+	case detailFull:
+		m.setFocus(true)
+	case detailHidden:
+		m.setFocus(false)
+	}
+	m.layout()
+}
+
+// setFocus moves the keys' focus to the detail pane (on) or the list.
+func (m *Model) setFocus(on bool) {
+	m.focusDetail = on
+	m.detail.SetFocused(on)
+}
+
+// pickSort applies the sort menu's choice: a column's key sorts by it
+// (again: reversed); esc (or any other key) closes the menu.
+func (m *Model) pickSort(msg tea.KeyPressMsg) tea.Cmd {
+	m.sorting = false
+	cols, _ := m.tabs[m.tab].sortState()
+	for i, c := range cols {
+		if msg.Text == c.key {
+			return m.tabs[m.tab].setSort(i)
+		}
 	}
 	return nil
 }
@@ -440,9 +645,15 @@ func (m *Model) paste(msg tea.PasteMsg) tea.Cmd {
 	return nil
 }
 
+// setFilter applies f to every tab, so that each tab's count says how many
+// of its rows match (large lists are filtered in commands).
 func (m *Model) setFilter(f filterState) tea.Cmd {
 	m.filter = f
-	return m.tabs[m.tab].applyFilter(f)
+	cmds := make([]tea.Cmd, 0, tabCount)
+	for _, t := range m.tabs {
+		cmds = append(cmds, t.applyFilter(f))
+	}
+	return tea.Batch(cmds...)
 }
 
 // jumpToEvent selects event ev in the Events tab, clearing the filter if it
@@ -456,8 +667,7 @@ func (m *Model) jumpToEvent(ev int) {
 	if t.applyFilter(m.filter) != nil || !t.selectEvent(ev) {
 		// The filter hides the event (or is still being computed): clear
 		// it, which is immediate.
-		m.filter = filterState{}
-		t.applyFilter(m.filter)
+		m.clearFilterNow()
 		t.selectEvent(ev)
 	}
 	m.syncDetail(false)
@@ -468,33 +678,51 @@ func (m *Model) jumpToInvocation(inv int) {
 	m.tab = TabInvocations
 	t := m.tabs[TabInvocations].(*invocationsTab)
 	if t.applyFilter(m.filter) != nil || !t.selectInvocation(inv, true) {
-		m.filter = filterState{}
-		t.applyFilter(m.filter)
+		m.clearFilterNow()
 		t.selectInvocation(inv, true)
 	}
 	m.syncDetail(false)
+}
+
+// clearFilterNow clears the filter on every tab; with no filter, no tab
+// needs a command (a sorted large list keeps its rows).
+func (m *Model) clearFilterNow() {
+	m.filter = filterState{}
+	for _, t := range m.tabs {
+		t.applyFilter(m.filter)
+	}
 }
 
 // syncDetail refreshes the detail pane when the selection changed, or when
 // the data changed (keep: the same row with fresh data keeps its scroll).
 func (m *Model) syncDetail(dataChanged bool) {
 	m.fit()
-	if !m.showDetail {
+	if m.fitted.dw == 0 {
 		m.detailSel = ""
 		return
 	}
 	t := m.tabs[m.tab]
-	sel := string(rune('0'+m.tab)) + t.selection()
+	sel := string(rune('0'+m.tab)) + t.selection() + "\x00" + m.filter.query
 	if sel == m.detailSel && !dataChanged {
 		return
 	}
 	title, lines := t.describe()
+	if q := m.filter.query; q != "" && t.selection() != "" {
+		lines = append(m.matchedLines(t.matches(q)), lines...)
+	}
 	m.detail.SetContent(title, lines, sel == m.detailSel)
 	m.detailSel = sel
 }
 
-// headerHeight is the number of lines above the tab bar.
-const headerHeight = 3
+// matchedLines say which fields of the selected row the filter matched.
+func (m *Model) matchedLines(fields []string) []string {
+	q := "/" + safetext.Line(m.filter.query)
+	text := q + " matched " + strings.Join(fields, ", ")
+	if len(fields) == 0 {
+		text = q + " matched the row's other facts (a toggle, or a field not shown)"
+	}
+	return []string{m.c.Styles.Label.Render(text), ""}
+}
 
 // layout sizes the tabs and the detail pane for the current size, and
 // redraws the detail pane (it may have been hidden).
@@ -505,15 +733,19 @@ func (m *Model) layout() {
 }
 
 // areas are the sizes of the list (its heading included) and of the detail
-// pane (its title included); a hidden detail pane has width 0.
+// pane (its title included); a hidden detail pane has width 0, a hidden
+// list width 0.
 type areas struct{ lw, lh, dw, dh int }
 
-// Split of the wide layout: the list takes listShare/100 of the width, at
-// least minListWidth columns, and the detail pane the rest up to
-// maxDetailWidth columns (longer lines are hard to read).
+// Widths of the wide layout: the list takes what its columns need,
+// between minListWidth and what leaves the detail pane minDetailWidth; a
+// list of free text (Events, Timeline) takes listShare/100 of the width,
+// leaving the detail pane at most maxDetailWidth columns. A wide detail
+// pane takes two thirds.
 const (
 	listShare      = 56
-	minListWidth   = 60
+	minListWidth   = 40
+	minDetailWidth = 44
 	maxDetailWidth = 100
 )
 
@@ -527,7 +759,7 @@ const (
 	minDetailLines   = 4
 )
 
-// fit applies the areas for the current size, detail toggle and rows; it
+// fit applies the areas for the current size, detail size and rows; it
 // costs nothing when they did not change.
 func (m *Model) fit() {
 	a := m.areas()
@@ -539,27 +771,66 @@ func (m *Model) fit() {
 		t.setHeight(max(a.lh-1, 0))
 	}
 	m.detail.SetSize(a.dw, a.dh)
+	if a.dw == 0 && m.focusDetail {
+		m.setFocus(false)
+	}
+	if a.lw == 0 && a.dw > 0 && !m.focusDetail {
+		m.setFocus(true)
+	}
 }
 
+// body is the height below the header and the tab bar.
+func (m *Model) body() int { return max(m.height-m.headerHeight()-1, 0) }
+
 // areas returns the list's and the detail pane's sizes. On wide terminals
-// the detail pane is beside the list, which gets listShare of the width
-// (enough for the Invocations tab's columns at 120); on narrow ones it is
-// below the list, which gets as many lines as it has rows, between a floor
-// and a comfortable share, and the detail pane the rest. The detail pane is
-// hidden when toggled off or when there is no room.
+// the detail pane is beside the list; on narrow ones it is below the list,
+// which gets as many lines as it has rows, between a floor and a
+// comfortable share. The detail pane is hidden when sized so, or when
+// there is no room; full, it takes the whole body.
 func (m *Model) areas() areas {
-	body := max(m.height-headerHeight-1, 0)
-	if !m.showDetail || body < minListLines+1+minDetailLines || m.d.h == nil {
+	body := m.body()
+	if m.d.h == nil || m.detailSize == detailHidden {
 		return areas{lw: m.width, lh: body}
 	}
+	if m.detailSize == detailFull {
+		return areas{lh: body, dw: m.width, dh: body}
+	}
 	if m.width >= wideLayout {
-		lw := max(m.width*listShare/100, minListWidth, m.width-1-maxDetailWidth)
+		lw := m.listWidth()
 		return areas{lw: lw, lh: body, dw: m.width - lw - 1, dh: body}
+	}
+	if body < minListLines+1+minDetailLines {
+		return areas{lw: m.width, lh: body}
 	}
 	rows := m.tabs[m.tab].rowCount() + 1
 	lh := min(rows, max(comfortListLines, body/2))
+	if m.detailSize == detailWide {
+		lh = body / 3
+	}
 	lh = min(max(lh, minListLines), body-1-minDetailLines)
 	return areas{lw: m.width, lh: lh, dw: m.width, dh: body - lh - 1}
+}
+
+// listWidth is the list's width beside the detail pane: what the tab's
+// columns need, the rest to the detail pane.
+func (m *Model) listWidth() int {
+	if m.detailSize == detailWide {
+		return max(m.width/3, minListWidth)
+	}
+	most := m.width - 1 - minDetailWidth
+	if need := m.tabs[m.tab].need(m.body()); need > 0 {
+		return min(max(need, minListWidth), most)
+	}
+	return min(max(m.width*listShare/100, m.width-1-maxDetailWidth), most)
+}
+
+// headerHeight is the number of lines above the tab bar: the run, why it
+// failed (when it did), its facts and its link.
+func (m *Model) headerHeight() int {
+	if m.d.h != nil && format.RunWhy(m.d.h) != "" {
+		return 4
+	}
+	return 3
 }
 
 // View renders the run view at its size: exactly height lines.
@@ -571,12 +842,15 @@ func (m *Model) View() string {
 	lines = append(lines, m.header()...)
 	lines = append(lines, m.tabBar())
 	a := m.areas()
-	lw, dw := a.lw, a.dw
-	body := m.body(lw, a.lh)
 	switch {
-	case dw == 0:
-		lines = append(lines, body...)
+	case a.lw == 0 && a.dw > 0:
+		for _, l := range strings.Split(m.detail.View(), "\n") {
+			lines = append(lines, format.Pad(l, m.width))
+		}
+	case a.dw == 0:
+		lines = append(lines, m.list(a.lw, a.lh)...)
 	case m.width >= wideLayout:
+		body := m.list(a.lw, a.lh)
 		side := strings.Split(m.detail.View(), "\n")
 		sep := m.c.Styles.Faint.Render("│")
 		for i := range body {
@@ -584,13 +858,13 @@ func (m *Model) View() string {
 			if i < len(side) {
 				d = side[i]
 			}
-			lines = append(lines, body[i]+sep+format.Pad(d, dw))
+			lines = append(lines, body[i]+sep+format.Pad(d, a.dw))
 		}
 	default:
-		lines = append(lines, body...)
+		lines = append(lines, m.list(a.lw, a.lh)...)
 		lines = append(lines, m.c.Styles.Faint.Render(strings.Repeat("─", m.width)))
 		for _, l := range strings.Split(m.detail.View(), "\n") {
-			lines = append(lines, format.Pad(l, dw))
+			lines = append(lines, format.Pad(l, a.dw))
 		}
 	}
 	for len(lines) < m.height {
@@ -599,10 +873,17 @@ func (m *Model) View() string {
 	return strings.Join(lines[:m.height], "\n")
 }
 
-// body renders the list area: the tab's rows, or why there are none.
-func (m *Model) body(w, h int) []string {
+// list renders the list area: the tab's rows, or why there are none.
+func (m *Model) list(w, h int) []string {
 	var lines []string
 	switch {
+	case m.absent != nil:
+		lines = []string{""}
+		for _, l := range m.absentLines {
+			for _, wl := range format.Wrap(l, max(w-1, 1)) {
+				lines = append(lines, " "+wl)
+			}
+		}
 	case m.d.h == nil && m.loadErr != "":
 		// The whole error, wrapped: it says what to do next, usually at
 		// its end.
@@ -612,11 +893,7 @@ func (m *Model) body(w, h int) []string {
 		}
 		lines = append(lines, " "+format.Fit("press R to retry, esc to go back", w-1))
 	case m.d.h == nil:
-		what := m.loading
-		if what == "" {
-			what = "no run open"
-		}
-		lines = []string{"", " " + format.Fit(m.spin.View()+" loading "+what+"…", w-1)}
+		lines = []string{"", " " + format.Fit(m.spin.View()+" "+m.loadingText(), w-1)}
 	default:
 		lines = m.tabs[m.tab].lines(w, h)
 	}
@@ -629,8 +906,19 @@ func (m *Model) body(w, h int) []string {
 	return lines[:h]
 }
 
+// loadingText says what the view waits on, for how long, and what the
+// source is doing (a retry).
+func (m *Model) loadingText() string {
+	what := m.loading
+	if what == "" {
+		return "loading: no run open"
+	}
+	return "loading run " + what + m.c.Waiting(m.loadSince) + "…"
+}
+
 // tabBar renders the tab names with their counts, the active one marked by
-// brackets and reverse video, and on the right the position and filter.
+// brackets and reverse video, and on the right the position, the sort and
+// the filter; or the filter being typed, or the sort menu.
 func (m *Model) tabBar() string {
 	if m.d.h == nil {
 		return strings.Repeat(" ", m.width)
@@ -647,16 +935,24 @@ func (m *Model) tabBar() string {
 	}
 	left := b.String()
 	var right string
-	if m.typing {
+	switch {
+	case m.typing:
 		right = m.input.View(max(m.width/2, 10))
-	} else {
-		right = m.filterText()
-		if p := m.tabs[m.tab].position(); p != "" && m.d.h != nil {
-			if right != "" {
-				right += "  "
-			}
-			right += p
+	case m.sorting:
+		cols, s := m.tabs[m.tab].sortState()
+		return format.Pad(m.c.Styles.Info.Render(format.Fit(sortMenu(cols, s), m.width)), m.width)
+	default:
+		var parts []string
+		if f := m.filterText(); f != "" {
+			parts = append(parts, f)
 		}
+		if s := sortText(m.tabs[m.tab].sortState()); s != "" {
+			parts = append(parts, s)
+		}
+		if p := m.tabs[m.tab].position(); p != "" {
+			parts = append(parts, p)
+		}
+		right = strings.Join(parts, "  ")
 	}
 	room := m.width - format.Width(left)
 	if room < format.Width(right)+1 {
@@ -665,7 +961,21 @@ func (m *Model) tabBar() string {
 	return left + format.PadLeft(right, room)
 }
 
-// filterText describes the active filter ("/charge failed retried").
+// tabAt returns the tab whose name is at column x of the tab bar, -1 for
+// none.
+func (m *Model) tabAt(x int) int {
+	at := 0
+	for i, t := range m.tabs {
+		w := format.Width(t.title()+" "+t.count()) + 2
+		if x >= at && x < at+w {
+			return i
+		}
+		at += w + 1
+	}
+	return -1
+}
+
+// filterText describes the active filter ("filter: /charge failed").
 func (m *Model) filterText() string {
 	var parts []string
 	if m.filter.query != "" {
@@ -686,6 +996,89 @@ func (m *Model) filterText() string {
 	return "filter: " + strings.Join(parts, " ")
 }
 
+// click selects what was clicked: a tab in the tab bar, a row of the list
+// (the detail pane takes the focus when it is clicked).
+func (m *Model) click(ev tea.Mouse) tea.Cmd {
+	if ev.Button != tea.MouseLeft || m.d.h == nil {
+		return nil
+	}
+	top := m.headerHeight()
+	if ev.Y == top {
+		if t := m.tabAt(ev.X); t >= 0 && t != m.tab {
+			return m.SetTab(t)
+		}
+		return nil
+	}
+	y := ev.Y - top - 1
+	a := m.fitted
+	switch m.areaAt(ev.X, y) {
+	case areaList:
+		m.setFocus(false)
+		tbl := m.tabs[m.tab].table()
+		if row := tbl.Offset() + y - 1; y >= 1 && row < tbl.Offset()+tbl.Height() && row < tbl.Len() {
+			tbl.SetCursor(row)
+		}
+	case areaDetail:
+		m.setFocus(a.dw > 0)
+	}
+	return nil
+}
+
+// wheel scrolls the pane under the pointer.
+func (m *Model) wheel(ev tea.Mouse) {
+	if m.d.h == nil {
+		return
+	}
+	const step = 3
+	delta := step
+	switch ev.Button {
+	case tea.MouseWheelUp:
+		delta = -step
+	case tea.MouseWheelDown:
+	default:
+		return
+	}
+	switch m.areaAt(ev.X, ev.Y-m.headerHeight()-1) {
+	case areaList:
+		m.tabs[m.tab].table().Move(delta)
+	case areaDetail:
+		if delta > 0 {
+			m.detail.ScrollDown(delta)
+		} else {
+			m.detail.ScrollUp(-delta)
+		}
+	}
+}
+
+// Areas of the body a pointer can be over.
+const (
+	areaNone = iota
+	areaList
+	areaDetail
+)
+
+// areaAt returns the area at column x, body line y.
+func (m *Model) areaAt(x, y int) int {
+	a := m.fitted
+	switch {
+	case y < 0:
+		return areaNone
+	case a.lw == 0:
+		return areaDetail
+	case a.dw == 0:
+		return areaList
+	case m.width >= wideLayout && x < a.lw:
+		return areaList
+	case m.width >= wideLayout && x > a.lw:
+		return areaDetail
+	case m.width < wideLayout && y < a.lh:
+		return areaList
+	case m.width < wideLayout && y > a.lh:
+		return areaDetail
+	}
+	return areaNone
+}
+
 // ShortHelp returns the keys for the key bar (the root adds help and quit).
 func (m *Model) ShortHelp() []key.Binding {
 	k := &m.c.Keys
@@ -695,20 +1088,34 @@ func (m *Model) ShortHelp() []key.Binding {
 			key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "keep filter")),
 			key.NewBinding(key.WithKeys("esc"), key.WithHelp("esc", "clear filter")),
 		}
+	case m.sorting:
+		return []key.Binding{key.NewBinding(key.WithKeys("esc"), key.WithHelp("esc", "cancel sort"))}
+	case m.absent != nil:
+		back, link := k.Back, k.CopyLink
+		back.SetHelp("esc", "back to the parent")
+		return []key.Binding{back, k.CopyID, link, k.Open}
 	case m.d.h == nil:
 		retry, back := k.Refresh, k.Back
 		retry.SetHelp("R", "retry")
 		back.SetHelp("esc", "back")
 		return []key.Binding{retry, back}
+	case m.focusDetail:
+		list := k.FocusList
+		return []key.Binding{list, k.PageDown, k.PageUp, k.Detail, k.Grow, k.Shrink, k.CopyID}
 	}
 	out := append([]key.Binding{}, m.tabs[m.tab].keys()...)
-	return append(out, k.NextTab, k.Filter, k.Failed, k.Flagged, k.Open, k.Back)
+	out = append(out, k.NextTab, k.Filter, k.Sort, k.FocusDetail, k.Detail, k.CopyID, k.Failed, k.Flagged, k.Open, k.Back)
+	return out
 }
 
 // Legend explains the run view's marks for the help screen.
 func (m *Model) Legend() []common.Legend {
 	sev := format.SeverityGlyph(detect.SeverityHigh) + " " + format.SeverityGlyph(detect.SeverityMedium) +
 		" " + format.SeverityGlyph(detect.SeverityLow)
+	timeline := common.Legend{Title: "Timeline"}
+	for _, l := range format.TimelineLegend {
+		timeline.Marks = append(timeline.Marks, [2]string{l[0], l[2]})
+	}
 	return []common.Legend{
 		{Title: "Marks", Marks: [][2]string{
 			{sev, "high, medium, low severity"},
@@ -716,19 +1123,25 @@ func (m *Model) Legend() []common.Legend {
 			{format.FindingWord(detect.FindingDuplicateSideEffect, detect.ConfidenceObserved), "duplicate seen in the history"},
 			{format.FindingWord(detect.FindingUnknownOutcome, detect.ConfidencePossible), "attempt with no outcome"},
 			{"▸ ▾", "attempts folded, shown"},
+			{format.DerivedMark + "Name", "the call a row closes (derived)"},
 			{"+30.52s", "time since the start"},
-			{"‹withheld›", "payload not shared"},
+			{"withheld", "payload not shared (level in DETAILS)"},
+			{"↑ ↓", "the column sorted, its direction"},
 			{"+ (events)", "new since the last poll"},
 		}},
+		timeline,
 	}
 }
 
 // KeyGroups returns every key of the run view in titled groups.
 func (m *Model) KeyGroups() []common.KeyGroup {
 	k := &m.c.Keys
+	zoom := key.NewBinding(key.WithKeys("+", "-"), key.WithHelp("+/- 0", "zoom the Timeline, whole run"))
 	return []common.KeyGroup{
 		{Title: "Move", Keys: k.Navigation()},
-		{Title: "Run view", Keys: []key.Binding{k.Enter, k.Back, k.NextTab, k.PrevTab, k.Detail, k.DetailDown, k.DetailUp}},
+		{Title: "Run view", Keys: []key.Binding{k.Enter, k.Expand, k.Back, k.NextTab, k.PrevTab, k.Sort}},
+		{Title: "Detail pane", Keys: []key.Binding{k.FocusDetail, k.FocusList, k.Detail, k.Grow, k.Shrink, k.DetailDown, k.DetailUp}},
+		{Title: "Timeline", Keys: []key.Binding{zoom, k.PanLeft, k.PanRight}},
 		{Title: "Filter", Keys: []key.Binding{k.Filter, k.Failed, k.Retried, k.Flagged}},
 		{Title: "Run", Keys: []key.Binding{k.Open, k.CopyID, k.CopyLink, k.Refresh, k.Follow}},
 		{Title: "App", Keys: []key.Binding{k.Help, k.Quit, k.ForceQuit}},

@@ -17,7 +17,7 @@ import (
 )
 
 func newView(w, h int) *Model {
-	c := &common.Common{Styles: style.New(colorprofile.NoTTY), Keys: common.DefaultKeys(), Now: tuitest.Now}
+	c := &common.Common{Styles: style.New(colorprofile.NoTTY), Keys: common.DefaultKeys(), Now: tuitest.Now, TimeFormat: format.Relative}
 	m := New(c)
 	m.SetSize(w, h)
 	return m
@@ -33,6 +33,8 @@ func keyPress(s string) tea.KeyPressMsg {
 		return tea.KeyPressMsg{Code: tea.KeyEscape}
 	case "tab":
 		return tea.KeyPressMsg{Code: tea.KeyTab}
+	case "space":
+		return tea.KeyPressMsg{Code: tea.KeySpace, Text: " "}
 	}
 	return tea.KeyPressMsg{Code: []rune(s)[0], Text: s}
 }
@@ -75,7 +77,7 @@ func TestIndexFlags(t *testing.T) {
 		2: flagRetried | flagFlagged, 3: flagFailed | flagRetried | flagFlagged, 5: flagRetried | flagFlagged,
 		8: flagRetried | flagFlagged, 11: 0, 0: 0,
 	} {
-		if got := x.eventFlags[ev]; got != want {
+		if got := x.eventFlags[ev] & filterFlags; got != want {
 			t.Errorf("event %d flags %03b, want %03b", ev, got, want)
 		}
 	}
@@ -115,12 +117,12 @@ func TestFindingsJump(t *testing.T) {
 	m := newView(120, 40)
 	h := tuitest.Charge()
 	m.SetHistory(h, analyzed(h), false)
-	press(m, "tab", "tab", "enter")
+	press(m, "tab", "tab", "tab", "enter")
 	if m.Tab() != TabInvocations || m.Selection() != "invocation:0:-1" || !strings.Contains(m.View(), "#1 ✗ failed +0s") {
 		t.Fatalf("enter on a finding: tab %d selection %q", m.Tab(), m.Selection())
 	}
 	// A filter that hides the evidence event is cleared by the jump.
-	press(m, "tab", "/", "c", "h", "a", "r", "g", "e", "enter", "tab", "j", "enter")
+	press(m, "tab", "tab", "/", "d", "u", "p", "l", "i", "c", "a", "t", "e", "enter", "tab", "j", "enter")
 	if m.Tab() != TabEvents || m.Selection() != "event:3" {
 		t.Fatalf("enter on evidence: tab %d selection %q", m.Tab(), m.Selection())
 	}
@@ -133,7 +135,7 @@ func TestPollKeepsPlaceAndMarksNewEvents(t *testing.T) {
 	m := newView(120, 40)
 	h := tuitest.ChargeRunning(0)
 	m.SetHistory(h, analyzed(h), false)
-	press(m, "tab", "j", "j", "j")
+	press(m, "tab", "tab", "j", "j", "j")
 	next := tuitest.ChargeRunning(3)
 	m.SetHistory(next, analyzed(next), true)
 	if m.Selection() != "event:3" {
@@ -172,16 +174,16 @@ func TestLargeListsFilterOffTheUIGoroutine(t *testing.T) {
 	// stale and dropped.
 	m.Update(keyPress("f"))
 	m.Update(msg)
-	if strings.Contains(m.View(), "filter:") || m.tabs[TabEvents].(*eventsTab).filtered {
+	if strings.Contains(m.View(), "filter:") || m.tabs[TabEvents].(*eventsTab).list.matched != nil {
 		t.Fatal("a stale filter result was applied")
 	}
 
 	run(m, m.Update(keyPress("f")))
 	ev := m.tabs[TabEvents].(*eventsTab)
-	if !ev.filtered || len(ev.rows) == 0 {
+	if len(ev.list.matched) == 0 {
 		t.Fatal("the filter result was not applied")
 	}
-	for _, e := range ev.rows {
+	for _, e := range ev.list.matched {
 		if h.At(int(e)).Type != catalyst.EventTaskFailed {
 			t.Fatalf("event %d is not a failure", e)
 		}
@@ -231,7 +233,7 @@ func TestToggles(t *testing.T) {
 		var got []string
 		switch tab := m.tabs[c.tab].(type) {
 		case *eventsTab:
-			for _, e := range tab.rows {
+			for _, e := range tab.list.matched {
 				got = append(got, format.Count(int(e)))
 			}
 		case *invocationsTab:
@@ -239,8 +241,8 @@ func TestToggles(t *testing.T) {
 				got = append(got, x.Report.Invocations[tab.rows.at(i).inv].Name)
 			}
 		case *findingsTab:
-			for _, r := range tab.rows {
-				if r.ev < 0 {
+			for i := 0; i < tab.rows.n; i++ {
+				if r := tab.rows.at(i); r.ev < 0 {
 					got = append(got, string(x.Report.Findings[r.f].ID))
 				}
 			}

@@ -156,16 +156,15 @@ func TestWideSplit(t *testing.T) {
 	h := tuitest.Checkout()
 	x := analyzed(h)
 	for _, c := range []struct {
-		width          int
-		stacked        bool
-		minDetail, max int
+		width   int
+		stacked bool
 	}{
-		{100, true, 0, 0},
-		{109, true, 0, 0},
-		{110, false, 48, 100},
-		{120, false, 52, 100},
-		{200, false, 80, 100},
-		{300, false, 100, 100},
+		{100, true},
+		{109, true},
+		{110, false},
+		{120, false},
+		{200, false},
+		{300, false},
 	} {
 		m := newView(c.width, 38)
 		m.SetHistory(h, x, false)
@@ -176,8 +175,11 @@ func TestWideSplit(t *testing.T) {
 			}
 			continue
 		}
-		if a.lw+1+a.dw != c.width || a.lw < minListWidth || a.dw < c.minDetail || a.dw > c.max {
-			t.Errorf("width %d: list %d, detail %d; want the detail in [%d, %d]", c.width, a.lw, a.dw, c.minDetail, c.max)
+		// The list takes what its columns need (the detail pane keeps
+		// minDetailWidth), and the detail pane the rest.
+		need := m.tabs[TabInvocations].need(38)
+		if want := min(need, c.width-1-minDetailWidth); a.lw != want || a.lw+1+a.dw != c.width {
+			t.Errorf("width %d: list %d, detail %d; want the list %d (its columns need %d)", c.width, a.lw, a.dw, want, need)
 		}
 		// The invocations list keeps every column (total duration is one
 		// triage needs), and from 120 columns whole names and flags.
@@ -200,7 +202,7 @@ func listLines(t *testing.T, m *Model) int {
 	lines := strings.Split(ansi.Strip(m.View()), "\n")
 	for i, l := range lines {
 		if strings.HasPrefix(l, "────") {
-			return i - headerHeight - 1
+			return i - m.headerHeight() - 1
 		}
 	}
 	t.Fatalf("no detail pane below the list:\n%s", strings.Join(lines, "\n"))
@@ -253,7 +255,9 @@ func TestHeaderFitsTheWidth(t *testing.T) {
 		{120, []string{"started 2.1h ago", "ended 2.1h ago", "took 33.00s", "18 events", "data sharing metadata"}, nil,
 			"console " + link},
 		{80, []string{"started 2.1h ago", "took 33.00s", "18 events", "data sharing metadata"}, []string{"ended"}, link},
-		{60, []string{"started 2.1h ago", "data sharing metadata"}, []string{"ended", "events"}, " (Y copies, o opens)"},
+		// A triager's facts first: the duration and the size stay, the
+		// data-sharing level goes before them.
+		{60, []string{"took 33.00s", "18 events", "started 2.1h ago"}, []string{"ended", "data sharing"}, " (Y copies, o opens)"},
 	} {
 		m := newView(c.width, 30)
 		m.SetHistory(h, analyzed(h), false)
@@ -337,7 +341,7 @@ func TestDurationStaysWhenTheFlagIsLong(t *testing.T) {
 		rep   *detect.Report
 		want  []string
 	}{
-		{"short form", 120, report("ReserveInventory", detect.FindingDuplicateSideEffect, detect.ConfidenceProbable),
+		{"short form", 110, report("ReserveInventory", detect.FindingDuplicateSideEffect, detect.ConfidenceProbable),
 			[]string{"ReserveInventory", "▲ duplicate? +1"}},
 		{"whole", 200, report("ReserveInventory", detect.FindingDuplicateSideEffect, detect.ConfidenceProbable),
 			[]string{"ReserveInventory", "▲ HIGH duplicate? +1"}},

@@ -10,6 +10,8 @@ package style
 import (
 	"charm.land/lipgloss/v2"
 	"github.com/charmbracelet/colorprofile"
+
+	"github.com/twice-cli/twice/tui/format"
 )
 
 // Style renders a span of already-sanitized, single-line text. The zero
@@ -46,7 +48,7 @@ type Styles struct {
 	New      Style // events that arrived since the last poll (follow mode)
 	Link     Style // console links
 
-	alert   [alertCount]Style
+	alert   [format.AlertLevels]Style
 	failed  Style
 	ok      Style
 	pending Style
@@ -67,7 +69,7 @@ func New(profile colorprofile.Profile) *Styles {
 	s.TabOn = attr(base.Reverse(true).Bold(true))
 	s.Error = attr(base.Bold(true))
 	s.New = attr(base.Bold(true))
-	s.alert[AlertHigh] = attr(base.Bold(true))
+	s.alert[format.AlertHigh] = attr(base.Bold(true))
 	if profile == colorprofile.ASCII {
 		return s
 	}
@@ -80,55 +82,31 @@ func New(profile colorprofile.Profile) *Styles {
 	s.KeyBar = attr(base.Faint(true))
 	s.New = attr(base.Foreground(lipgloss.Green).Bold(true))
 	s.Link = attr(base.Foreground(lipgloss.Blue).Underline(true))
-	s.alert[AlertHigh] = attr(base.Foreground(lipgloss.Red).Bold(true))
-	s.alert[AlertMedium] = attr(base.Foreground(lipgloss.Yellow))
-	s.alert[AlertLow] = attr(base.Foreground(lipgloss.Cyan))
+	s.alert[format.AlertHigh] = attr(base.Foreground(lipgloss.Red).Bold(true))
+	s.alert[format.AlertMedium] = attr(base.Foreground(lipgloss.Yellow))
+	s.alert[format.AlertLow] = attr(base.Foreground(lipgloss.Cyan))
 	s.failed = attr(base.Foreground(lipgloss.Red))
 	s.ok = attr(base.Foreground(lipgloss.Green))
 	s.pending = attr(base.Foreground(lipgloss.Yellow))
 	return s
 }
 
-// Alert is how strongly a mark calls for attention; it picks the colour of
-// a finding's severity mark (tui/format maps severities onto it).
-type Alert uint8
-
-// Alerts, from none to the strongest.
-const (
-	AlertNone Alert = iota
-	AlertLow
-	AlertMedium
-	AlertHigh
-	alertCount
-)
-
 // Alert returns the style of a mark at alert level a.
-func (s *Styles) Alert(a Alert) Style {
-	if a >= alertCount {
+func (s *Styles) Alert(a format.Alert) Style {
+	if a >= format.AlertLevels {
 		return Style{}
 	}
 	return s.alert[a]
 }
 
-// Tone is how good or bad a status or outcome is; it picks a colour.
-type Tone uint8
-
-// Tones.
-const (
-	ToneNeutral Tone = iota
-	ToneGood
-	ToneBad
-	TonePending
-)
-
 // Tone returns the style for a tone.
-func (s *Styles) Tone(t Tone) Style {
+func (s *Styles) Tone(t format.Tone) Style {
 	switch t {
-	case ToneGood:
+	case format.ToneGood:
 		return s.ok
-	case ToneBad:
+	case format.ToneBad:
 		return s.failed
-	case TonePending:
+	case format.TonePending:
 		return s.pending
 	}
 	return Style{}

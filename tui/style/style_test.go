@@ -5,14 +5,16 @@ import (
 	"testing"
 
 	"github.com/charmbracelet/colorprofile"
+
+	"github.com/twice-cli/twice/tui/format"
 )
 
 func all(s *Styles) []Style {
 	out := []Style{s.Banner, s.Title, s.Label, s.Faint, s.Heading, s.Selected, s.TabOn, s.TabOff, s.Info, s.Error, s.KeyBar, s.New, s.Link}
-	for a := AlertNone; a <= AlertHigh; a++ {
+	for a := format.AlertNone; a <= format.AlertHigh; a++ {
 		out = append(out, s.Alert(a))
 	}
-	for _, t := range []Tone{ToneNeutral, ToneGood, ToneBad, TonePending} {
+	for _, t := range []format.Tone{format.ToneNeutral, format.ToneGood, format.ToneBad, format.TonePending} {
 		out = append(out, s.Tone(t))
 	}
 	return out
@@ -34,10 +36,10 @@ func TestProfiles(t *testing.T) {
 		t.Errorf("Ascii selection is not reverse video: %q", got)
 	}
 	ansi := New(colorprofile.ANSI)
-	if got := ansi.Alert(AlertHigh).Render("x"); !strings.Contains(got, "31") {
+	if got := ansi.Alert(format.AlertHigh).Render("x"); !strings.Contains(got, "31") {
 		t.Errorf("ANSI high alert is not red: %q", got)
 	}
-	if New(colorprofile.ANSI).Alert(Alert(9)).Render("x") != "x" {
+	if New(colorprofile.ANSI).Alert(format.Alert(9)).Render("x") != "x" {
 		t.Error("an unknown alert level is styled")
 	}
 	if (Style{}).Render("") != "" {

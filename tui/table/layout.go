@@ -91,21 +91,27 @@ func need(cols []Column, shown []bool, wanted bool) int {
 }
 
 // share gives spare columns to the shown flexible columns: first to those
-// with a Want, by Flex weight, each up to its Want; then what is left to
-// the free-text columns (no Want), by Flex weight.
+// with a Want, by Flex weight, each up to its Want but no further than
+// comfort while another still lacks that much (one long name does not
+// starve the others); then each up to its Want; then what is left to the
+// free-text columns (no Want), by Flex weight.
 func (l *Layout) share(shown []bool, spare int) {
-	spare = l.fill(shown, spare, true)
-	l.fill(shown, spare, false)
+	spare = l.fill(shown, spare, true, comfort)
+	spare = l.fill(shown, spare, true, 0)
+	l.fill(shown, spare, false, 0)
 }
 
 // fill shares spare among the shown flexible columns with a Want (up to
-// it), or among those without one, and returns what is left.
-func (l *Layout) fill(shown []bool, spare int, wanting bool) int {
+// it, or up to limit when limit > 0), or among those without one, and
+// returns what is left.
+func (l *Layout) fill(shown []bool, spare int, wanting bool, limit int) int {
 	room := func(i int) int {
 		c := l.Cols[i]
 		switch {
 		case !shown[i] || c.Flex <= 0 || (c.Want > 0) != wanting:
 			return 0
+		case wanting && limit > 0:
+			return max(min(c.Want, limit)-l.Widths[i], 0)
 		case wanting:
 			return max(c.Want-l.Widths[i], 0)
 		}
@@ -197,4 +203,25 @@ func (l Layout) Header() string {
 		titles[i] = c.Title
 	}
 	return l.Row(titles...)
+}
+
+// Need is the width cols take when every column has what it wants (a
+// flexible column its Want, up to maxWant), gaps included; 0 when a column
+// of free text (a flexible one without a Want) would take any width given.
+func Need(cols []Column, maxWant int) int {
+	total := 0
+	for i, c := range cols {
+		w := c.Width
+		if c.Flex > 0 {
+			if c.Want == 0 {
+				return 0
+			}
+			w = max(w, min(c.Want, maxWant))
+		}
+		if i > 0 {
+			total += gap
+		}
+		total += w
+	}
+	return total
 }

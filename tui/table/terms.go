@@ -8,7 +8,7 @@ import (
 )
 
 // maxShared is the most shared columns a Terms can have.
-const maxShared = 4
+const maxShared = 5
 
 // Terms is the search index of a list: for each row, the texts a filter
 // matches against. It is built once per history (off the UI goroutine) so
@@ -44,6 +44,9 @@ type TermsBuilder struct {
 	shared int
 	texts  map[string]uint32
 	combos map[[maxShared]uint32]uint32
+	// empty is the id of "" once it has one (-1 before): most rows leave
+	// most of their columns empty.
+	empty int64
 }
 
 // NewTermsBuilder starts Terms whose rows have shared shared texts (at most
@@ -59,6 +62,7 @@ func NewTermsBuilder(shared, rows int) *TermsBuilder {
 		shared: min(shared, maxShared),
 		texts:  make(map[string]uint32),
 		combos: make(map[[maxShared]uint32]uint32),
+		empty:  -1,
 	}
 }
 
@@ -111,8 +115,14 @@ func (t *Terms) Widest(c int) int {
 func (b *TermsBuilder) Terms() *Terms { return b.t }
 
 func (b *TermsBuilder) text(raw string) uint32 {
+	if raw == "" && b.empty >= 0 {
+		return uint32(b.empty)
+	}
 	if id, ok := b.texts[raw]; ok {
 		return id
+	}
+	if raw == "" {
+		b.empty = int64(len(b.t.texts))
 	}
 	id := uint32(len(b.t.texts))
 	s := searchText(raw)
@@ -135,6 +145,11 @@ type Query struct {
 	exact bool
 	// noOwn is set when no row's own text can match.
 	noOwn bool
+	// Extra, when set, is asked about a row its texts do not match: a
+	// list matches texts it does not index this way (a payload, searched
+	// only when a filter runs). It must be safe to call off the UI
+	// goroutine.
+	Extra func(row int) bool
 }
 
 // Prepare evaluates q (a case-insensitive substring) against every distinct
@@ -172,7 +187,7 @@ func (p *Query) Match(i int) bool {
 	if t == nil || i < 0 || i >= t.n {
 		return false
 	}
-	return p.combo[t.rows[i]] || !p.noOwn && p.ownMatch(i)
+	return p.combo[t.rows[i]] || !p.noOwn && p.ownMatch(i) || p.Extra != nil && p.Extra(i)
 }
 
 // ownMatch tests row i's own text: the masks first, the string only when
@@ -207,10 +222,10 @@ func (p *Query) Select(dst []int32, flags []uint8, need uint8, from []int32) []i
 		}
 		return dst
 	}
-	rows, omask, opair, combo, mask := p.t.rows[:n], p.t.omask[:n], p.t.opair[:n], p.combo, p.mask
+	rows, omask, opair, combo, mask, extra := p.t.rows[:n], p.t.omask[:n], p.t.opair[:n], p.combo, p.mask, p.Extra
 	if p.noOwn {
 		for i := 0; i < n; i++ {
-			if flags[i]&need == need && combo[rows[i]] {
+			if flags[i]&need == need && (combo[rows[i]] || extra != nil && extra(i)) {
 				dst = append(dst, int32(i))
 			}
 		}
@@ -220,7 +235,8 @@ func (p *Query) Select(dst []int32, flags []uint8, need uint8, from []int32) []i
 		if flags[i]&need != need {
 			continue
 		}
-		if combo[rows[i]] || omask[i]&mask == mask && opair[i].holds(p.pairs) && (p.exact || strings.Contains(p.t.own[i], p.q)) {
+		if combo[rows[i]] || omask[i]&mask == mask && opair[i].holds(p.pairs) && (p.exact || strings.Contains(p.t.own[i], p.q)) ||
+			extra != nil && extra(i) {
 			dst = append(dst, int32(i))
 		}
 	}

@@ -613,7 +613,7 @@ func TestTokenFileHome(t *testing.T) {
 	if got := f.knownSecrets(); len(got) != 1 || got[0] != "cat_TESTTOKEN_123" {
 		t.Errorf("secrets from ~/token = %q", got)
 	}
-	lc, err := f.liveConfig(nil)
+	lc, err := f.liveConfig(nil, nil)
 	if err != nil || !strings.Contains(lc.Token.Describe(), home) {
 		t.Errorf("token source %v, %v: ~ not expanded", lc.Token, err)
 	}

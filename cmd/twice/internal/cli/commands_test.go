@@ -231,7 +231,7 @@ func TestLimiter(t *testing.T) {
 func TestRateLimitSignal(t *testing.T) {
 	n := 0
 	f, _, _ := newHarness(t).factory()
-	cfg, err := f.liveConfig(func() { n++ })
+	cfg, err := f.liveConfig(func() { n++ }, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -246,7 +246,7 @@ func TestRateLimitSignal(t *testing.T) {
 	if n != 2 {
 		t.Errorf("signalled %d times for two 429s", n)
 	}
-	if cfg, _ := f.liveConfig(nil); cfg.OnStatus != nil {
+	if cfg, _ := f.liveConfig(nil, nil); cfg.OnStatus != nil {
 		t.Error("a status hook without a rate-limit signal")
 	}
 }

@@ -9,6 +9,7 @@ import (
 
 	"github.com/twice-cli/twice/catalyst/safetext"
 	"github.com/twice-cli/twice/fixtures"
+	"github.com/twice-cli/twice/tui/format"
 )
 
 // DemoOptions are twice demo list's inputs.
@@ -36,20 +37,22 @@ func NewCmdDemo(f *Factory, runF func(*DemoOptions) error) *cobra.Command {
 			if runF != nil {
 				return runF(opts)
 			}
-			return writeDemoList(opts.F.IO.Out)
+			return writeDemoList(opts.F.IO.Out, opts.F.IO.width(0))
 		},
 	})
 	return cmd
 }
 
-// writeDemoList prints each bundled demo with what it demonstrates.
-func writeDemoList(w io.Writer) error {
+// writeDemoList prints each bundled demo with what it demonstrates,
+// wrapped to width columns under its name (0: not wrapped, as when
+// piped: one line per fact for tools).
+func writeDemoList(w io.Writer, width int) error {
 	demos := fixtures.Demos()
 	var b strings.Builder
 	fmt.Fprintf(&b, "Bundled demo histories (%d); open one with: twice show demo:NAME\n\n", len(demos))
-	width := 0
+	nameW := 0
 	for _, d := range demos {
-		width = max(width, len(safetext.Line(d.Name)))
+		nameW = max(nameW, format.Width(safetext.Line(d.Name)))
 	}
 	for _, d := range demos {
 		name := safetext.Line(d.Name)
@@ -57,7 +60,7 @@ func writeDemoList(w io.Writer) error {
 		if d.Err != nil {
 			desc = "cannot be read: " + safetext.Line(d.Err.Error())
 		}
-		fmt.Fprintf(&b, "  %-*s  %s\n", width, name, desc)
+		writeHanging(&b, "  "+format.Pad(name, nameW)+"  ", desc, width)
 		var facts []string
 		if d.Format != "" {
 			facts = append(facts, d.Format.Description())
@@ -69,9 +72,29 @@ func writeDemoList(w io.Writer) error {
 			facts = append(facts, "app "+safetext.Line(d.AppID)+", run "+safetext.Line(d.RunID))
 		}
 		if len(facts) > 0 {
-			fmt.Fprintf(&b, "  %-*s  %s\n", width, "", strings.Join(facts, "; "))
+			writeHanging(&b, "  "+strings.Repeat(" ", nameW)+"  ", strings.Join(facts, "; "), width)
 		}
 	}
 	_, err := io.WriteString(w, b.String())
 	return err
+}
+
+// writeHanging writes safe text after lead, wrapped at width columns with
+// its continuation lines under the text's start (no wrap when width is 0
+// or leaves the text too little room).
+func writeHanging(b *strings.Builder, lead, text string, width int) {
+	indent := format.Width(lead)
+	lines := []string{text}
+	if width > 0 && width-indent >= 20 {
+		lines = format.Wrap(text, width-indent)
+	}
+	for i, l := range lines {
+		if i == 0 {
+			b.WriteString(lead)
+		} else {
+			b.WriteString(strings.Repeat(" ", indent))
+		}
+		b.WriteString(strings.TrimRight(l, " "))
+		b.WriteByte('\n')
+	}
 }

@@ -6,6 +6,7 @@ import (
 	"fmt"
 
 	"github.com/twice-cli/twice/catalyst/live"
+	"github.com/twice-cli/twice/tui"
 )
 
 // Exit codes (docs/architecture.md).
@@ -15,6 +16,9 @@ const (
 	ExitUsage    = 2
 	ExitFindings = 3
 	ExitAuth     = 4
+	// ExitInterrupted is ctrl+c: in a command's work or in the
+	// interactive view, as shells report a SIGINT (128+2).
+	ExitInterrupted = 130
 )
 
 // UsageError is a mistake in how twice was called: an unknown flag, a bad
@@ -68,6 +72,8 @@ func exitCode(err error) int {
 		return ExitUsage
 	case errors.Is(err, live.ErrNotAuthenticated):
 		return ExitAuth
+	case errors.Is(err, tui.ErrInterrupted):
+		return ExitInterrupted
 	}
 	return ExitError
 }

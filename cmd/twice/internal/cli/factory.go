@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"net/http"
+	"net/url"
 	"path/filepath"
 	"strings"
 	"sync"
@@ -15,6 +16,7 @@ import (
 	"github.com/twice-cli/twice/catalyst/secret"
 	"github.com/twice-cli/twice/cmd/twice/internal/report"
 	"github.com/twice-cli/twice/detect"
+	"github.com/twice-cli/twice/tui/format"
 )
 
 // GlobalOptions are the flags every command takes.
@@ -145,14 +147,14 @@ func (f *Factory) colorEnabled() (bool, error) {
 
 // timeFormat decides the time format: the flag, else relative on a
 // terminal and iso when piped.
-func (f *Factory) timeFormat() (report.TimeFormat, error) {
+func (f *Factory) timeFormat() (format.TimeFormat, error) {
 	if f.Globals.TimeFormat == "" {
 		if f.stdoutTTY() {
-			return report.TimeRelative, nil
+			return format.Relative, nil
 		}
-		return report.TimeISO, nil
+		return format.ISO, nil
 	}
-	tf, ok := report.ParseTimeFormat(f.Globals.TimeFormat)
+	tf, ok := format.ParseTimeFormat(f.Globals.TimeFormat)
 	if !ok {
 		return 0, usagef("--time-format %q is not one of relative, iso", f.Globals.TimeFormat)
 	}
@@ -206,7 +208,7 @@ func first(values ...string) string {
 // CATALYST_TOKEN, then the token file, then the token command.
 // onRateLimit, when set, is called on every HTTP 429; the client keeps its
 // own tuned transport (Env.Transport replaces it only in tests).
-func (f *Factory) liveConfig(onRateLimit func()) (live.Config, error) {
+func (f *Factory) liveConfig(onRateLimit func(), watch func(status int)) (live.Config, error) {
 	cfg, err := f.Config()
 	if err != nil {
 		return live.Config{}, err
@@ -219,10 +221,13 @@ func (f *Factory) liveConfig(onRateLimit func()) (live.Config, error) {
 		CommandTimeout: cfg.TokenCommandTimeout.Duration,
 	})
 	var onStatus func(int)
-	if onRateLimit != nil {
+	if onRateLimit != nil || watch != nil {
 		onStatus = func(status int) {
-			if status == http.StatusTooManyRequests {
+			if status == http.StatusTooManyRequests && onRateLimit != nil {
 				onRateLimit()
+			}
+			if watch != nil {
+				watch(status)
 			}
 		}
 	}
@@ -245,11 +250,17 @@ func (f *Factory) liveConfig(onRateLimit func()) (live.Config, error) {
 // onRateLimit, when set, is called on every HTTP 429 the server sends (the
 // fleet scan lowers its concurrency).
 func (f *Factory) live(onRateLimit func()) (LiveClient, error) {
+	return f.liveWatched(onRateLimit, nil)
+}
+
+// liveWatched is live, with watch (when set) seeing the HTTP status of
+// every answer (the view says which retry a read is on).
+func (f *Factory) liveWatched(onRateLimit func(), watch func(status int)) (LiveClient, error) {
 	timeout, err := f.timeout()
 	if err != nil {
 		return nil, err
 	}
-	lc, err := f.liveConfig(onRateLimit)
+	lc, err := f.liveConfig(onRateLimit, watch)
 	if err != nil {
 		return nil, err
 	}
@@ -379,6 +390,20 @@ func (b *boundedClient) Doctor(ctx context.Context) live.DoctorReport {
 		rep.Problems = append(rep.Problems, cause.Error())
 	}
 	return rep
+}
+
+// catalystName names the live source for the run list's title: Catalyst
+// and the endpoint's host.
+func (f *Factory) catalystName() string {
+	cfg, err := f.Config()
+	if err != nil {
+		return "Catalyst"
+	}
+	endpoint := first(f.Globals.Endpoint, f.Env.getenv(live.EnvEndpoint), cfg.Endpoint, live.DefaultEndpoint)
+	if u, err := url.Parse(endpoint); err == nil && u.Host != "" {
+		return "Catalyst at " + u.Host
+	}
+	return "Catalyst"
 }
 
 // hasCredentials reports whether a token source is configured: the

@@ -46,6 +46,8 @@ func runFleetScan(ctx context.Context, opts *ScanOptions, p *scanPlan) error {
 	fleet.Listed, fleet.Partial, fleet.Reason = len(list.Runs), list.Partial, list.Reason
 
 	out := newFleetSink(f, p)
+	names := newActivityNames()
+	defer f.warnUnmatched(names)
 	flagged := 0
 	var authErr error
 	for r := range scanRuns(ctx, lc, list.Runs, q.Project, lim, p) {
@@ -58,6 +60,7 @@ func runFleetScan(ctx context.Context, opts *ScanOptions, p *scanPlan) error {
 		}
 		fleet.Add(r.analysis, p.ropts.Console)
 		out.run(r.analysis)
+		names.add(r.analysis)
 		flagged += r.analysis.CountAtLeast(p.failOn)
 	}
 	fleet.Concurrency = lim.current()

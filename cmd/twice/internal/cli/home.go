@@ -3,6 +3,8 @@ package cli
 import (
 	"context"
 	"errors"
+	"fmt"
+	"time"
 
 	"github.com/twice-cli/twice/catalyst"
 	"github.com/twice-cli/twice/fixtures"
@@ -22,6 +24,9 @@ type HomeOptions struct {
 	// config's).
 	Project string
 	App     string
+	// Refresh lists the runs again this often while the run list is on
+	// screen (0: only on R).
+	Refresh time.Duration
 }
 
 // runHome is twice with no command: on a terminal, the interactive view on
@@ -32,7 +37,7 @@ func runHome(ctx context.Context, f *Factory, opts *HomeOptions) error {
 		if opts.Project != "" {
 			return usagef("--project opens the interactive view, which needs a terminal: list the runs with twice runs --project %s", quote(opts.Project))
 		}
-		return writeDemoList(f.IO.Out)
+		return writeDemoList(f.IO.Out, f.IO.width(0))
 	}
 	cfg, err := f.Config()
 	if err != nil {
@@ -46,11 +51,15 @@ func runHome(ctx context.Context, f *Factory, opts *HomeOptions) error {
 	if err != nil {
 		return err
 	}
+	if opts.Refresh < 0 {
+		return usagef("--refresh %s is negative: give how often to list the runs again, e.g. 30s", opts.Refresh)
+	}
 	req := f.tuiRequest(det, cfg.Console, ropts.TimeFormat)
 	project, app := first(opts.Project, cfg.Project), first(opts.App, cfg.App)
 	switch creds := f.hasCredentials(); {
 	case project != "" && (creds || opts.Project != ""):
-		lc, err := f.live(nil)
+		watch := &retryWatch{}
+		lc, err := f.liveWatched(nil, watch.observe)
 		if err != nil {
 			return err
 		}
@@ -61,16 +70,23 @@ func runHome(ctx context.Context, f *Factory, opts *HomeOptions) error {
 		}
 		req.Source = interactiveSource(lc)
 		req.Query = catalyst.RunQuery{Project: project, AppID: app}
+		req.SourceName, req.SourceNote = f.catalystName(), watch.note
+		req.Refresh = opts.Refresh
 	case creds:
 		req.Source = fixtures.NewSource()
 		req.Banner = noProjectBanner
+		req.SourceName = "the bundled demo histories"
 	default:
 		req.Source = fixtures.NewSource()
 		req.Banner = demoBanner
+		req.SourceName = "the bundled demo histories"
+	}
+	if opts.Refresh > 0 && req.Refresh == 0 {
+		fmt.Fprintln(f.IO.ErrOut, "twice: --refresh applies to a project's runs read live; the demo histories do not change")
 	}
 	err = f.RunTUI(ctx, req)
 	if errors.Is(err, errNoTUI) {
-		return writeDemoList(f.IO.Out)
+		return writeDemoList(f.IO.Out, f.IO.width(0))
 	}
 	return err
 }

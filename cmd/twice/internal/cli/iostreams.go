@@ -23,6 +23,20 @@ type IOStreams struct {
 	// OpenTTY opens the controlling terminal for keys, for the interactive
 	// view of a history piped into standard input (nil: not available).
 	OpenTTY func() (io.ReadCloser, error)
+	// TerminalWidth is the width of the terminal standard output is, 0
+	// when it is not one (nil: not known).
+	TerminalWidth func() int
+}
+
+// width returns the terminal's width, or fallback when standard output is
+// not a terminal (or its width is not known).
+func (s *IOStreams) width(fallback int) int {
+	if s.TerminalWidth != nil {
+		if w := s.TerminalWidth(); w > 0 {
+			return w
+		}
+	}
+	return fallback
 }
 
 // SystemStreams returns the process's standard streams.
@@ -32,6 +46,12 @@ func SystemStreams() *IOStreams {
 		IsStdinTTY:  func() bool { return term.IsTerminal(os.Stdin.Fd()) },
 		IsStdoutTTY: func() bool { return term.IsTerminal(os.Stdout.Fd()) },
 		OpenTTY:     openTTY,
+		TerminalWidth: func() int {
+			if w, _, err := term.GetSize(os.Stdout.Fd()); err == nil {
+				return w
+			}
+			return 0
+		},
 	}
 }
 

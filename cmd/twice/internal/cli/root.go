@@ -18,6 +18,7 @@ import (
 
 	"github.com/twice-cli/twice/catalyst"
 	"github.com/twice-cli/twice/catalyst/safetext"
+	"github.com/twice-cli/twice/tui"
 )
 
 // Main runs twice with args (without the program name) and returns the
@@ -48,9 +49,12 @@ func Execute(ctx context.Context, f *Factory, args []string) int {
 	case errors.As(err, &findings):
 		// The findings were printed; say why the status is 3.
 		fmt.Fprintf(f.IO.ErrOut, "twice: %s\n", findings.Error())
+	case errors.Is(err, tui.ErrInterrupted):
+		// ctrl+c in the interactive view: it quit, as asked; nothing to say.
+		code = ExitInterrupted
 	case isInterrupt(err) && ctx.Err() != nil:
 		fmt.Fprintln(f.IO.ErrOut, "twice: interrupted")
-		code = 130
+		code = ExitInterrupted
 	default:
 		fmt.Fprintf(f.IO.ErrOut, "twice: %s\n", safetext.Block(f.redactor().String(err.Error())))
 		if code == ExitUsage && cmd != nil {
@@ -123,6 +127,7 @@ twice.yaml; 0 means no limit); in the interactive view the limit applies to each
 	pf.DurationVar(&g.Timeout, "timeout", DefaultTimeout, "stop a command's work with Catalyst after this long (0: no limit; config: timeout)")
 	root.Flags().StringVarP(&home.Project, "project", "p", "", "open the interactive view on this Catalyst project's runs (default: the config's project)")
 	root.Flags().StringVarP(&home.App, "app", "a", "", "with --project: only runs of this app id (default: the config's app)")
+	root.Flags().DurationVar(&home.Refresh, "refresh", 0, "list the runs again this often while the run list is on screen, e.g. 30s (default: only on R)")
 
 	root.AddCommand(
 		NewCmdShow(f, nil),

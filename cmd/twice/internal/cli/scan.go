@@ -185,12 +185,22 @@ func runTargetScan(ctx context.Context, opts *ScanOptions, p *scanPlan) error {
 	f := opts.F
 	app, project := first(opts.App, p.cfg.App), first(opts.Project, p.cfg.Project)
 	targets := make([]target, len(opts.Targets))
+	// unread are the targets that could not even be resolved (a missing
+	// file, a run id without its app): with other targets to scan, they
+	// are not read, as a file that cannot be decoded is not; alone, the
+	// error is the answer.
+	unread := make(map[int]error)
 	stdin := 0
 	needLive := false
 	for i, arg := range opts.Targets {
 		t, err := resolveTarget(arg, app, project)
 		if err != nil {
-			return err
+			if len(opts.Targets) == 1 {
+				return err
+			}
+			unread[i] = err
+			targets[i] = target{arg: arg}
+			continue
 		}
 		if t.kind == targetStdin {
 			if stdin++; stdin > 1 {
@@ -202,8 +212,8 @@ func runTargetScan(ctx context.Context, opts *ScanOptions, p *scanPlan) error {
 	}
 	if opts.Run != "" {
 		histories := 0
-		for _, t := range targets {
-			if t.kind != targetLive {
+		for i, t := range targets {
+			if _, bad := unread[i]; !bad && t.kind != targetLive {
 				histories++
 			}
 		}
@@ -231,8 +241,19 @@ func runTargetScan(ctx context.Context, opts *ScanOptions, p *scanPlan) error {
 	}
 	var runs []report.Analysis
 	var failed []report.NotRead
+	names := newActivityNames()
+	defer f.warnUnmatched(names)
 	n := 0
-	for _, t := range targets {
+	for i, t := range targets {
+		if err, bad := unread[i]; bad {
+			fmt.Fprintf(f.IO.ErrOut, "twice: %s\n", safetext.Line(err.Error()))
+			nr := report.NotRead{Source: t.arg, Err: err.Error()}
+			failed = append(failed, nr)
+			if stream != nil {
+				stream.NotRead(nr)
+			}
+			continue
+		}
 		// A large file is read, analysed and written within twice its size
 		// (memlimit.go).
 		restore := func() {}
@@ -260,12 +281,15 @@ func runTargetScan(ctx context.Context, opts *ScanOptions, p *scanPlan) error {
 			continue
 		}
 		if stream == nil {
-			runs = append(runs, analyze(h, p.det, f.Env.now(), p.code))
+			a := analyze(h, p.det, f.Env.now(), p.code)
+			names.add(a)
+			runs = append(runs, a)
 			restore()
 			continue
 		}
 		a := analyzeWhileWriting(h, p.det, f.Env.now(), p.code)
 		stream.Run(a)
+		names.add(a)
 		restore()
 		n += a.CountAtLeast(p.failOn)
 	}

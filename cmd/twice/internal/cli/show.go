@@ -30,6 +30,9 @@ type ShowOptions struct {
 	// OverdueAfter is how long a pending attempt of a running run may wait
 	// before its outcome is called unknown (0: detect's default).
 	OverdueAfter time.Duration
+	// Timeline prints the run's timeline as text (the view's Timeline tab,
+	// for a ticket) instead of the report.
+	Timeline bool
 	// Source are workflow and activity source paths joined to the run's
 	// findings (--source; else the config's source:).
 	Source []string
@@ -55,6 +58,7 @@ Catalyst with --app (and --project).`,
 		Example: `  twice show demo:payment-timeout
   dapr workflow history charge-7731 -a payments -o json | twice show -
   twice show charge-7731 --app payments --project default -o markdown
+  twice show demo:payment-timeout --timeline
   dapr workflow history charge-7731 -a payments -o json | twice show - --run charge-7731 --app payments`,
 		Args: usageArgs(cobra.ExactArgs(1)),
 		RunE: func(cmd *cobra.Command, args []string) error {
@@ -69,6 +73,8 @@ Catalyst with --app (and --project).`,
 	cmd.Flags().StringVarP(&opts.Project, "project", "p", "", "the run's Catalyst project (also for a history that does not name it)")
 	cmd.Flags().StringVar(&opts.Run, "run", "", "the run id of a history file or standard input that does not name it (the Dapr CLI's JSON does not)")
 	cmd.Flags().StringVarP(&opts.Output, "output", "o", "", "print as text, json, jsonl or markdown instead of the interactive view")
+	cmd.Flags().BoolVar(&opts.Timeline, "timeline", false,
+		"print the run's timeline as text (its attempts on one time axis, as the view's Timeline tab draws them), to the terminal's width or 100 columns")
 	cmd.Flags().StringArrayVar(&opts.Source, "source", nil, "join each finding to the code of its activity in this source `DIR` (repeatable; demo: the bundled demo services); prints text")
 	cmd.Flags().DurationVar(&opts.OverdueAfter, "overdue-after", 0,
 		"how long a running run's pending attempt may wait before its outcome is called unknown (default "+detect.DefaultOverdueAfter.String()+")")
@@ -83,6 +89,12 @@ func runShow(ctx context.Context, opts *ShowOptions) error {
 		if format, err = parseOutput(opts.Output, outputText, outputJSON, outputJSONL, outputMarkdown); err != nil {
 			return err
 		}
+	}
+	if opts.Timeline {
+		if format != "" && format != outputText {
+			return usagef("--timeline prints text; it does not combine with -o %s", opts.Output)
+		}
+		format = outputText
 	}
 	cfg, err := f.Config()
 	if err != nil {
@@ -114,8 +126,9 @@ func runShow(ctx context.Context, opts *ShowOptions) error {
 	}
 	t = withIdentity(t, opts.Run, opts.App, opts.Project, func(s string) { fmt.Fprintln(f.IO.ErrOut, s) })
 	var lc LiveClient
+	watch := &retryWatch{}
 	if t.kind == targetLive {
-		if lc, err = f.live(nil); err != nil {
+		if lc, err = f.liveWatched(nil, watch.observe); err != nil {
 			return err
 		}
 		defer lc.Close()
@@ -134,9 +147,11 @@ func runShow(ctx context.Context, opts *ShowOptions) error {
 			// Back from the run (esc), the list shows the runs of its
 			// project and app.
 			req.Query = catalyst.RunQuery{Project: t.ref.Project, AppID: t.ref.AppID}
+			req.SourceName, req.SourceNote = f.catalystName(), watch.note
 		} else {
 			req.Source = checkedFileSource{Source: fixtures.NewSource(t.arg), f: f, t: t}
 			req.Ref = &catalyst.RunRef{Location: t.arg}
+			req.SourceName = t.arg
 		}
 		err := f.RunTUI(ctx, req)
 		if !errors.Is(err, errNoTUI) {
@@ -163,12 +178,22 @@ func runShow(ctx context.Context, opts *ShowOptions) error {
 		}
 	}
 	a := analyze(h, det, f.Env.now(), code)
+	names := newActivityNames()
+	names.add(a)
+	f.warnUnmatched(names)
+	if opts.Timeline {
+		return report.WriteTimeline(f.IO.Out, a, ropts, f.IO.width(timelineWidth))
+	}
 	if format == "" {
 		format = outputText
 	}
 	ropts.Events = true
 	return writeAnalyses(f.IO.Out, format, []report.Analysis{a}, ropts)
 }
+
+// timelineWidth is how wide --timeline draws when standard output is not a
+// terminal.
+const timelineWidth = 100
 
 // mustColor is colorEnabled after the flags were checked.
 func mustColor(f *Factory) bool {

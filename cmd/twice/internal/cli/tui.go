@@ -5,18 +5,20 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"net/http"
 	"os/exec"
 	"runtime"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/charmbracelet/colorprofile"
 
 	"github.com/twice-cli/twice/catalyst"
 	"github.com/twice-cli/twice/catalyst/live"
-	"github.com/twice-cli/twice/cmd/twice/internal/report"
 	"github.com/twice-cli/twice/detect"
 	"github.com/twice-cli/twice/tui"
+	"github.com/twice-cli/twice/tui/format"
 )
 
 // TUIRequest is what the commands ask of the interactive view: a source,
@@ -40,7 +42,7 @@ type TUIRequest struct {
 	Console string
 	// Now is the clock; TimeFormat how times are shown.
 	Now        func() time.Time
-	TimeFormat report.TimeFormat
+	TimeFormat format.TimeFormat
 	// Color is false to draw without colour (NO_COLOR, --color never).
 	Color bool
 	// In and Out are the terminal.
@@ -48,6 +50,13 @@ type TUIRequest struct {
 	Out io.Writer
 	// OpenURL opens a console link in a browser (nil: the view prints it).
 	OpenURL func(url string) error
+	// SourceName says where the runs are read from (the run list's
+	// title); SourceNote what the source is doing while it reads (a
+	// retry).
+	SourceName string
+	SourceNote func() string
+	// Refresh lists the runs again this often (0: only on R).
+	Refresh time.Duration
 	// Redact removes the token from an error before the view shows it.
 	Redact func(string) string
 }
@@ -66,28 +75,63 @@ func tuiOptions(req TUIRequest) tui.Options {
 		profile = colorprofile.Ascii // no colour: reverse video, glyphs and words
 	}
 	return tui.Options{
-		Source:     req.Source,
-		Query:      req.Query,
-		Open:       req.Ref,
-		History:    req.History,
-		Banner:     req.Banner,
-		Detect:     req.Detect,
-		Console:    req.Console,
-		Now:        req.Now,
-		TimeFormat: req.TimeFormat.String(),
-		Profile:    profile,
-		Input:      req.In,
-		Output:     req.Out,
-		OpenURL:    req.OpenURL,
-		Hint:       errorHint,
-		Redact:     req.Redact,
+		Source:       req.Source,
+		Query:        req.Query,
+		Open:         req.Ref,
+		History:      req.History,
+		Banner:       req.Banner,
+		Detect:       req.Detect,
+		Console:      req.Console,
+		Now:          req.Now,
+		TimeFormat:   req.TimeFormat.String(),
+		Profile:      profile,
+		Input:        req.In,
+		Output:       req.Out,
+		OpenURL:      req.OpenURL,
+		Hint:         errorHint,
+		Redact:       req.Redact,
+		SourceName:   req.SourceName,
+		SourceNote:   req.SourceNote,
+		RefreshEvery: req.Refresh,
 	}
 }
 
 // tuiRequest starts a request with what every command passes the view.
-func (f *Factory) tuiRequest(det detect.Options, console string, tf report.TimeFormat) TUIRequest {
+func (f *Factory) tuiRequest(det detect.Options, console string, tf format.TimeFormat) TUIRequest {
 	return TUIRequest{Detect: det, Console: console, Now: f.Env.Now, TimeFormat: tf,
 		Color: mustColor(f), In: f.IO.In, Out: f.terminal().Out, OpenURL: f.browser(), Redact: f.redactor().String}
+}
+
+// retryWatch follows the HTTP statuses a live client gets, so the view's
+// loading lines can say which retry a read is on and why.
+type retryWatch struct {
+	mu      sync.Mutex
+	retries int
+	last    int
+}
+
+// observe records one answer's status: a retryable one (429, 502, 503,
+// 504) counts a retry; any other ends the count.
+func (w *retryWatch) observe(status int) {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	switch status {
+	case http.StatusTooManyRequests, http.StatusBadGateway, http.StatusServiceUnavailable, http.StatusGatewayTimeout:
+		w.retries++
+		w.last = status
+	default:
+		w.retries, w.last = 0, 0
+	}
+}
+
+// note says which retry the read in flight is on ("" when none).
+func (w *retryWatch) note() string {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	if w.retries == 0 {
+		return ""
+	}
+	return fmt.Sprintf("retry %d after HTTP %d %s", w.retries, w.last, http.StatusText(w.last))
 }
 
 // errorHint words a source's error for the view, with what to do next, when

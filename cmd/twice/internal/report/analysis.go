@@ -14,6 +14,7 @@ import (
 
 	"github.com/twice-cli/twice/catalyst"
 	"github.com/twice-cli/twice/detect"
+	"github.com/twice-cli/twice/tui/format"
 )
 
 // Analysis is one run's history and what detect found in it.
@@ -71,7 +72,7 @@ type Options struct {
 	// Now is the current time, for relative times and ages.
 	Now func() time.Time
 	// TimeFormat chooses relative or ISO times in text and Markdown.
-	TimeFormat TimeFormat
+	TimeFormat format.TimeFormat
 	// Styles colours text output (zero value: plain).
 	Styles Styles
 	// Console is the Catalyst console base URL for run links ("" means

@@ -11,6 +11,7 @@ import (
 	"github.com/twice-cli/twice/catalyst"
 	"github.com/twice-cli/twice/catalyst/safetext"
 	"github.com/twice-cli/twice/detect"
+	"github.com/twice-cli/twice/tui/format"
 )
 
 // DefaultWorstRuns is how many of the worst runs a fleet summary lists.
@@ -162,31 +163,9 @@ func byIDText(m map[detect.FindingID]int) string {
 	return strings.Join(ids, ", ")
 }
 
-// queryText describes a run-list filter.
-func queryText(q catalyst.RunQuery, tf TimeFormat, now time.Time) string {
-	var parts []string
-	if q.Project != "" {
-		parts = append(parts, "project "+line(q.Project))
-	}
-	if q.AppID != "" {
-		parts = append(parts, "app "+line(q.AppID))
-	}
-	if q.Workflow != "" {
-		parts = append(parts, "workflow "+line(q.Workflow))
-	}
-	if q.Status != "" {
-		parts = append(parts, "status "+line(string(q.Status)))
-	}
-	if !q.Since.IsZero() {
-		parts = append(parts, "started since "+formatInstant(q.Since, tf, now))
-	}
-	if !q.Until.IsZero() {
-		parts = append(parts, "started before "+formatInstant(q.Until, tf, now))
-	}
-	if len(parts) == 0 {
-		return "all runs"
-	}
-	return strings.Join(parts, ", ")
+// queryText describes a run query (format.QueryText).
+func queryText(q catalyst.RunQuery, tf format.TimeFormat, now time.Time) string {
+	return format.QueryText(q, tf, now)
 }
 
 // WriteFleetText writes the fleet summary for people.

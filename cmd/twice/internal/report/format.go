@@ -2,81 +2,19 @@ package report
 
 import (
 	"time"
-	"unicode/utf8"
 
 	"github.com/twice-cli/twice/catalyst"
-	"github.com/twice-cli/twice/catalyst/safetext"
 	"github.com/twice-cli/twice/tui/format"
 )
-
-// TimeFormat chooses how text and Markdown output print instants.
-type TimeFormat int
-
-// Time formats. JSON always writes RFC 3339 with nanoseconds, in UTC.
-const (
-	// TimeISO prints RFC 3339 in UTC with milliseconds (the default when
-	// piped: stable and sortable).
-	TimeISO TimeFormat = iota
-	// TimeRelative prints how long ago ("2.1h ago"), the default on a
-	// terminal.
-	TimeRelative
-)
-
-// ParseTimeFormat parses "iso" or "relative".
-func ParseTimeFormat(s string) (TimeFormat, bool) {
-	switch s {
-	case "iso":
-		return TimeISO, true
-	case "relative":
-		return TimeRelative, true
-	}
-	return TimeISO, false
-}
-
-// String returns "iso" or "relative".
-func (f TimeFormat) String() string {
-	if f == TimeRelative {
-		return "relative"
-	}
-	return "iso"
-}
 
 // payloadTrim is how many characters of a payload the one-line views show,
 // as the Dapr CLI does.
 const payloadTrim = 120
 
-// isoMillis is the text output's ISO layout.
-const isoMillis = "2006-01-02T15:04:05.000Z07:00"
-
-// formatInstant prints t in the chosen format; "-" when absent.
-func formatInstant(t time.Time, f TimeFormat, now time.Time) string {
-	if t.IsZero() {
-		return "-"
-	}
-	if f == TimeRelative {
-		return relative(now.Sub(t))
-	}
-	return t.UTC().Format(isoMillis)
-}
-
-// formatStamp is formatInstant for a Stamp; a timer that never fires prints
-// "never".
-func formatStamp(s catalyst.Stamp, f TimeFormat, now time.Time) string {
-	if s.IsNever() {
-		return "never"
-	}
-	return formatInstant(s.Time(), f, now)
-}
-
-// relative says how long ago an instant was ("2.1h ago", "in 5.0m").
-func relative(d time.Duration) string {
-	if d < 0 {
-		return "in " + humanize(-d)
-	}
-	if d < time.Second {
-		return "just now"
-	}
-	return humanize(d) + " ago"
+// formatInstant prints t in the chosen format (ISO to the millisecond);
+// "-" when absent.
+func formatInstant(t time.Time, f format.TimeFormat, now time.Time) string {
+	return format.When(t, f, now)
 }
 
 // humanize prints a duration in the Dapr CLI's units (ns, µs, ms, s, m,
@@ -84,38 +22,16 @@ func relative(d time.Duration) string {
 func humanize(d time.Duration) string { return format.Duration(d) }
 
 // line sanitizes history text for a single-line field; "-" when empty.
-func line(s string) string {
-	if s == "" {
-		return "-"
-	}
-	return safetext.Line(s)
-}
+func line(s string) string { return format.Line(s) }
 
 // trimmed sanitizes s for one line and cuts it to n characters plus "…".
-func trimmed(s string, n int) string {
-	s = safetext.Line(s)
-	if utf8.RuneCountInString(s) <= n {
-		return s
-	}
-	i, count := 0, 0
-	for i = range s {
-		if count == n {
-			break
-		}
-		count++
-	}
-	return s[:i] + "…"
-}
+func trimmed(s string, n int) string { return format.Clip(s, n) }
 
-// payloadLine describes a payload on one line: its text, sanitized and cut
-// to payloadTrim characters, or the words for why there is none (withheld
-// names the data-sharing level; it is never shown as empty).
-func payloadLine(p catalyst.Payload, d catalyst.DataSharing) string {
-	if p.Has() {
-		return trimmed(p.Text(), payloadTrim)
-	}
-	// The words embed the reported level, which is source text too.
-	return safetext.Line(d.PayloadText(p))
+// payloadCell describes a payload in a header line or a table's cell: as
+// payloadLine, but a withheld one says only "withheld" (what that means is
+// said once, in the data-sharing line or the table's legend).
+func payloadCell(p catalyst.Payload, d catalyst.DataSharing) string {
+	return format.PayloadCell(p, d, payloadTrim)
 }
 
 // width is the display width of sanitized text.

@@ -146,7 +146,7 @@ func writeRunJSON(e *jsonEnc, a Analysis, console string) {
 	e.key("events")
 	e.beginArray()
 	writeElements(e, h.Len(), eventsPerSegment, gate, func(e *jsonEnc, i int) {
-		writeEventJSON(e, h.At(i))
+		e.event(h.At(i))
 	})
 	e.endArray()
 
@@ -249,102 +249,6 @@ func writePayloadJSON(e *jsonEnc, name string, p catalyst.Payload) {
 	e.key(name)
 	e.beginObject()
 	e.payloadBody(p)
-	e.endObject()
-}
-
-// scheduledIDTypes are the events whose scheduled_id is meaningful even
-// when it is 0 (the first action).
-func hasScheduledID(t catalyst.EventType) bool {
-	switch t {
-	case catalyst.EventTaskCompleted, catalyst.EventTaskFailed,
-		catalyst.EventChildWorkflowCompleted, catalyst.EventChildWorkflowFailed:
-		return true
-	}
-	return false
-}
-
-func writeEventJSON(e *jsonEnc, ev *catalyst.Event) {
-	e.beginObject()
-	e.intField("index", int64(ev.Index))
-	e.intField("event_id", int64(ev.ID))
-	// An unknown type is "Unknown", never the name it had on the wire (a
-	// PascalCase "TaskScheduled" is not one twice decoded as such): that
-	// name is in wire_type.
-	e.key("type")
-	e.name(ev.Type.String())
-	e.stampField("timestamp", ev.Timestamp)
-	e.strField("name", ev.Name)
-	if ev.HasScheduledID() && (hasScheduledID(ev.Type) || ev.ScheduledID != 0) {
-		// An id the source did not give is left out, never written as 0.
-		e.intField("scheduled_id", int64(ev.ScheduledID))
-	}
-	if ev.Type == catalyst.EventExecutionStarted {
-		// On executionStarted it is the workflow's own execution id (its
-		// continue-as-new generation), not a task's.
-		e.strField("execution_id", ev.ExecutionID)
-	} else {
-		e.strField("task_execution_id", ev.ExecutionID)
-	}
-	if ev.HasTimerID() && (ev.Type == catalyst.EventTimerFired || ev.TimerID != 0) {
-		e.intField("timer_id", int64(ev.TimerID))
-	}
-	e.stampField("fire_at", ev.FireAt)
-	if ev.Origin != catalyst.OriginNone {
-		e.key("origin")
-		e.beginObject()
-		e.nameField("kind", ev.Origin.String())
-		e.strField("id", ev.OriginID)
-		e.endObject()
-	}
-	e.strField("instance_id", ev.InstanceID)
-	if ev.Failure != nil {
-		e.key("failure")
-		writeFailureJSON(e, ev.Failure, 0)
-	}
-	if ev.Router != nil {
-		e.key("router")
-		e.beginObject()
-		e.strField("source", ev.Router.Source)
-		e.strField("target", ev.Router.Target)
-		e.endObject()
-	}
-	if field := ev.Type.PayloadField(); field != "" {
-		e.key("payload")
-		e.beginObject()
-		e.key("field")
-		e.name(field)
-		e.payloadBody(ev.Payload)
-		e.endObject()
-	}
-	if d := ev.Detail; d != nil {
-		e.strField("wire_type", d.TypeName)
-		e.strField("raw", d.Raw)
-		e.strField("workflow_status", string(d.WorkflowStatus))
-		e.strField("retry_parent_instance_id", d.RetryParentInstanceID)
-		e.strField("rerun_parent_instance_id", d.RerunParentInstanceID)
-		e.strField("parent_instance_id", d.ParentInstanceID)
-		e.strField("parent_name", d.ParentName)
-		e.strField("stall_reason", d.StallReason)
-		e.strField("stall_description", d.StallDescription)
-		e.strField("version", d.Version)
-	}
-	e.endObject()
-}
-
-// maxInnerDepth bounds how deep inner failures are written.
-const maxInnerDepth = 32
-
-func writeFailureJSON(e *jsonEnc, f *catalyst.Failure, depth int) {
-	e.beginObject()
-	e.strField("type", f.Type)
-	e.strField("message", f.Message)
-	e.strField("stack_trace", f.StackTrace)
-	e.key("non_retriable")
-	e.bool(f.NonRetriable)
-	if f.Inner != nil && depth < maxInnerDepth {
-		e.key("inner")
-		writeFailureJSON(e, f.Inner, depth+1)
-	}
 	e.endObject()
 }
 

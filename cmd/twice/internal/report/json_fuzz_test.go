@@ -3,6 +3,7 @@ package report
 import (
 	"bytes"
 	"encoding/json"
+	"github.com/twice-cli/twice/tui/format"
 	"testing"
 	"time"
 
@@ -163,7 +164,7 @@ func FuzzWriteText(f *testing.F) {
 		for name, write := range map[string]func(*bytes.Buffer) error{
 			"text": func(b *bytes.Buffer) error { return WriteText(b, a, Options{Now: now, Events: true}) },
 			"relative": func(b *bytes.Buffer) error {
-				return WriteText(b, a, Options{Now: now, Events: true, TimeFormat: TimeRelative})
+				return WriteText(b, a, Options{Now: now, Events: true, TimeFormat: format.Relative})
 			},
 			"colour": func(b *bytes.Buffer) error {
 				return WriteText(b, a, Options{Now: now, Events: true, Styles: NewStyles(true)})

@@ -138,7 +138,7 @@ func (s *section) write(e *jsonEnc) {
 		default:
 			if s.claimable() {
 				if ahead == nil {
-					ahead = &jsonEnc{day: -1 << 62}
+					ahead = &jsonEnc{}
 				}
 				s.encodeAhead(ahead)
 			} else {
@@ -192,7 +192,7 @@ func (s *section) help(gate <-chan struct{}) {
 			return
 		}
 	}
-	e := &jsonEnc{day: -1 << 62}
+	e := &jsonEnc{}
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	for {

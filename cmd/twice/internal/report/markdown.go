@@ -3,11 +3,10 @@ package report
 import (
 	"io"
 	"strconv"
-	"strings"
 	"time"
 
-	"github.com/twice-cli/twice/catalyst/safetext"
 	"github.com/twice-cli/twice/detect"
+	"github.com/twice-cli/twice/tui/format"
 )
 
 // WriteMarkdown writes an incident-ready report of the runs to paste into a
@@ -30,28 +29,9 @@ func WriteMarkdown(w io.Writer, runs []Analysis, opts Options) error {
 	return t.flush()
 }
 
-// md sanitizes history text for one line of Markdown and escapes every
-// character Markdown or GitHub would interpret (emphasis, code, links,
-// HTML, tables, math).
-func md(s string) string {
-	if s == "" {
-		return "-"
-	}
-	s = safetext.Line(s)
-	const special = "\\`*_[]<>|!~&#$"
-	if !strings.ContainsAny(s, special) {
-		return s
-	}
-	var b strings.Builder
-	b.Grow(len(s) + 8)
-	for i := 0; i < len(s); i++ {
-		if strings.IndexByte(special, s[i]) >= 0 {
-			b.WriteByte('\\')
-		}
-		b.WriteByte(s[i])
-	}
-	return b.String()
-}
+// md sanitizes history text for one line of Markdown and escapes what
+// Markdown would interpret (format.Markdown).
+func md(s string) string { return format.Markdown(s) }
 
 func (t *textWriter) mdRow(cells ...string) {
 	t.buf = append(t.buf, '|')
@@ -95,22 +75,18 @@ func (t *textWriter) markdownRun(a Analysis) {
 		// A recording known to be partial says so here too.
 		t.mdRow("Recorded", md(recordedText(rec, t.opts.TimeFormat, t.now)))
 	}
-	level := ds.LevelText()
 	withheld := withheldCount(h)
-	if withheld > 0 {
-		level += "; " + plural(withheld, "event payload") + " withheld"
-	}
-	t.mdRow("Data sharing", md(level))
+	t.mdRow("Data sharing", md(dataSharingText(h)))
 	link, hasLink := a.Link(t.opts.Console)
 	if hasLink {
 		t.mdRow("Console", "<"+link+">")
 	} else {
 		t.mdRow("Console", md(noLinkText(r)))
 	}
-	t.mdRow("Input", md(payloadLine(r.Input, ds)))
-	t.mdRow("Output", md(payloadLine(r.Output, ds)))
-	if r.FailureMessage != "" {
-		t.mdRow("Failure", md(trimmed(r.FailureMessage, 200)))
+	t.mdRow("Input", md(payloadCell(r.Input, ds)))
+	t.mdRow("Output", md(payloadCell(r.Output, ds)))
+	if why := format.RunWhy(h); why != "" {
+		t.mdRow("Why", md(why))
 	}
 	t.mdRow("Events", strconv.Itoa(h.Len()))
 	if h.Lossy {
@@ -151,45 +127,10 @@ func (t *textWriter) mdFindings(r *detect.Report) {
 		t.println("### Findings: ", strconv.Itoa(len(r.Findings)), " (", countsText(severityCounts(r)), ")")
 	}
 	for _, i := range sortedFindings(r) {
-		f := &r.Findings[i]
 		t.println()
-		head := "#### " + SeverityMark(f.Severity) + ": " + string(f.ID) + " in " + md(f.Activity) + " (" + string(f.Confidence)
-		if at := attemptsText(f.Attempts); at != "" {
-			head += ", " + at
-		}
-		t.println(head, ")")
-		if f.Invocation != "" {
-			t.println()
-			t.println("Invocation ", md(f.Invocation), ".")
-		}
-		if f.Explanation != "" {
-			t.println()
-			t.println(md(f.Explanation))
-		}
-		if len(f.Evidence) > 0 {
-			t.println()
-			t.println("Evidence:")
-			t.println()
-			for _, ev := range f.Evidence {
-				t.println("- ", evidenceRef(ev), ": ", md(ev.Fact))
-			}
-		}
-		if f.Advice != "" {
-			t.println()
-			t.println("**Advice:** ", md(f.Advice))
-		}
-		if c := f.Code; c != nil && c.Note != "" {
-			t.println()
-			t.println("**Code:** ", md(c.Note))
-			if c.Refusal != nil {
-				t.println()
-				t.println("- `", md(codeLocText(c.Refusal.CodeLocation)), "` ", md(c.Refusal.Excerpt))
-			}
-			for _, h := range c.Hazards {
-				t.println()
-				t.println("- ", h.Rule, " at `", md(codeLocText(h.CodeLocation)), "`: ", md(h.Message))
-			}
-		}
+		t.buf = format.AppendFindingMarkdown(t.buf, &r.Findings[i])
+		t.buf = t.buf[:len(t.buf)-1] // endLine ends it
+		t.endLine()
 	}
 	if len(r.Skipped) > 0 {
 		t.println()

@@ -3,6 +3,7 @@ package report
 import (
 	"bytes"
 	"encoding/json"
+	"github.com/twice-cli/twice/tui/format"
 	"os"
 	"path/filepath"
 	"strings"
@@ -34,7 +35,7 @@ func realSourceAnalysis(t *testing.T, source, scenario string) Analysis {
 func renderAll(t *testing.T, a Analysis) (js, text, markdown string) {
 	t.Helper()
 	opts := Options{Now: func() time.Time { return time.Date(2026, 8, 21, 9, 0, 0, 0, time.UTC) }, Events: true,
-		TimeFormat: TimeISO}
+		TimeFormat: format.ISO}
 	var j, x, m bytes.Buffer
 	if err := WriteJSON(&j, []Analysis{a}, opts); err != nil {
 		t.Fatal(err)

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"errors"
+	"github.com/twice-cli/twice/tui/format"
 	"math"
 	"math/rand/v2"
 	"regexp"
@@ -19,7 +20,7 @@ import (
 	"github.com/twice-cli/twice/detect"
 )
 
-func textOptions(tf TimeFormat, events bool) Options {
+func textOptions(tf format.TimeFormat, events bool) Options {
 	return Options{Now: testNow, TimeFormat: tf, Events: events}
 }
 
@@ -35,12 +36,12 @@ func render(t *testing.T, write func(*bytes.Buffer) error) string {
 func TestWriteText(t *testing.T) {
 	for _, tc := range []struct {
 		name   string
-		tf     TimeFormat
+		tf     format.TimeFormat
 		events bool
 	}{
-		{"show_iso", TimeISO, true},
-		{"show_relative", TimeRelative, true},
-		{"scan_iso", TimeISO, false},
+		{"show_iso", format.ISO, true},
+		{"show_relative", format.Relative, true},
+		{"scan_iso", format.ISO, false},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			out := render(t, func(b *bytes.Buffer) error { return WriteText(b, sampleAnalysis(), textOptions(tc.tf, tc.events)) })
@@ -49,20 +50,29 @@ func TestWriteText(t *testing.T) {
 	}
 }
 
+// TestWriteTextWithheldIsNamedNeverEmpty: every withheld payload says
+// "withheld", and what that means, with the level, is said once per table
+// (the header's data-sharing line, the event table's legend), not on every
+// row.
 func TestWriteTextWithheldIsNamedNeverEmpty(t *testing.T) {
-	out := render(t, func(b *bytes.Buffer) error { return WriteText(b, sampleAnalysis(), textOptions(TimeISO, true)) })
-	mark := "withheld: not shared at this organization's data-sharing level (metadata)"
+	out := render(t, func(b *bytes.Buffer) error { return WriteText(b, sampleAnalysis(), textOptions(format.ISO, true)) })
 	// The run's input, output and custom status, and every event payload
 	// (ExecutionStarted, 3 TaskScheduled, 2 TaskCompleted, ExecutionCompleted).
-	if got := strings.Count(out, mark); got != 3+7 {
-		t.Errorf("withheld mark appears %d times, want 10:\n%s", got, out)
+	cells := strings.Count(out, "input=withheld") + strings.Count(out, "output=withheld") +
+		strings.Count(out, "Input         withheld\n") + strings.Count(out, "Output        withheld\n") +
+		strings.Count(out, "Custom status withheld\n")
+	if cells != 3+7 {
+		t.Errorf("%d payloads say withheld, want 10:\n%s", cells, out)
+	}
+	if got := strings.Count(out, "withheld: not shared at this organization's data-sharing level (metadata)"); got != 1 {
+		t.Errorf("the event table's legend names the level %d times, want once:\n%s", got, out)
 	}
 	for _, bad := range []string{"input=empty", "output=empty", "input=;", "output=;", "Input         empty", "Output        empty"} {
 		if strings.Contains(out, bad) {
 			t.Errorf("output shows a withheld payload as empty (%q)", bad)
 		}
 	}
-	if !strings.Contains(out, "Data sharing  metadata; 7 event payloads withheld") {
+	if !strings.Contains(out, "Data sharing  metadata; 7 event payloads withheld: not shared at this organization's data-sharing level\n") {
 		t.Errorf("header does not count the withheld payloads:\n%s", out)
 	}
 }
@@ -80,7 +90,7 @@ func TestWriteTextNoLinkPrintsPlainIDs(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			a := sampleAnalysis()
 			a.History.Run.AppID, a.History.Run.ID = tt.app, tt.run
-			out := render(t, func(b *bytes.Buffer) error { return WriteText(b, a, textOptions(TimeISO, false)) })
+			out := render(t, func(b *bytes.Buffer) error { return WriteText(b, a, textOptions(format.ISO, false)) })
 			if strings.Contains(out, "catalyst.diagrid.io") {
 				t.Errorf("got a link:\n%s", out)
 			}
@@ -104,7 +114,7 @@ func TestWriteTextNoLinkPrintsPlainIDs(t *testing.T) {
 func TestWriteTextWithoutReport(t *testing.T) {
 	a := sampleAnalysis()
 	a.Report = nil
-	out := render(t, func(b *bytes.Buffer) error { return WriteText(b, a, textOptions(TimeISO, false)) })
+	out := render(t, func(b *bytes.Buffer) error { return WriteText(b, a, textOptions(format.ISO, false)) })
 	if !strings.Contains(out, "Analysis: not available") || strings.Contains(out, "Findings") {
 		t.Errorf("a missing analysis must be said, not shown as no findings:\n%s", out)
 	}
@@ -115,7 +125,7 @@ func TestWriteTextFindingsMostSevereFirst(t *testing.T) {
 	low := detect.Finding{ID: detect.FindingSharedRetryPolicy, Severity: detect.SeverityLow, Activity: "RenderTemplate", InvocationIndex: -1}
 	med := detect.Finding{ID: detect.FindingUnknownOutcome, Severity: detect.SeverityMedium, Activity: "RenderTemplate", InvocationIndex: 0}
 	a.Report.Findings = append([]detect.Finding{low}, append(a.Report.Findings, med)...)
-	out := render(t, func(b *bytes.Buffer) error { return WriteText(b, a, textOptions(TimeISO, false)) })
+	out := render(t, func(b *bytes.Buffer) error { return WriteText(b, a, textOptions(format.ISO, false)) })
 	hi := strings.Index(out, "▲ high")
 	me := strings.Index(out, "◆ medium")
 	lo := strings.Index(out, "● low")
@@ -130,7 +140,7 @@ func TestWriteTextFindingsMostSevereFirst(t *testing.T) {
 var sgr = regexp.MustCompile("\x1b\\[[0-9;]*m")
 
 func TestColour(t *testing.T) {
-	opts := textOptions(TimeISO, false)
+	opts := textOptions(format.ISO, false)
 	plain := render(t, func(b *bytes.Buffer) error { return WriteText(b, sampleAnalysis(), opts) })
 	if strings.Contains(plain, "\x1b") {
 		t.Errorf("colour off, but the output has escape sequences")
@@ -164,7 +174,7 @@ func TestHostileStringsNeverReachOutputRaw(t *testing.T) {
 					return WriteText(b, a, Options{Now: testNow, Events: true, Styles: NewStyles(true)})
 				},
 				"text-relative": func(b *bytes.Buffer) error {
-					return WriteText(b, a, Options{Now: testNow, Events: true, TimeFormat: TimeRelative})
+					return WriteText(b, a, Options{Now: testNow, Events: true, TimeFormat: format.Relative})
 				},
 				"markdown": func(b *bytes.Buffer) error { return WriteMarkdown(b, []Analysis{a}, Options{Now: testNow}) },
 				"json":     func(b *bytes.Buffer) error { return WriteJSON(b, []Analysis{a}, Options{Now: testNow}) },

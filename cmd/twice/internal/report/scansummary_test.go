@@ -3,6 +3,7 @@ package report
 import (
 	"bytes"
 	"encoding/json"
+	"github.com/twice-cli/twice/tui/format"
 	"regexp"
 	"strings"
 	"testing"
@@ -41,7 +42,7 @@ func TestScanSummaryText(t *testing.T) {
 		{Source: "g.json", Err: "permission denied"},
 	}
 	out := render(t, func(b *bytes.Buffer) error {
-		return WriteScanSummaryText(b, runs, notRead, textOptions(TimeISO, false))
+		return WriteScanSummaryText(b, runs, notRead, textOptions(format.ISO, false))
 	})
 	lines := strings.Split(out, "\n")
 	if want := "Scan summary: 5 runs, 3 with findings; 4 findings (2 high, 1 medium, 1 low); 2 not read"; lines[0] != want {
@@ -76,7 +77,7 @@ func TestScanSummaryText(t *testing.T) {
 func TestScanSummaryMarkdown(t *testing.T) {
 	runs := []Analysis{runWith("a_1", "x.json"), runWith("b", "y|z.json", detect.SeverityHigh)}
 	out := render(t, func(b *bytes.Buffer) error {
-		return WriteScanSummaryMarkdown(b, runs, []NotRead{{RunID: "r*1", AppID: "app", Source: "r*1", Err: "not found"}}, textOptions(TimeISO, false))
+		return WriteScanSummaryMarkdown(b, runs, []NotRead{{RunID: "r*1", AppID: "app", Source: "r*1", Err: "not found"}}, textOptions(format.ISO, false))
 	})
 	for _, want := range []string{
 		"## Scan summary: 2 runs, 1 with findings; 1 finding (1 high); 1 not read",
@@ -179,7 +180,7 @@ func TestUnknownEventTypeIsNeverAKnownName(t *testing.T) {
 	if ev[2].Type != "Unknown" || ev[2].WireType != "" {
 		t.Errorf("nameless unknown event written as %+v", ev[2])
 	}
-	text := render(t, func(b *bytes.Buffer) error { return WriteText(b, a, textOptions(TimeISO, true)) })
+	text := render(t, func(b *bytes.Buffer) error { return WriteText(b, a, textOptions(format.ISO, true)) })
 	if !strings.Contains(text, "  1  Unknown(TaskScheduled)  ") {
 		t.Errorf("the unknown event's row does not say Unknown(TaskScheduled):\n%s", text)
 	}
@@ -210,7 +211,7 @@ func TestNegativeElapsedIsExplainedOnce(t *testing.T) {
 		catalyst.Event{Type: catalyst.EventExecutionCompleted, ID: 1, Timestamp: at(220 * time.Millisecond)},
 	)
 	text := render(t, func(b *bytes.Buffer) error {
-		return WriteText(b, Analysis{History: h, Report: &detect.Report{}}, textOptions(TimeISO, true))
+		return WriteText(b, Analysis{History: h, Report: &detect.Report{}}, textOptions(format.ISO, true))
 	})
 	if !regexpNegative.MatchString(text) {
 		t.Fatalf("no negative ELAPSED shown:\n%s", text)
@@ -223,7 +224,7 @@ func TestNegativeElapsedIsExplainedOnce(t *testing.T) {
 	}
 
 	// The sample's events are stamped in order.
-	text = render(t, func(b *bytes.Buffer) error { return WriteText(b, sampleAnalysis(), textOptions(TimeISO, true)) })
+	text = render(t, func(b *bytes.Buffer) error { return WriteText(b, sampleAnalysis(), textOptions(format.ISO, true)) })
 	if regexpNegative.MatchString(text) || strings.Contains(text, "negative ELAPSED") {
 		t.Errorf("the note is printed with no negative ELAPSED:\n%s", text)
 	}
@@ -235,14 +236,14 @@ func TestNegativeElapsedIsExplainedOnce(t *testing.T) {
 func TestDurationOfARunningRunSaysSoFar(t *testing.T) {
 	for _, tc := range []struct {
 		status catalyst.Status
-		tf     TimeFormat
+		tf     format.TimeFormat
 		want   string
 	}{
-		{"running", TimeISO, "Duration      16.12s so far (last event 2026-08-21T14:02:27.120Z)\n"},
-		{"ORCHESTRATION_STATUS_SUSPENDED", TimeRelative, "Duration      16.12s so far (last event 2.5m ago)\n"},
-		{"pending", TimeISO, "so far (last event"},
-		{"COMPLETED", TimeISO, "Duration      16.12s\n"},
-		{"failed", TimeISO, "Duration      16.12s\n"},
+		{"running", format.ISO, "Duration      16.12s so far (last event 2026-08-21T14:02:27.120Z)\n"},
+		{"ORCHESTRATION_STATUS_SUSPENDED", format.Relative, "Duration      16.12s so far (last event 2.5m ago)\n"},
+		{"pending", format.ISO, "so far (last event"},
+		{"COMPLETED", format.ISO, "Duration      16.12s\n"},
+		{"failed", format.ISO, "Duration      16.12s\n"},
 	} {
 		a := sampleAnalysis()
 		a.History.Run.Status = tc.status

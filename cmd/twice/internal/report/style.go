@@ -1,54 +1,46 @@
 package report
 
 import (
-	"charm.land/lipgloss/v2"
-
 	"github.com/twice-cli/twice/detect"
 	"github.com/twice-cli/twice/tui/format"
 )
 
 // Styles colours the text output. The zero value prints plain text; colour
 // is never the only signal (every severity also has a glyph and a word).
+//
+// The colours are the terminal's basic ones, written as SGR sequences
+// here: the writers need nothing of the interactive view's styling, so
+// scan and show -o json do not link it.
 type Styles struct {
 	enabled bool
-	high    lipgloss.Style
-	medium  lipgloss.Style
-	low     lipgloss.Style
-	heading lipgloss.Style
-	faint   lipgloss.Style
 }
+
+// SGR parameters of the text output's styles.
+const (
+	sgrHigh    = "1;31" // bold red
+	sgrMedium  = "33"   // yellow
+	sgrLow     = "36"   // cyan
+	sgrHeading = "1"    // bold
+	sgrFaint   = "2"
+)
 
 // NewStyles returns the styles for text output; with color false every
 // style prints its text unchanged.
-func NewStyles(color bool) Styles {
-	if !color {
-		return Styles{}
+func NewStyles(color bool) Styles { return Styles{enabled: color} }
+
+// render wraps one line of safe text in an SGR sequence and a reset.
+func (s Styles) render(sgr, text string) string {
+	if !s.enabled || text == "" {
+		return text
 	}
-	return Styles{
-		enabled: true,
-		high:    lipgloss.NewStyle().Foreground(lipgloss.Red).Bold(true),
-		medium:  lipgloss.NewStyle().Foreground(lipgloss.Yellow),
-		low:     lipgloss.NewStyle().Foreground(lipgloss.Cyan),
-		heading: lipgloss.NewStyle().Bold(true),
-		faint:   lipgloss.NewStyle().Faint(true),
-	}
+	return "\x1b[" + sgr + "m" + text + "\x1b[m"
 }
 
 // Heading styles a section title.
-func (s Styles) Heading(text string) string {
-	if !s.enabled {
-		return text
-	}
-	return s.heading.Render(text)
-}
+func (s Styles) Heading(text string) string { return s.render(sgrHeading, text) }
 
 // Faint styles secondary text.
-func (s Styles) Faint(text string) string {
-	if !s.enabled {
-		return text
-	}
-	return s.faint.Render(text)
-}
+func (s Styles) Faint(text string) string { return s.render(sgrFaint, text) }
 
 // Severity renders a severity as its glyph and word ("▲ high"), coloured
 // when colour is on. text must already be safe.
@@ -58,25 +50,17 @@ func (s Styles) Severity(sev detect.Severity) string {
 
 // severityText colours text with the severity's colour.
 func (s Styles) severityText(sev detect.Severity, text string) string {
-	if !s.enabled {
-		return text
-	}
 	switch sev {
 	case detect.SeverityHigh:
-		return s.high.Render(text)
+		return s.render(sgrHigh, text)
 	case detect.SeverityMedium:
-		return s.medium.Render(text)
+		return s.render(sgrMedium, text)
 	case detect.SeverityLow:
-		return s.low.Render(text)
+		return s.render(sgrLow, text)
 	}
 	return text
 }
 
-// SeverityGlyph is the one-character mark of a severity: ▲ high, ◆ medium,
-// ● low, · none; the interactive view uses the same glyphs.
-func SeverityGlyph(sev detect.Severity) string { return format.SeverityGlyph(sev) }
-
-// SeverityMark is a severity's glyph and word, e.g. "▲ high".
-func SeverityMark(sev detect.Severity) string {
-	return SeverityGlyph(sev) + " " + sev.String()
-}
+// SeverityMark is a severity's glyph and word, e.g. "▲ high"
+// (format.SeverityLabel).
+func SeverityMark(sev detect.Severity) string { return format.SeverityLabel(sev) }

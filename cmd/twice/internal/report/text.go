@@ -173,31 +173,49 @@ func (t *textWriter) header(a Analysis) {
 		t.field("Skipped", plural(h.UnknownFields, "unrecognised field"))
 	}
 	ds := r.DataSharing
-	level := safetext.Line(ds.LevelText())
-	if n := withheldCount(h); n > 0 {
-		level += "; " + plural(n, "event payload") + " withheld"
-	}
-	t.field("Data sharing", level)
+	t.field("Data sharing", dataSharingText(h))
 	if link, ok := a.Link(t.opts.Console); ok {
 		t.field("Console", link)
 	} else {
 		t.field("Console", noLinkText(r))
 	}
-	t.field("Input", payloadLine(r.Input, ds))
-	t.field("Output", payloadLine(r.Output, ds))
+	t.field("Input", payloadCell(r.Input, ds))
+	t.field("Output", payloadCell(r.Output, ds))
 	if r.CustomStatus.State != catalyst.PayloadNone {
-		t.field("Custom status", payloadLine(r.CustomStatus, ds))
+		t.field("Custom status", payloadCell(r.CustomStatus, ds))
 	}
-	if r.FailureMessage != "" {
-		t.field("Failure", trimmed(r.FailureMessage, 200))
+	if why := format.RunWhy(h); why != "" {
+		// Why it failed, was terminated or stalled, as the view's header
+		// says it.
+		t.field("Why", why)
 	}
 	t.field("Events", strconv.Itoa(h.Len()))
 }
 
+// dataSharingText is the header's data-sharing line: the level, and, when
+// payloads are withheld, how many and what withheld means — said once here,
+// while the payloads themselves only say "withheld".
+func dataSharingText(h *catalyst.History) string {
+	r := &h.Run
+	text := safetext.Line(r.DataSharing.LevelText())
+	switch n := withheldCount(h); {
+	case n > 0:
+		text += "; " + plural(n, "event payload") + " " + format.WithheldWord + ": " + withheldMeaning
+	case r.Input.State == catalyst.PayloadWithheld || r.Output.State == catalyst.PayloadWithheld ||
+		r.CustomStatus.State == catalyst.PayloadWithheld:
+		text += "; the run's payloads " + format.WithheldWord + ": " + withheldMeaning
+	}
+	return text
+}
+
+// withheldMeaning is what a withheld payload is (the level is named next
+// to it).
+const withheldMeaning = "not shared at this organization's data-sharing level"
+
 // durationSoFar prints a run's duration; for a run that has not ended, as
 // the time so far and when its last event was, so that a run waiting for
 // hours does not read as one that took minutes.
-func durationSoFar(r *catalyst.Run, d time.Duration, f TimeFormat, now time.Time) string {
+func durationSoFar(r *catalyst.Run, d time.Duration, f format.TimeFormat, now time.Time) string {
 	if r.Status.IsEnded() {
 		return humanize(d)
 	}
@@ -254,7 +272,7 @@ func sourceText(h *catalyst.History) string {
 }
 
 // recordedText describes the fixture a history was read from.
-func recordedText(r *catalyst.Recording, f TimeFormat, now time.Time) string {
+func recordedText(r *catalyst.Recording, f format.TimeFormat, now time.Time) string {
 	var b strings.Builder
 	b.WriteString("by ")
 	b.WriteString(line(r.Producer))
@@ -297,28 +315,10 @@ func countsText(c [detect.SeverityHigh + 1]int) string {
 }
 
 // attemptsText prints attempt numbers: "attempt 2" or "attempts 1, 2".
-func attemptsText(n []int) string {
-	if len(n) == 0 {
-		return ""
-	}
-	s := make([]string, len(n))
-	for i, v := range n {
-		s[i] = strconv.Itoa(v)
-	}
-	if len(n) == 1 {
-		return "attempt " + s[0]
-	}
-	return "attempts " + strings.Join(s, ", ")
-}
+func attemptsText(n []int) string { return format.AttemptsText(n) }
 
 // evidenceRef names an evidence event by position and eventId.
-func evidenceRef(ev detect.Evidence) string {
-	s := "event " + strconv.Itoa(ev.Event)
-	if ev.EventID >= 0 {
-		s += " (eventId " + strconv.Itoa(int(ev.EventID)) + ")"
-	}
-	return s
-}
+func evidenceRef(ev detect.Evidence) string { return format.EvidenceRef(ev) }
 
 func (t *textWriter) findings(a Analysis) {
 	r := a.Report
@@ -379,9 +379,7 @@ func (t *textWriter) code(c *detect.CodeEvidence) {
 	}
 }
 
-func codeLocText(l detect.CodeLocation) string {
-	return l.File + ":" + strconv.Itoa(l.Line) + ":" + strconv.Itoa(l.Col)
-}
+func codeLocText(l detect.CodeLocation) string { return format.CodeLocText(l) }
 
 // codeActivities lists the run's activities as the source defines them.
 func (t *textWriter) codeActivities(a Analysis) {
@@ -529,7 +527,7 @@ func openRetryText(rt *detect.RetryTimer) string {
 	if rt.Fired >= 0 {
 		s += " fired at event " + strconv.Itoa(rt.Fired) + " but no attempt followed in this history"
 	} else {
-		s += " has not fired (due " + stampISO(rt.FireAt) + "): another attempt may follow"
+		s += " has not fired (due " + format.ExactStamp(rt.FireAt) + "): another attempt may follow"
 	}
 	return s
 }
@@ -615,13 +613,15 @@ type eventColumns struct {
 	index, typ, name, id, exec int
 }
 
-func measureEvents(h *catalyst.History) eventColumns {
+func measureEvents(h *catalyst.History, callOf []int32) eventColumns {
 	c := eventColumns{index: len("#"), typ: len("TYPE"), name: len("NAME"), id: len("EVENTID"), exec: len("EXECUTION_ID")}
 	c.index = max(c.index, len(strconv.Itoa(h.Len()-1)))
-	for _, e := range h.All() {
+	for i, e := range h.All() {
 		c.typ = max(c.typ, min(width(line(e.TypeLabel())), maxTypeWidth))
 		if e.Name != "" {
 			c.name = max(c.name, min(width(line(e.Name)), maxNameWidth))
+		} else if n := format.CallName(h, callOf, i); n != "" {
+			c.name = max(c.name, min(width(format.DerivedMark)+width(n), maxNameWidth))
 		}
 		if e.ID >= 0 {
 			c.id = max(c.id, len(strconv.Itoa(int(e.ID))))
@@ -650,7 +650,13 @@ func (t *textWriter) events(a Analysis) {
 	if h.Len() == 0 {
 		return
 	}
-	c := measureEvents(h)
+	ds := h.Run.DataSharing
+	if withheldCount(h) > 0 {
+		// Said once for the table; its rows say only "withheld".
+		t.println("  ", t.opts.Styles.Faint(format.WithheldLegend(ds)))
+	}
+	callOf := format.CallOf(h, a.Report)
+	c := measureEvents(h, callOf)
 	t.buf = append(t.buf, "  "...)
 	t.buf = pad(t.buf, "#", c.index+2)
 	t.buf = pad(t.buf, "TYPE", c.typ+2)
@@ -660,7 +666,6 @@ func (t *textWriter) events(a Analysis) {
 	t.buf = pad(t.buf, "ELAPSED", 10)
 	t.buf = append(t.buf, "DETAILS"...)
 	t.endLine()
-	ds := h.Run.DataSharing
 	var prev catalyst.Stamp
 	var num [12]byte
 	negative := false
@@ -668,7 +673,8 @@ func (t *textWriter) events(a Analysis) {
 		t.buf = append(t.buf, "  "...)
 		t.buf = pad(t.buf, string(strconv.AppendInt(num[:0], int64(i), 10)), c.index+2)
 		t.buf = pad(t.buf, fit(line(e.TypeLabel()), c.typ), c.typ+2)
-		t.buf = pad(t.buf, fit(line(e.Name), c.name), c.name+2)
+		name, _ := format.EventName(h, callOf, i)
+		t.buf = pad(t.buf, fit(name, c.name), c.name+2)
 		if e.ID >= 0 && (e.Type.IsNumbered() || e.ID > 0) {
 			t.buf = pad(t.buf, string(strconv.AppendInt(num[:0], int64(e.ID), 10)), c.id+2)
 		} else {
@@ -678,7 +684,7 @@ func (t *textWriter) events(a Analysis) {
 		t.buf = pad(t.buf, t.elapsed(i, prev, e.Timestamp), 10)
 		negative = negative || (i > 0 && !prev.IsZero() && !e.Timestamp.IsZero() && e.Timestamp.Sub(prev) < 0)
 		prev = e.Timestamp
-		t.buf = appendDetails(t.buf, e, ds)
+		t.buf = format.AppendDetails(t.buf, e, ds)
 		t.buf = trimRight(t.buf)
 		t.endLine()
 	}
@@ -701,7 +707,7 @@ func (t *textWriter) elapsed(i int, prev, ts catalyst.Stamp) string {
 		return "-"
 	}
 	if i == 0 {
-		if t.opts.TimeFormat == TimeRelative {
+		if t.opts.TimeFormat == format.Relative {
 			return "Age:" + humanize(t.now.Sub(ts.Time()))
 		}
 		return "-"

@@ -1,0 +1,117 @@
+package format
+
+import (
+	"strconv"
+	"strings"
+
+	"github.com/twice-cli/twice/catalyst/safetext"
+	"github.com/twice-cli/twice/detect"
+)
+
+// Markdown sanitizes history text for one line of Markdown and escapes
+// every character Markdown or GitHub would interpret (emphasis, code,
+// links, HTML, tables, math); "-" when empty. A hostile name can neither
+// reach a terminal raw nor change the document's structure.
+func Markdown(s string) string {
+	if s == "" {
+		return "-"
+	}
+	s = safetext.Line(s)
+	const special = "\\`*_[]<>|!~&#$"
+	if !strings.ContainsAny(s, special) {
+		return s
+	}
+	var b strings.Builder
+	b.Grow(len(s) + 8)
+	for i := 0; i < len(s); i++ {
+		if strings.IndexByte(special, s[i]) >= 0 {
+			b.WriteByte('\\')
+		}
+		b.WriteByte(s[i])
+	}
+	return b.String()
+}
+
+// AttemptsText names attempt numbers: "attempt 2" or "attempts 1, 2"; ""
+// for none.
+func AttemptsText(n []int) string {
+	if len(n) == 0 {
+		return ""
+	}
+	s := make([]string, len(n))
+	for i, v := range n {
+		s[i] = strconv.Itoa(v)
+	}
+	if len(n) == 1 {
+		return "attempt " + s[0]
+	}
+	return "attempts " + strings.Join(s, ", ")
+}
+
+// EvidenceRef names an evidence event by position and eventId: "event 11
+// (eventId 3)".
+func EvidenceRef(ev detect.Evidence) string {
+	s := "event " + strconv.Itoa(ev.Event)
+	if ev.EventID >= 0 {
+		s += " (eventId " + strconv.Itoa(int(ev.EventID)) + ")"
+	}
+	return s
+}
+
+// AppendFindingMarkdown appends a finding as a Markdown section for a
+// ticket: a heading with its severity, id, activity, confidence and
+// attempts, its invocation, explanation, evidence and advice, and what its
+// activity's code says when source was given. The
+// Markdown report writes each finding so, and the view copies one so (y).
+func AppendFindingMarkdown(b []byte, f *detect.Finding) []byte {
+	line := func(parts ...string) {
+		for _, p := range parts {
+			b = append(b, p...)
+		}
+		b = append(b, '\n')
+	}
+	head := "#### " + SeverityLabel(f.Severity) + ": " + string(f.ID) + " in " + Markdown(f.Activity) + " (" + string(f.Confidence)
+	if at := AttemptsText(f.Attempts); at != "" {
+		head += ", " + at
+	}
+	line(head, ")")
+	if f.Invocation != "" {
+		line()
+		line("Invocation ", Markdown(f.Invocation), ".")
+	}
+	if f.Explanation != "" {
+		line()
+		line(Markdown(f.Explanation))
+	}
+	if len(f.Evidence) > 0 {
+		line()
+		line("Evidence:")
+		line()
+		for _, ev := range f.Evidence {
+			line("- ", EvidenceRef(ev), ": ", Markdown(ev.Fact))
+		}
+	}
+	if f.Advice != "" {
+		line()
+		line("**Advice:** ", Markdown(f.Advice))
+	}
+	if c := f.Code; c != nil && c.Note != "" {
+		// What the activity's code says (show and scan --source).
+		line()
+		line("**Code:** ", Markdown(c.Note))
+		if c.Refusal != nil {
+			line()
+			line("- `", Markdown(CodeLocText(c.Refusal.CodeLocation)), "` ", Markdown(c.Refusal.Excerpt))
+		}
+		for _, h := range c.Hazards {
+			line()
+			line("- ", h.Rule, " at `", Markdown(CodeLocText(h.CodeLocation)), "`: ", Markdown(h.Message))
+		}
+	}
+	return b
+}
+
+// CodeLocText is a place in source code: "file:line:col".
+func CodeLocText(l detect.CodeLocation) string {
+	return l.File + ":" + strconv.Itoa(l.Line) + ":" + strconv.Itoa(l.Col)
+}

@@ -1,0 +1,329 @@
+package format
+
+import (
+	"strings"
+	"time"
+
+	"github.com/twice-cli/twice/catalyst"
+	"github.com/twice-cli/twice/detect"
+)
+
+// Mark is what one cell of a timeline row shows. Every mark has its own
+// shape, so a timeline reads without colour (NO_COLOR, 16 colours): an
+// attempt, an attempt whose end is unknown, two attempts at once, the wait
+// before a retry, and where an outcome arrived.
+type Mark uint8
+
+// Marks, in the order a cell shared by two takes the later one.
+const (
+	MarkNone      Mark = iota
+	MarkBackoff        // the retry's backoff: between an outcome and the next attempt
+	MarkAttempt        // an attempt running, its end known
+	MarkOpen           // an attempt whose end is unknown (no outcome yet, or none recorded)
+	MarkOverlap        // two attempts at once: one ended after a later one started
+	MarkCompleted      // where an attempt's completion arrived
+	MarkFailed         // where an attempt's failure arrived
+	MarkUnknown        // the end of an open attempt: its outcome is unknown
+)
+
+// Glyph is a mark's character.
+func (m Mark) Glyph() string {
+	switch m {
+	case MarkBackoff:
+		return "·"
+	case MarkAttempt:
+		return "█"
+	case MarkOpen:
+		return "░"
+	case MarkOverlap:
+		return "▓"
+	case MarkCompleted:
+		return "✓"
+	case MarkFailed:
+		return "✗"
+	case MarkUnknown:
+		return "?"
+	}
+	return " "
+}
+
+// Tone is the tone a mark is coloured with, where there is colour.
+func (m Mark) Tone() Tone {
+	switch m {
+	case MarkCompleted:
+		return ToneGood
+	case MarkFailed, MarkOverlap:
+		return ToneBad
+	case MarkOpen, MarkUnknown:
+		return TonePending
+	}
+	return ToneNeutral
+}
+
+// TimelineLegend explains the marks: each mark, a word for the legend
+// line under a timeline, and what it means (the help screen).
+var TimelineLegend = [][3]string{
+	{"█", "attempt", "an attempt, from its scheduling to its outcome"},
+	{"▓", "overlap", "two attempts at once"},
+	{"░", "may run", "may still be running: no outcome, or it timed out"},
+	{"·", "backoff", "the wait before a retry"},
+	{"✓✗?", "outcome", "completed, failed, unknown"},
+}
+
+// TimelineLegendLine is TimelineLegend on one line, in its short words.
+func TimelineLegendLine() string {
+	parts := make([]string, len(TimelineLegend))
+	for i, l := range TimelineLegend {
+		parts[i] = l[0] + " " + l[1]
+	}
+	return strings.Join(parts, "  ")
+}
+
+// Axis is a timeline's time axis: the instants from From to To spread over
+// Width cells. Now is where an attempt whose end is unknown is drawn to:
+// the run's last event, or the clock for a live run still running.
+type Axis struct {
+	From, To, Now catalyst.Stamp
+	Width         int
+}
+
+// RunAxis is the axis of a whole run: from its start to its last event, or
+// to now for a run that has not ended and is read live (its attempts may
+// still be running).
+func RunAxis(h *catalyst.History, start catalyst.Stamp, now time.Time, width int) Axis {
+	end := catalyst.Stamp(0)
+	for i := h.Len() - 1; i >= 0 && end.IsZero(); i-- {
+		if ts := h.At(i).Timestamp; !ts.IsNever() {
+			end = ts
+		}
+	}
+	if start.IsZero() && h.Len() > 0 {
+		start = h.At(0).Timestamp
+	}
+	if !h.Run.Status.IsEnded() && h.Run.Provenance.Live() && !now.IsZero() {
+		if n := catalyst.StampOf(now); n > end {
+			end = n
+		}
+	}
+	if end < start {
+		end = start
+	}
+	return Axis{From: start, To: end, Now: end, Width: width}
+}
+
+// Valid reports whether the axis can place instants: a known start, and a
+// width.
+func (a Axis) Valid() bool { return !a.From.IsZero() && a.Width > 0 }
+
+// Span is the time the axis covers.
+func (a Axis) Span() time.Duration { return max(a.To.Sub(a.From), time.Nanosecond) }
+
+// cell returns the cell an instant falls in (clamped to one past each end:
+// -1 before the axis, Width after it).
+func (a Axis) cell(s catalyst.Stamp) int {
+	if s < a.From {
+		return -1
+	}
+	if s > a.To {
+		return a.Width
+	}
+	c := int(float64(s.Sub(a.From)) / float64(a.Span()) * float64(a.Width))
+	return min(c, a.Width-1)
+}
+
+// Zoom returns the axis narrowed (factor > 1) or widened (factor < 1)
+// around the instant at, within limits: no wider than whole, and at least a
+// millisecond (or a cell per nanosecond).
+func (a Axis) Zoom(factor float64, at catalyst.Stamp, whole Axis) Axis {
+	span := time.Duration(float64(a.Span()) / factor)
+	span = min(max(span, time.Millisecond, time.Duration(a.Width)), whole.Span())
+	frac := 0.5
+	if a.Span() > 0 && at >= a.From && at <= a.To {
+		frac = float64(at.Sub(a.From)) / float64(a.Span())
+	}
+	from := at - catalyst.Stamp(float64(span)*frac)
+	return a.clampTo(from, span, whole)
+}
+
+// Pan returns the axis moved by frac of its span (negative: earlier),
+// within whole.
+func (a Axis) Pan(frac float64, whole Axis) Axis {
+	span := a.Span()
+	return a.clampTo(a.From+catalyst.Stamp(float64(span)*frac), span, whole)
+}
+
+func (a Axis) clampTo(from catalyst.Stamp, span time.Duration, whole Axis) Axis {
+	from = max(from, whole.From)
+	if to := from + catalyst.Stamp(span); to > whole.To {
+		from = max(whole.To-catalyst.Stamp(span), whole.From)
+	}
+	a.From, a.To = from, from+catalyst.Stamp(span)
+	a.Now = whole.Now
+	return a
+}
+
+// Ticks returns the axis heading for width cells: the offsets from base of
+// the axis' start, middle and end ("+0s", "+18.82s", "+37.63s"), placed
+// at their cells.
+func (a Axis) Ticks(base catalyst.Stamp) string {
+	if !a.Valid() {
+		return strings.Repeat(" ", max(a.Width, 0))
+	}
+	line := []rune(strings.Repeat(" ", a.Width))
+	put := func(at int, text string, right bool) {
+		r := []rune(text)
+		if right {
+			at -= len(r) - 1
+		}
+		at = max(min(at, a.Width-len(r)), 0)
+		for i, c := range r {
+			if at+i < len(line) {
+				line[at+i] = c
+			}
+		}
+	}
+	label := func(s catalyst.Stamp) string { return Offset(s.Sub(base)) }
+	put(0, label(a.From), false)
+	if a.Width >= 36 {
+		mid := a.From + catalyst.Stamp(a.Span()/2)
+		text := label(mid)
+		put(a.Width/2-len([]rune(text))/2, text, false)
+	}
+	if a.Width >= 16 {
+		put(a.Width-1, label(a.To), true)
+	}
+	return string(line)
+}
+
+// TimelineRow lays an invocation's attempts on the axis, into dst (made
+// Width long): each attempt a bar from its scheduling to its outcome, with
+// the outcome's mark where it arrived, and the backoff between an outcome
+// and the next attempt dotted. What the history cannot tell is drawn so:
+// an attempt with no outcome is open to the axis' Now, ending in "?"; an
+// attempt whose outcome was a timeout or another ambiguous failure may
+// still have been running, so it stays open while the later attempts run;
+// an attempt with a further, later outcome ran until it. Where two attempts
+// ran at once, the cells overlap (▓). An attempt that started before the
+// axis or ended after it is cut at its edge.
+func TimelineRow(dst []Mark, h *catalyst.History, inv *detect.Invocation, a Axis) []Mark {
+	dst = dst[:0]
+	for range a.Width {
+		dst = append(dst, MarkNone)
+	}
+	if !a.Valid() || len(inv.Attempts) == 0 {
+		return dst
+	}
+	type span struct {
+		from, to int
+		open     bool
+	}
+	type point struct {
+		at   int
+		mark Mark
+	}
+	var spans []span
+	var points []point
+	var backoff [][2]int
+	when := func(ev int) catalyst.Stamp {
+		if ev < 0 || ev >= h.Len() {
+			return 0
+		}
+		return h.At(ev).Timestamp
+	}
+	last := inv.Attempts[len(inv.Attempts)-1].End // the end of the last attempt, when known
+	var prevEnd catalyst.Stamp
+	for i := range inv.Attempts {
+		at := &inv.Attempts[i]
+		if at.Start.IsZero() || at.Start.IsNever() {
+			continue
+		}
+		start := a.cell(at.Start)
+		if i > 0 && !prevEnd.IsZero() && prevEnd < at.Start {
+			backoff = append(backoff, [2]int{a.cell(prevEnd) + 1, start - 1})
+		}
+		if at.End.IsZero() || at.End.IsNever() || at.OutcomeEvent < 0 {
+			end := a.cell(max(a.Now, at.Start))
+			spans = append(spans, span{start, end, true})
+			points = append(points, point{end, MarkUnknown})
+			continue
+		}
+		end := a.cell(at.End)
+		spans = append(spans, span{start, end, false})
+		switch at.Outcome {
+		case detect.OutcomeCompleted:
+			points = append(points, point{end, MarkCompleted})
+		case detect.OutcomeFailed:
+			points = append(points, point{end, MarkFailed})
+		}
+		ranTo := at.End
+		for _, x := range at.ExtraOutcomes {
+			if t := when(x); t > ranTo {
+				ranTo = t
+			}
+			mark := MarkCompleted
+			if e := h.At(x); e.Type == catalyst.EventTaskFailed || e.Type == catalyst.EventChildWorkflowFailed {
+				mark = MarkFailed
+			}
+			points = append(points, point{a.cell(when(x)), mark})
+		}
+		if ranTo > at.End {
+			spans = append(spans, span{end + 1, a.cell(ranTo), false})
+		}
+		if at.FailureClass == detect.FailureAmbiguous && i < len(inv.Attempts)-1 {
+			// It may still have been running while the retries ran.
+			until := last
+			if until.IsZero() || until.IsNever() {
+				until = a.Now
+			}
+			if until > ranTo {
+				spans = append(spans, span{a.cell(ranTo) + 1, a.cell(until), true})
+			}
+		}
+		prevEnd = max(prevEnd, ranTo)
+	}
+	// Per cell: the attempts known to run in it, and those that may.
+	var known, maybe []uint8
+	for _, sp := range spans {
+		for c := max(sp.from, 0); c <= min(sp.to, a.Width-1); c++ {
+			if known == nil {
+				known, maybe = make([]uint8, a.Width), make([]uint8, a.Width)
+			}
+			if sp.open {
+				maybe[c] = min(maybe[c]+1, 255)
+			} else {
+				known[c] = min(known[c]+1, 255)
+			}
+			// Two attempts at once: one known to run and another that ran
+			// or may have. Two that only may have are one open stretch.
+			switch {
+			case known[c] > 0 && known[c]+maybe[c] > 1:
+				dst[c] = MarkOverlap
+			case known[c] > 0:
+				dst[c] = MarkAttempt
+			default:
+				dst[c] = MarkOpen
+			}
+		}
+	}
+	for _, b := range backoff {
+		for c := max(b[0], 0); c <= min(b[1], a.Width-1); c++ {
+			if dst[c] == MarkNone {
+				dst[c] = MarkBackoff
+			}
+		}
+	}
+	for _, p := range points {
+		if p.at >= 0 && p.at < a.Width {
+			dst[p.at] = p.mark
+		}
+	}
+	return dst
+}
+
+// AppendMarks appends a row's marks as text.
+func AppendMarks(b []byte, row []Mark) []byte {
+	for _, m := range row {
+		b = append(b, m.Glyph()...)
+	}
+	return b
+}

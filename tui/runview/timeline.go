@@ -1,0 +1,319 @@
+package runview
+
+import (
+	"strconv"
+	"strings"
+
+	"charm.land/bubbles/v2/key"
+	tea "charm.land/bubbletea/v2"
+
+	"github.com/twice-cli/twice/catalyst"
+	"github.com/twice-cli/twice/detect"
+	"github.com/twice-cli/twice/tui/format"
+	"github.com/twice-cli/twice/tui/table"
+)
+
+// timelineTab draws one row per invocation, each attempt a bar on one time
+// axis from the run's start to its last event (or now, for a live run
+// still running): the backoff between attempts dotted, a mark where each
+// outcome arrived, an attempt whose end is unknown open, attempts that ran
+// at once overlapped (format.TimelineRow), and the worst finding's glyph
+// on the rows it concerns. It shows the Invocations tab's rows, filtered
+// and sorted as they are, with a cursor of its own; + and - zoom the axis
+// around the selected invocation, < and > move it, 0 shows the whole run.
+type timelineTab struct {
+	d   *viewData
+	inv *invocationsTab
+	tbl table.Model
+	// view is the part of the run the axis shows; zero: the whole run.
+	view   format.Axis
+	zoomed bool
+	// marks is a row's buffer.
+	marks []format.Mark
+}
+
+func newTimelineTab(d *viewData, inv *invocationsTab) *timelineTab {
+	return &timelineTab{d: d, inv: inv}
+}
+
+func (t *timelineTab) title() string { return "Timeline" }
+
+func (t *timelineTab) count() string { return t.inv.count() }
+
+func (t *timelineTab) position() string {
+	t.sync()
+	if p := t.inv.list.position(); t.inv.list.pending || p == "" {
+		return p
+	}
+	if t.tbl.Len() == 0 {
+		return ""
+	}
+	pos := format.Count(t.tbl.Cursor()+1) + "/" + format.Count(t.tbl.Len())
+	if t.zoomed && t.d.h != nil {
+		const width = 100
+		factor := float64(t.whole(width).Span()) / float64(t.axis(width).Span())
+		pos = "zoom ×" + strconv.FormatFloat(factor, 'f', -1, 64) + " (0: whole run)  " + pos
+	}
+	return pos
+}
+
+func (t *timelineTab) sortState() ([]sortColumn, sortState) { return t.inv.sortState() }
+
+func (t *timelineTab) setSort(c int) tea.Cmd {
+	t.inv.list.pickSort(c)
+	return t.inv.resort()
+}
+
+// legendRows is the line the legend takes below the rows, when the tab
+// has room for it.
+func (t *timelineTab) legendRows(h int) int {
+	if h >= 8 {
+		return 1
+	}
+	return 0
+}
+
+func (t *timelineTab) setHeight(h int) { t.tbl.SetHeight(max(h-t.legendRows(h+1), 0)) }
+
+func (t *timelineTab) rowCount() int { t.sync(); return t.tbl.Len() }
+
+func (t *timelineTab) table() *table.Model { t.sync(); return &t.tbl }
+
+// sync sizes the cursor to the invocations shown (the Invocations tab
+// filters and sorts them).
+func (t *timelineTab) sync() {
+	if n := t.inv.list.order.Len(); t.tbl.Len() != n {
+		t.tbl.SetLen(n)
+	}
+}
+
+// selected returns the selected invocation, -1 for none.
+func (t *timelineTab) selected() int32 {
+	t.sync()
+	return t.inv.list.row(t.tbl.Cursor())
+}
+
+// selectInvocation puts the cursor on invocation inv; false when hidden.
+func (t *timelineTab) selectInvocation(inv int32) bool {
+	t.sync()
+	p, ok := t.inv.list.order.Find(inv)
+	if ok {
+		t.tbl.SetCursor(p)
+	}
+	return ok
+}
+
+func (t *timelineTab) remember() {}
+
+func (t *timelineTab) load(keep bool, _ filterState) tea.Cmd {
+	if !keep {
+		t.view, t.zoomed = format.Axis{}, false
+	}
+	t.sync()
+	if sel := t.inv.selectedInvocation(); sel >= 0 {
+		t.selectInvocation(sel)
+	}
+	return nil
+}
+
+// applyFilter is the Invocations tab's: this tab shows its rows.
+func (t *timelineTab) applyFilter(filterState) tea.Cmd { t.sync(); return nil }
+
+// whole is the axis of the whole run, width cells wide.
+func (t *timelineTab) whole(width int) format.Axis {
+	return format.RunAxis(t.d.h, t.d.start, t.d.c.Now(), width)
+}
+
+// axis is the axis the rows are drawn on: the zoomed view, or the whole
+// run; width cells wide.
+func (t *timelineTab) axis(width int) format.Axis {
+	whole := t.whole(width)
+	if !t.zoomed {
+		return whole
+	}
+	a := t.view
+	a.Width, a.Now = width, whole.Now
+	return a
+}
+
+// at is the instant zoom centres on: the selected invocation's start, else
+// the middle of the view.
+func (t *timelineTab) at(a format.Axis) catalyst.Stamp {
+	if inv := t.selected(); inv >= 0 && t.d.idx != nil {
+		if s := t.d.idx.Report.Invocations[inv].Start; !s.IsZero() && !s.IsNever() {
+			return s
+		}
+	}
+	return a.From + catalyst.Stamp(a.Span()/2)
+}
+
+// zoom narrows the axis (factor > 1) or widens it around the selection.
+func (t *timelineTab) zoom(factor float64) {
+	const width = 100 // any: zoom keeps instants, not cells
+	whole := t.whole(width)
+	a := t.axis(width)
+	if !a.Valid() {
+		return
+	}
+	t.view = a.Zoom(factor, t.at(a), whole)
+	t.zoomed = t.view.From != whole.From || t.view.To != whole.To
+}
+
+// pan moves the zoomed axis by frac of its span.
+func (t *timelineTab) pan(frac float64) {
+	if !t.zoomed {
+		return
+	}
+	const width = 100
+	t.view = t.axis(width).Pan(frac, t.whole(width))
+}
+
+func (t *timelineTab) update(msg tea.KeyPressMsg) tea.Cmd {
+	k := &t.d.c.Keys
+	t.sync()
+	switch {
+	case key.Matches(msg, k.Grow):
+		t.zoom(2)
+	case key.Matches(msg, k.Shrink):
+		t.zoom(0.5)
+	case key.Matches(msg, k.PanLeft):
+		t.pan(-0.25)
+	case key.Matches(msg, k.PanRight):
+		t.pan(0.25)
+	case msg.String() == "0":
+		t.view, t.zoomed = format.Axis{}, false
+	case key.Matches(msg, k.Enter):
+		inv := t.selected()
+		if inv < 0 {
+			return nil
+		}
+		if cmd := t.d.openChildOfAttempt(int(inv), -1); cmd != nil {
+			return cmd
+		}
+		msg := jumpToInvocationMsg{to: t.d, invocation: int(inv)}
+		return func() tea.Msg { return msg }
+	default:
+		t.tbl.Update(msg, k)
+	}
+	return nil
+}
+
+func (t *timelineTab) keys() []key.Binding {
+	k := &t.d.c.Keys
+	if t.selected() < 0 {
+		return nil
+	}
+	enter := k.Enter
+	enter.SetHelp("enter", "attempts")
+	if t.d.childOfAttempt(int(t.selected()), -1) != nil {
+		enter.SetHelp("enter", "open child run")
+	}
+	zoom := key.NewBinding(key.WithKeys("+", "-"), key.WithHelp("+/-", "zoom"))
+	return []key.Binding{enter, zoom, k.PanLeft, k.PanRight}
+}
+
+// timelineName is the width the NAME column takes at most: the bars need
+// the room.
+const timelineName = 24
+
+func (t *timelineTab) lines(width, height int) []string {
+	s := t.d.c.Styles
+	t.sync()
+	switch {
+	case t.d.idx == nil:
+		return t.d.analyzing(width)
+	case len(t.inv.invocations()) == 0:
+		return []string{"", " no activity in this history",
+			" (" + format.Plural(t.d.h.Len(), "event") + ": see the Events tab)"}
+	case t.tbl.Len() == 0 && !t.inv.list.pending:
+		return []string{"", " no invocation matches the filter (esc clears it)"}
+	}
+	nameW := min(max(t.d.idx.nameWidth, 4), timelineName, max(width/3, 4))
+	barW := width - 3 - nameW - 1
+	if barW < 8 {
+		return []string{"", " too narrow for a timeline: widen the window, or p hides the detail pane"}
+	}
+	a := t.axis(barW)
+	head := "   " + format.Pad("NAME", nameW) + " " + a.Ticks(t.d.start)
+	out := make([]string, 0, height)
+	out = append(out, s.Heading.Render(format.Pad(head, width)))
+	rep := t.d.idx.Report
+	out = append(out, t.tbl.Lines(func(i int, selected bool) string {
+		ii := t.inv.list.row(i)
+		inv := &rep.Invocations[ii]
+		cursor, glyph := " ", " "
+		if selected {
+			cursor = t.d.cursor()
+		}
+		var sev detect.Severity
+		if len(inv.Findings) > 0 {
+			sev = rep.Findings[worstFinding(rep, inv)].Severity
+			glyph = format.SeverityGlyph(sev)
+		}
+		t.marks = format.TimelineRow(t.marks, t.d.h, inv, a)
+		name := format.Pad(format.Line(inv.Name), nameW)
+		if selected {
+			bar := string(format.AppendMarks(nil, t.marks))
+			return s.Selected.Render(format.Pad(cursor+glyph+" "+name+" "+bar, width))
+		}
+		return cursor + s.Alert(format.SeverityAlert(sev)).Render(glyph) + " " + name + " " + t.styledBar(t.marks)
+	})...)
+	if t.legendRows(height) > 0 {
+		out = append(out, s.Faint.Render(format.Fit(" "+format.TimelineLegendLine()+"  ▲◆● finding", width)))
+	}
+	return out
+}
+
+// styledBar renders a row's marks, each run of one mark in its tone.
+func (t *timelineTab) styledBar(marks []format.Mark) string {
+	s := t.d.c.Styles
+	var b strings.Builder
+	for i := 0; i < len(marks); {
+		j := i
+		for j < len(marks) && marks[j] == marks[i] {
+			j++
+		}
+		run := strings.Repeat(marks[i].Glyph(), j-i)
+		if marks[i] == format.MarkBackoff {
+			b.WriteString(s.Faint.Render(run))
+		} else {
+			b.WriteString(s.Tone(marks[i].Tone()).Render(run))
+		}
+		i = j
+	}
+	return b.String()
+}
+
+// need: the Timeline takes the width there is (the bars use it).
+func (t *timelineTab) need(int) int { return 0 }
+
+func (t *timelineTab) selection() string {
+	inv := t.selected()
+	if inv < 0 || t.d.idx == nil {
+		return ""
+	}
+	return "timeline:" + strconv.Itoa(int(inv))
+}
+
+func (t *timelineTab) describe() (string, []string) {
+	inv := t.selected()
+	if inv < 0 || t.d.idx == nil {
+		return t.d.noInvocation()
+	}
+	return describeInvocation(t.d, int(inv))
+}
+
+func (t *timelineTab) matches(q string) []string {
+	if t.d.idx == nil {
+		return nil
+	}
+	return invocationMatches(t.d.idx.Report, int(t.selected()), q)
+}
+
+func (t *timelineTab) copyTarget() (text, what string) {
+	inv := t.selected()
+	if inv < 0 || t.d.idx == nil {
+		return "", ""
+	}
+	return invocationCopy(&t.d.idx.Report.Invocations[inv], -1)
+}
