@@ -19,13 +19,6 @@ type DecodeOptions struct {
 	// MaxEvents caps the number of events; a history with more is an error
 	// wrapping ErrTooManyEvents. 0 means no cap.
 	MaxEvents int
-	// DeferDataSharing leaves absent payloads absent: the decoder only
-	// records on Run.DataSharing the level the history reports (or, when
-	// it reports none but a filter applies, a filtered unknown level), and
-	// the caller applies a level with History.ApplyDataSharing. A saved
-	// history does, with the level its recording names: applying one here
-	// would be a pass over every event to undo.
-	DeferDataSharing bool
 }
 
 // ErrEmpty is returned for input that holds nothing but whitespace.
@@ -571,8 +564,8 @@ func (d *decoder) noteEvent(e *Event) {
 	}
 }
 
-// finish completes the history: run times and status, provenance, and the
-// data-sharing level.
+// finish completes the history: run times and status, provenance, and what
+// it reports about data sharing (Catalyst's filter applies when filtered).
 func (d *decoder) finish(filtered bool) *History {
 	h := d.h
 	h.Format = d.format
@@ -621,26 +614,11 @@ func (d *decoder) finish(filtered bool) *History {
 		run.Status = StatusRunning
 	}
 	run.Provenance = d.opts.Provenance
-	switch {
-	case d.run.levelSet && d.run.level != LevelUnknown:
-		d.applyDataSharing(h, d.run.level)
-	case filtered || d.run.levelSet:
-		d.applyDataSharing(h, LevelUnknown)
+	if filtered || d.run.levelSet {
+		// Recorded, not applied: the source settles the level
+		// (History.SettleDataSharing).
+		run.DataSharing = DataSharing{Filtered: true, Level: d.run.level}
 	}
 	d.event = -1
 	return h
-}
-
-// applyDataSharing applies a filtering source's level to h (inferring it
-// from the payloads when unknown), or with DeferDataSharing only records
-// it.
-func (d *decoder) applyDataSharing(h *History, level Level) {
-	switch {
-	case d.opts.DeferDataSharing:
-		h.Run.DataSharing = DataSharing{Filtered: true, Level: level}
-	case level != LevelUnknown:
-		h.ApplyDataSharing(DataSharing{Filtered: true, Level: level})
-	default:
-		h.ApplyInferredDataSharing()
-	}
 }

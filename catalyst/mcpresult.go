@@ -273,13 +273,13 @@ func (d *decoder) historyIn(r *ToolResult, structured *History) (*History, ToolD
 		return nil, 0, &ToolError{Message: msg}
 	}
 	if structured != nil {
-		return d.catalystInside(structured), StructuredDoc, nil
+		return fromCatalyst(structured), StructuredDoc, nil
 	}
 	var firstErr error
 	for i, text := range r.Texts {
 		h, err := decodeBytes(text, d.opts, 0)
 		if err == nil {
-			return d.catalystInside(h), ToolDoc(i), nil
+			return fromCatalyst(h), ToolDoc(i), nil
 		}
 		var fe *FormatError
 		if firstErr == nil && !errors.As(err, &fe) && !errors.Is(err, ErrEmpty) {
@@ -297,12 +297,11 @@ func (d *decoder) historyIn(r *ToolResult, structured *History) (*History, ToolD
 	return nil, 0, fe
 }
 
-// catalystInside marks a history that came wrapped in an MCP result as
-// Catalyst's, whose data-sharing filter applies, unless it is Dapr's own
-// protojson.
-func (d *decoder) catalystInside(h *History) *History {
-	if h.Format != FormatProtoJSON && !h.Run.DataSharing.Filtered {
-		d.applyDataSharing(h, h.Run.DataSharing.Level)
+// fromCatalyst records that Catalyst's data-sharing filter applies to a
+// history an MCP tool returned, unless it is Dapr's own protojson.
+func fromCatalyst(h *History) *History {
+	if h.Format != FormatProtoJSON {
+		h.Run.DataSharing.Filtered = true
 	}
 	return h
 }

@@ -398,6 +398,8 @@ func parseWireTime(s string) time.Time {
 // requested, so an absent one is PayloadNotRequested.
 func (c *Client) runsOf(p wirePage, q catalyst.RunQuery) runPage {
 	out := runPage{next: p.next}
+	// A row reports no level and has no payloads to infer one from.
+	ds := catalyst.ResolveDataSharing(catalyst.DataSharing{}, catalyst.LevelSources{Filtered: true, Configured: c.cfg.Level}, nil)
 	for _, row := range p.rows {
 		id := first(row, "instanceid", "runid", "workflowinstanceid", "id", "instance")
 		if id == "" {
@@ -415,7 +417,7 @@ func (c *Client) runsOf(p wirePage, q catalyst.RunQuery) runPage {
 			FailureMessage: first(row, "failuremessage", "errormessage", "failuredetailserrormessage"),
 			ParentID:       first(row, "parentinstanceid", "parentid"),
 			Project:        catalyst.Project{Name: first(row, "projectid", "project", "projectname")},
-			DataSharing:    catalyst.DataSharing{Filtered: true, Level: c.cfg.Level},
+			DataSharing:    ds,
 			Input:          rowPayload(row, "input"),
 			Output:         rowPayload(row, "output", "result"),
 			CustomStatus:   rowPayload(row, "customstatus"),
