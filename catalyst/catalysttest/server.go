@@ -17,6 +17,10 @@
 // first; the get returns the run's document (its fields and "history", the
 // flattened events). At any level but full, every input, output, result and
 // customStatus member is removed from both, as Catalyst does.
+//
+// It is part of twice, not a library: its API follows twice's needs. It is
+// used by catalyst/live's tests and cmd's, so it cannot sit under one
+// folder's internal/ (docs/architecture.md, "Packages").
 package catalysttest
 
 import (

@@ -21,6 +21,11 @@
 // Invalid UTF-8 inside strings is accepted and passed through unchanged:
 // history text is sanitized (catalyst/safetext) where it is shown, and a
 // scanner that rejected it would lose the whole history over one bad byte.
+//
+// It is part of twice, not a library: its API follows twice's needs. It is
+// used by catalyst (the decoders), fixtures (the saved-history envelope,
+// redaction) and twice-gen (the bench's floor), so it cannot sit under one
+// folder's internal/ (docs/architecture.md, "Packages").
 package jsonscan
 
 import (
