@@ -14,12 +14,13 @@ import (
 //     (Run.DataSharing): whether it came from Catalyst, whose filter
 //     applies, and the level it names, if any. It marks no payload.
 //   - ResolveDataSharing decides the level from what the document
-//     reports, what a saved file recorded, what the user configured, and
-//     what the payloads show, in that order (README, "What twice assumes
-//     about Catalyst").
+//     reports, what a saved file recorded, what the user configured and
+//     what the payloads show, in the order README states ("What twice
+//     assumes about Catalyst").
 //   - A source (the live client, the file loader) makes one call,
 //     SettleDataSharing, once it knows what it adds; that resolves the
-//     level and marks the absent payloads, in one pass over the events.
+//     level and marks the absent payloads, in one pass over the events
+//     where the level withholds.
 
 // Level is an organization's data-sharing level: what Catalyst's MCP server
 // lets through. Catalyst has two, metadata (the default) and full; any other
