@@ -181,9 +181,6 @@ type decoder struct {
 	// keep holds a copy of a key that must outlive the next scanner call.
 	keep []byte
 	cli  cliScratch
-	// cliKeys and flatKeys recognise the keys of Dapr CLI rows and of
-	// Catalyst flattened events.
-	cliKeys, flatKeys keyBook
 	// stamps parses timestamps, remembering the last date.
 	stamps stampParser
 	run    runFacts
