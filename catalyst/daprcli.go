@@ -2,7 +2,6 @@ package catalyst
 
 import (
 	"bytes"
-	"math/bits"
 	"strings"
 
 	"github.com/twice-cli/twice/catalyst/jsonscan"
@@ -25,24 +24,23 @@ func (d *decoder) cliRow(e *Event) error {
 	var hasID, hasAttrs, hasDetails bool
 	var status string
 	typed := false
-	var prev uint8 // the field just read, for the key book
 	for {
-		f, key, more, err := d.cliKeys.read(sc, prev, e.Type, cliFieldNumberOf)
+		key, more, err := sc.NextKey()
 		if err != nil {
 			return d.fail(err)
 		}
 		if !more {
 			break
 		}
-		if prev = f; f == 0 {
+		bit := cliField(key)
+		if bit == 0 {
 			if err := d.skipUnknown(); err != nil {
 				return err
 			}
 			continue
 		}
-		bit := uint16(1) << (f - 1)
 		if seen&bit != 0 {
-			return d.duplicate(d.cliKeys.keyOf(key))
+			return d.duplicate(key)
 		}
 		seen |= bit
 		var b []byte
@@ -151,15 +149,6 @@ const (
 	cliPlay
 	cliElapsed
 )
-
-// cliFieldNumberOf is a row key's number in the key book: its bit's
-// position, from 1; 0 for a key twice does not know.
-func cliFieldNumberOf(key []byte) uint8 {
-	if bit := cliField(key); bit != 0 {
-		return uint8(bits.TrailingZeros16(bit)) + 1
-	}
-	return 0
-}
 
 func cliField(key []byte) uint16 {
 	switch string(key) {

@@ -19,19 +19,6 @@ type DecodeOptions struct {
 	// MaxEvents caps the number of events; a history with more is an error
 	// wrapping ErrTooManyEvents. 0 means no cap.
 	MaxEvents int
-	// Input, when set, reads the same bytes as the reader (or scanner)
-	// being decoded, at the same offsets, and InputSize is how many there
-	// are: a file. A long list of events is then decoded on two cores.
-	// The result is the same either way.
-	Input     io.ReaderAt
-	InputSize int64
-	// DeferDataSharing leaves absent payloads absent: the decoder only
-	// records on Run.DataSharing the level the history reports (or, when
-	// it reports none but a filter applies, a filtered unknown level), and
-	// the caller applies a level with History.ApplyDataSharing. A saved
-	// history does, with the level its recording names: applying one here
-	// would be a pass over every event to undo.
-	DeferDataSharing bool
 }
 
 // ErrEmpty is returned for input that holds nothing but whitespace.
@@ -130,7 +117,13 @@ func (e *DecodeError) Unwrap() error { return e.Err }
 // JSON-RPC response wrapping one of them), and checks that nothing follows
 // it. It never returns a partial history: on error the history is nil.
 func Decode(r io.Reader, opts DecodeOptions) (*History, error) {
-	sc := jsonscan.New(r)
+	return DecodeAll(jsonscan.New(r), opts)
+}
+
+// DecodeAll is Decode for the document sc reads, from its position: a
+// scanner of a file (jsonscan.NewReaderAt) lets a long list of events be
+// decoded on two cores, with the same result.
+func DecodeAll(sc *jsonscan.Scanner, opts DecodeOptions) (*History, error) {
 	h, err := DecodeValue(sc, opts)
 	if err != nil {
 		return nil, err
@@ -143,7 +136,7 @@ func Decode(r io.Reader, opts DecodeOptions) (*History, error) {
 
 // DecodeValue decodes the JSON value at the scanner's position, leaving the
 // scanner just after it (the fixture loader uses this to hash exactly the
-// history's bytes while they are read).
+// history's bytes while they are read, and to check what follows).
 func DecodeValue(sc *jsonscan.Scanner, opts DecodeOptions) (*History, error) {
 	d := newDecoder(sc, opts)
 	d.top = true
@@ -160,6 +153,8 @@ func DecodeValue(sc *jsonscan.Scanner, opts DecodeOptions) (*History, error) {
 func decodeBytes(b []byte, opts DecodeOptions, allow wrappers) (*History, error) {
 	sc := jsonscan.NewBytes(b)
 	d := newDecoder(sc, opts)
+	d.bulk = &bulk{}
+	defer d.bulk.stop()
 	h, err := d.document(allow)
 	if err != nil {
 		return nil, err
@@ -186,9 +181,6 @@ type decoder struct {
 	// keep holds a copy of a key that must outlive the next scanner call.
 	keep []byte
 	cli  cliScratch
-	// cliKeys and flatKeys recognise the keys of Dapr CLI rows and of
-	// Catalyst flattened events.
-	cliKeys, flatKeys keyBook
 	// stamps parses timestamps, remembering the last date.
 	stamps stampParser
 	run    runFacts
@@ -569,8 +561,8 @@ func (d *decoder) noteEvent(e *Event) {
 	}
 }
 
-// finish completes the history: run times and status, provenance, and the
-// data-sharing level.
+// finish completes the history: run times and status, provenance, and what
+// it reports about data sharing (Catalyst's filter applies when filtered).
 func (d *decoder) finish(filtered bool) *History {
 	h := d.h
 	h.Format = d.format
@@ -619,26 +611,11 @@ func (d *decoder) finish(filtered bool) *History {
 		run.Status = StatusRunning
 	}
 	run.Provenance = d.opts.Provenance
-	switch {
-	case d.run.levelSet && d.run.level != LevelUnknown:
-		d.applyDataSharing(h, d.run.level)
-	case filtered || d.run.levelSet:
-		d.applyDataSharing(h, LevelUnknown)
+	if filtered || d.run.levelSet {
+		// Recorded, not applied: the source settles the level
+		// (History.SettleDataSharing).
+		run.DataSharing = DataSharing{Filtered: true, Level: d.run.level}
 	}
 	d.event = -1
 	return h
-}
-
-// applyDataSharing applies a filtering source's level to h (inferring it
-// from the payloads when unknown), or with DeferDataSharing only records
-// it.
-func (d *decoder) applyDataSharing(h *History, level Level) {
-	switch {
-	case d.opts.DeferDataSharing:
-		h.Run.DataSharing = DataSharing{Filtered: true, Level: level}
-	case level != LevelUnknown:
-		h.ApplyDataSharing(DataSharing{Filtered: true, Level: level})
-	default:
-		h.ApplyInferredDataSharing()
-	}
 }

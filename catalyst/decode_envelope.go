@@ -75,9 +75,10 @@ func (d *decoder) events(elem elemFormat) error {
 		if err != nil {
 			return err
 		}
-		if err := d.event1(elem, e); err != nil {
+		if err := d.decodeEvent(elem, e); err != nil {
 			return err
 		}
+		d.noteEvent(e)
 	}
 	d.event = -1
 	return nil

@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/twice-cli/twice/catalyst"
+	"github.com/twice-cli/twice/catalyst/jsonscan"
 	"github.com/twice-cli/twice/fixtures/gen"
 )
 
@@ -26,8 +27,7 @@ func BenchmarkDecodeGenerated(b *testing.B) {
 				b.ReportAllocs()
 				b.ResetTimer()
 				for b.Loop() {
-					r := bytes.NewReader(doc)
-					h, err := catalyst.Decode(r, catalyst.DecodeOptions{Input: r, InputSize: int64(len(doc))})
+					h, err := catalyst.DecodeAll(jsonscan.NewReaderAt(bytes.NewReader(doc), int64(len(doc))), catalyst.DecodeOptions{})
 					if err != nil {
 						b.Fatal(err)
 					}

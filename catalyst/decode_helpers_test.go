@@ -87,7 +87,8 @@ func summaries(h *History) []string {
 	return out
 }
 
-// decodeFile decodes a file under testdata.
+// decodeFile decodes a file under testdata and settles its data-sharing
+// level as the file source does with no level configured.
 func decodeFile(t *testing.T, name string) (*History, error) {
 	t.Helper()
 	f, err := os.Open(filepath.Join("testdata", name))
@@ -95,7 +96,21 @@ func decodeFile(t *testing.T, name string) (*History, error) {
 		t.Fatal(err)
 	}
 	defer f.Close()
-	return Decode(f, DecodeOptions{Provenance: Provenance{Surface: SurfaceFile, Location: name}})
+	h, err := Decode(f, DecodeOptions{Provenance: Provenance{Surface: SurfaceFile, Location: name}})
+	if err == nil {
+		h.SettleDataSharing(LevelSources{})
+	}
+	return h, err
+}
+
+// decodeSettled decodes doc and settles its data-sharing level as the file
+// source does with no level configured.
+func decodeSettled(doc string) (*History, error) {
+	h, err := Decode(strings.NewReader(doc), DecodeOptions{})
+	if err == nil {
+		h.SettleDataSharing(LevelSources{})
+	}
+	return h, err
 }
 
 // checkEvents compares h's events with want, line by line.

@@ -63,10 +63,11 @@ type split struct {
 }
 
 // startSplit starts decoding the second half of the event list the scanner
-// has just entered, when the input allows it: a file (opts.Input) with
-// enough of it left, no cap on the events, more than one core.
+// has just entered, when the input allows it: one the scanner can read at
+// any offset (a file: jsonscan.NewReaderAt) with enough of it left, no cap
+// on the events, more than one core.
 func (d *decoder) startSplit(elem elemFormat) *split {
-	src, size := d.opts.Input, d.opts.InputSize
+	src, size := d.sc.Input()
 	if !d.top || src == nil || d.opts.MaxEvents > 0 || runtime.GOMAXPROCS(0) < 2 {
 		return nil
 	}
@@ -79,7 +80,7 @@ func (d *decoder) startSplit(elem elemFormat) *split {
 	sp.start.Store(-1)
 	// What the second decoder needs from the first is copied now, on this
 	// goroutine: the scanner's state inside the list, the format.
-	tmpl := d.sc.Fork(nil, 0)
+	tmpl := d.sc.Fork(from) // a template: the second decoder forks it where it starts
 	format, lossy := d.format, d.h.Lossy
 	opts := d.opts
 	go sp.run(tmpl, opts, format, lossy, elem, sp.from)
@@ -128,7 +129,7 @@ func (sp *split) run(tmpl *jsonscan.Scanner, opts DecodeOptions, format Format, 
 		if cand < 0 {
 			return
 		}
-		d := newDecoder(tmpl.Fork(io.NewSectionReader(sp.src, cand, sp.size-cand), cand), opts)
+		d := newDecoder(tmpl.Fork(cand), opts)
 		d.format, d.h.Lossy = format, lossy
 		d.bulk = &bulk{split: true}
 		err := d.splitEvents(elem, sp, cand)
@@ -152,7 +153,7 @@ func (d *decoder) splitEvents(elem elemFormat, sp *split, start int64) error {
 		if err != nil {
 			return err
 		}
-		if err := d.event1(elem, e); err != nil {
+		if err := d.decodeEvent(elem, e); err != nil {
 			return err
 		}
 		if d.h.Len() == splitConfirm {
@@ -172,30 +173,22 @@ func (d *decoder) splitEvents(elem elemFormat, sp *split, start int64) error {
 	}
 }
 
-// event1 decodes one event of the list in its format and folds it into the
-// run facts.
-func (d *decoder) event1(elem elemFormat, e *Event) error {
-	var err error
+// decodeEvent decodes one event of the list in its format.
+func (d *decoder) decodeEvent(elem elemFormat, e *Event) error {
 	switch elem {
 	case elemFlat:
-		err = d.flatEvent(e)
+		return d.flatEvent(e)
 	case elemCLI:
-		err = d.cliRow(e)
-	default:
-		err = d.protoEvent(e)
+		return d.cliRow(e)
 	}
-	if err != nil {
-		return err
-	}
-	d.noteEvent(e)
-	return nil
+	return d.protoEvent(e)
 }
 
 // join takes over the second decoder's events (the first decoder is at its
 // start, between two events of the list): it waits for it, appends its
-// events and run facts, and resumes reading after the list. An error of
-// the second decoder is the decode's error, its event counted from the
-// list's start.
+// events, folds them into the run facts, and resumes reading after the
+// list. An error of the second decoder is the decode's error, its event
+// counted from the list's start.
 func (d *decoder) join(sp *split) error {
 	<-sp.done
 	d.splits++
@@ -209,66 +202,27 @@ func (d *decoder) join(sp *split) error {
 	}
 	t := sp.d
 	d.h.appendFrom(t.h)
-	d.mergeFacts(t)
-	start := sp.start.Load()
-	err := d.sc.Resume(io.NewSectionReader(sp.src, sp.end, sp.size-sp.end), sp.end,
-		io.NewSectionReader(sp.src, start, sp.end-start))
-	return d.fail(err)
+	// What the events say about the run has one source, noteEvent: it
+	// runs over the second half here, in order, as one decoder would have
+	// run it (the second decoder notes nothing). What reading them set
+	// besides the events is taken over too.
+	for i := base; i < d.h.Len(); i++ {
+		d.noteEvent(d.h.At(i))
+	}
+	d.takeRead(t)
+	return d.fail(d.sc.Resume(sp.end))
 }
 
-// mergeFacts folds the run facts the second decoder found into the
-// first's, as if one decoder had seen both halves in order (noteEvent):
-// the first value found of some, the last of others.
-func (d *decoder) mergeFacts(t *decoder) {
-	run, trun := &d.h.Run, &t.h.Run
+// takeRead takes over what reading the second decoder's events set besides
+// the events themselves (and so besides what noteEvent finds in them): the
+// unknown fields it counted, the app a CLI row named (the first named wins),
+// and whether it met a row only the Dapr CLI v1.16 writes.
+func (d *decoder) takeRead(t *decoder) {
 	d.h.UnknownFields += t.h.UnknownFields
-	if f := t.run.first; f != 0 && (d.run.first == 0 || f < d.run.first) {
-		d.run.first = f
-	}
-	d.run.last = max(d.run.last, t.run.last)
-	if d.run.createdAt == 0 {
-		d.run.createdAt = t.run.createdAt
-	}
-	if t.run.derived != "" {
-		d.run.derived = t.run.derived
-	}
-	if run.AppID == "" {
-		run.AppID = trun.AppID
-	}
-	if run.ID == "" {
-		run.ID = trun.ID
-	}
-	if d.run.startID == "" {
-		d.run.startID = t.run.startID
-	}
-	if d.run.startApp == "" {
-		d.run.startApp = t.run.startApp
-	}
-	if d.run.actionApp == "" {
-		d.run.actionApp = t.run.actionApp
-	}
-	if d.run.rerunOf == "" {
-		d.run.rerunOf, d.run.rerunFrom = t.run.rerunOf, t.run.rerunFrom
+	if d.h.Run.AppID == "" {
+		d.h.Run.AppID = t.h.Run.AppID
 	}
 	d.run.cli116 = d.run.cli116 || t.run.cli116
-	if run.Workflow == "" {
-		run.Workflow = trun.Workflow
-	}
-	if trun.ExecutionID != "" {
-		run.ExecutionID = trun.ExecutionID
-	}
-	if run.Input.State == PayloadNone {
-		run.Input = trun.Input
-	}
-	if run.ParentID == "" {
-		run.ParentID = trun.ParentID
-	}
-	if trun.Output.State != PayloadNone {
-		run.Output = trun.Output
-	}
-	if trun.FailureMessage != "" {
-		run.FailureMessage = trun.FailureMessage
-	}
 }
 
 // findEventStart returns the offset of the first '{' at or after from (and

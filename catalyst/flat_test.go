@@ -105,7 +105,7 @@ func TestFlatTypeKeySpellings(t *testing.T) {
 		`[{"kind":"TASK_SCHEDULED"}]`, `{"history":[{"type":"TaskScheduled"}]}`,
 		`{"events":[{"event_type":"TaskScheduled"}],"run_id":"r"}`,
 	} {
-		h, err := Decode(strings.NewReader(doc), DecodeOptions{})
+		h, err := decodeSettled(doc)
 		if err != nil {
 			t.Errorf("%s: %v", doc, err)
 			continue
@@ -131,7 +131,7 @@ func TestFlatPayloadForms(t *testing.T) {
 	}
 	for _, tt := range tests {
 		doc := `[{"type":"TaskScheduled","input":` + tt.value + `}]`
-		h, err := Decode(strings.NewReader(doc), DecodeOptions{})
+		h, err := decodeSettled(doc)
 		if err != nil {
 			t.Errorf("%s: %v", tt.value, err)
 			continue
@@ -147,10 +147,10 @@ func TestFlatPayloadFollowsTheType(t *testing.T) {
 	// An input on a completion and an output on a schedule are not its
 	// payload; the event's own field is absent. A payload is present, so
 	// the level is full (inferred) and the absent one is none, not withheld.
-	h, err := Decode(strings.NewReader(`[
+	h, err := decodeSettled(`[
 		{"type":"TaskCompleted","input":"\"in\"","result":"\"out\""},
 		{"type":"TaskScheduled","output":"\"out\""},
-		{"type":"TimerFired","input":"\"in\""}]`), DecodeOptions{})
+		{"type":"TimerFired","input":"\"in\""}]`)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -168,12 +168,12 @@ func TestFlatPayloadFollowsTheType(t *testing.T) {
 	}
 }
 
-// TestDeferDataSharingOnlyRecordsTheLevel: with DeferDataSharing a decode
-// records the level the history reports (or a filtered unknown one) and
-// withholds nothing, for Catalyst events bare and wrapped in an MCP
-// result, and for Dapr CLI rows in an MCP result (which Catalyst filtered);
-// without it the same documents come out withheld.
-func TestDeferDataSharingOnlyRecordsTheLevel(t *testing.T) {
+// TestDecodeOnlyRecordsTheLevel: a decode records the level the history
+// reports (or a filtered unknown one) and withholds nothing, for Catalyst
+// events bare and wrapped in an MCP result, and for Dapr CLI rows in an MCP
+// result (which Catalyst filtered); settled, the same histories come out
+// withheld.
+func TestDecodeOnlyRecordsTheLevel(t *testing.T) {
 	events := `[{"event_id":-1,"event_type":"ExecutionStarted","timestamp":"2026-08-20T09:00:00Z","name":"W"},` +
 		`{"event_id":0,"event_type":"TaskScheduled","timestamp":"2026-08-20T09:00:01Z","name":"A"}]`
 	mcp := func(doc string) string {
@@ -192,22 +192,19 @@ func TestDeferDataSharingOnlyRecordsTheLevel(t *testing.T) {
 			`{"namespace":"default","appID":"orders","play":1,"type":"TaskScheduled","name":"A","eventId":0,` +
 			`"timestamp":"2026-08-20T09:00:01Z","elapsed":"1ms","status":"RUNNING","details":null}]`), LevelUnknown},
 	} {
-		deferred, err := Decode(strings.NewReader(c.doc), DecodeOptions{DeferDataSharing: true})
+		h, err := Decode(strings.NewReader(c.doc), DecodeOptions{})
 		if err != nil {
 			t.Fatalf("%s: %v", c.name, err)
 		}
-		if ds := deferred.Run.DataSharing; !ds.Filtered || ds.Level != c.level || ds.Inferred {
-			t.Errorf("%s: deferred data sharing %+v, want filtered, level %q, not inferred", c.name, ds, c.level)
+		if ds := h.Run.DataSharing; !ds.Filtered || ds.Level != c.level || ds.Inferred {
+			t.Errorf("%s: decoded data sharing %+v, want filtered, level %q, not inferred", c.name, ds, c.level)
 		}
-		if n := len(deferred.Withheld()); n != 0 || deferred.Run.Input.State == PayloadWithheld {
-			t.Errorf("%s: deferred decode withheld %d payloads (run input %s)", c.name, n, deferred.Run.Input.State)
+		if n := len(h.Withheld()); n != 0 || h.Run.Input.State == PayloadWithheld {
+			t.Errorf("%s: the decode withheld %d payloads (run input %s)", c.name, n, h.Run.Input.State)
 		}
-		applied, err := Decode(strings.NewReader(c.doc), DecodeOptions{})
-		if err != nil {
-			t.Fatalf("%s: %v", c.name, err)
-		}
-		if n := len(applied.Withheld()); n != 2 {
-			t.Errorf("%s: a decode that applies the level withheld %d payloads, want 2", c.name, n)
+		h.SettleDataSharing(LevelSources{})
+		if n := len(h.Withheld()); n != 2 {
+			t.Errorf("%s: settled, %d payloads withheld, want 2", c.name, n)
 		}
 	}
 }

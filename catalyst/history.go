@@ -99,69 +99,6 @@ func (h *History) Append(e Event) *Event {
 	return &h.chunks[last][len(h.chunks[last])-1]
 }
 
-// ApplyDataSharing records the data-sharing level that applied to the
-// history and marks its absent payloads accordingly: where the level
-// withholds payloads, every absent payload an event type can carry (and the
-// run's own) is withheld; where it does not, absent is none. It may be
-// called again when the level becomes known (a decoder assumes an unknown
-// level; the caller may know it is full). Present, empty, redacted and
-// not-requested payloads are left alone.
-func (h *History) ApplyDataSharing(d DataSharing) {
-	h.Run.DataSharing = d
-	absent := AbsentPayload(PayloadNone)
-	if d.Withholds() {
-		absent = AbsentPayload(PayloadWithheld)
-	}
-	for _, e := range h.All() {
-		if s := e.Payload.State; (s == PayloadNone || s == PayloadWithheld) && e.Type.PayloadField() != "" {
-			e.Payload = absent
-		}
-	}
-	for _, p := range []*Payload{&h.Run.Input, &h.Run.Output, &h.Run.CustomStatus} {
-		if p.State == PayloadNone || p.State == PayloadWithheld {
-			*p = absent
-		}
-	}
-}
-
-// InferLevel infers the data-sharing level a filtering source (Catalyst)
-// applied from what it returned, for when the level was not reported.
-// There are two levels: metadata withholds every payload, full none. So
-// any payload present (or present but empty) means full; events that carry
-// payloads with not one present means metadata; a history with no payload
-// to judge by gives LevelUnknown.
-func (h *History) InferLevel() Level {
-	for _, p := range []Payload{h.Run.Input, h.Run.Output, h.Run.CustomStatus} {
-		if p.State == PayloadPresent || p.State == PayloadEmpty {
-			return LevelFull
-		}
-	}
-	carriers := 0
-	for _, e := range h.All() {
-		if e.Type.PayloadField() == "" {
-			continue
-		}
-		switch e.Payload.State {
-		case PayloadPresent, PayloadEmpty:
-			return LevelFull
-		case PayloadNone, PayloadWithheld:
-			carriers++
-		}
-	}
-	if carriers > 0 {
-		return LevelMetadata
-	}
-	return LevelUnknown
-}
-
-// ApplyInferredDataSharing applies a filtering source's data sharing when
-// the source did not report its level: the level InferLevel finds, marked
-// inferred, or unknown when there is nothing to infer it from.
-func (h *History) ApplyInferredDataSharing() {
-	level := h.InferLevel()
-	h.ApplyDataSharing(DataSharing{Filtered: true, Level: level, Inferred: level != LevelUnknown})
-}
-
 // Withheld lists, in history order, every payload that is withheld.
 func (h *History) Withheld() []*Event {
 	var out []*Event

@@ -26,7 +26,7 @@ func TestInferLevel(t *testing.T) {
 			if got := h.InferLevel(); got != tt.want {
 				t.Errorf("InferLevel = %q, want %q", got, tt.want)
 			}
-			h.ApplyInferredDataSharing()
+			h.SettleDataSharing(LevelSources{Filtered: true})
 			ds := h.Run.DataSharing
 			if !ds.Filtered || ds.Level != tt.want || ds.Inferred != (tt.want != LevelUnknown) {
 				t.Errorf("applied %+v", ds)

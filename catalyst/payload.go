@@ -1,10 +1,10 @@
 package catalyst
 
 import (
-	"strconv"
 	"strings"
-	"unicode/utf8"
 	"unsafe"
+
+	"github.com/twice-cli/twice/catalyst/jsonscan"
 )
 
 // PayloadState says what is known about a payload. Absent and empty are
@@ -140,7 +140,7 @@ func (p Payload) AppendText(dst []byte) []byte {
 	if !p.quoted {
 		return append(dst, raw...)
 	}
-	return appendUnquotedJSON(dst, raw[1:len(raw)-1])
+	return jsonscan.AppendUnescaped(dst, raw[1:len(raw)-1])
 }
 
 // Size returns the length in bytes of the payload's text, without unquoting
@@ -157,7 +157,7 @@ func (p Payload) Size() int {
 	if !strings.ContainsRune(inner, '\\') {
 		return len(inner)
 	}
-	return unquotedLen(inner)
+	return jsonscan.UnescapedLen(inner)
 }
 
 // WireLiteral returns the payload as a JSON string literal when the decoder
@@ -171,99 +171,7 @@ func (p Payload) WireLiteral() (literal string, ok bool) {
 }
 
 // unquoteJSON decodes the body of a JSON string literal (without its quotes).
-// It handles what strconv.Unquote does not: JSON's \/ escape and surrogate
-// pairs. Bytes it cannot decode are kept as they are.
 func unquoteJSON(s string) string {
-	b := appendUnquotedJSON(make([]byte, 0, len(s)), s)
+	b := jsonscan.AppendUnescaped(make([]byte, 0, len(s)), s)
 	return unsafe.String(unsafe.SliceData(b), len(b)) // b is not written again
-}
-
-// appendUnquotedJSON appends unquoteJSON(s) to dst.
-func appendUnquotedJSON(dst []byte, s string) []byte {
-	for i := 0; i < len(s); i++ {
-		c := s[i]
-		if c != '\\' || i+1 == len(s) {
-			dst = append(dst, c)
-			continue
-		}
-		i++
-		switch s[i] {
-		case '"', '\\', '/':
-			dst = append(dst, s[i])
-		case 'b':
-			dst = append(dst, '\b')
-		case 'f':
-			dst = append(dst, '\f')
-		case 'n':
-			dst = append(dst, '\n')
-		case 'r':
-			dst = append(dst, '\r')
-		case 't':
-			dst = append(dst, '\t')
-		case 'u':
-			r, n := decodeUnicodeEscape(s[i-1:])
-			if n == 0 {
-				dst = append(dst, `\u`...)
-				continue
-			}
-			dst = utf8.AppendRune(dst, r)
-			i += n - 2
-		default:
-			dst = append(dst, '\\', s[i])
-		}
-	}
-	return dst
-}
-
-// unquotedLen returns len(unquoteJSON(s)) without building the text.
-func unquotedLen(s string) int {
-	n := 0
-	for i := 0; i < len(s); i++ {
-		if s[i] != '\\' || i+1 == len(s) {
-			n++
-			continue
-		}
-		i++
-		switch s[i] {
-		case '"', '\\', '/', 'b', 'f', 'n', 'r', 't':
-			n++
-		case 'u':
-			r, k := decodeUnicodeEscape(s[i-1:])
-			if k == 0 {
-				n += 2
-				continue
-			}
-			n += utf8.RuneLen(r)
-			i += k - 2
-		default:
-			n += 2
-		}
-	}
-	return n
-}
-
-// decodeUnicodeEscape decodes a \uXXXX escape (and a following low surrogate)
-// at the start of s, returning the rune and the bytes consumed, or n == 0.
-func decodeUnicodeEscape(s string) (r rune, n int) {
-	hex := func(s string) (rune, bool) {
-		if len(s) < 6 || s[0] != '\\' || s[1] != 'u' {
-			return 0, false
-		}
-		v, err := strconv.ParseUint(s[2:6], 16, 16)
-		return rune(v), err == nil
-	}
-	r1, ok := hex(s)
-	if !ok {
-		return 0, 0
-	}
-	if 0xD800 <= r1 && r1 < 0xDC00 {
-		if r2, ok := hex(s[6:]); ok && 0xDC00 <= r2 && r2 < 0xE000 {
-			return (r1-0xD800)<<10 | (r2 - 0xDC00) + 0x10000, 12
-		}
-		return utf8.RuneError, 6
-	}
-	if 0xDC00 <= r1 && r1 < 0xE000 {
-		return utf8.RuneError, 6
-	}
-	return r1, 6
 }

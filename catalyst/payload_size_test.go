@@ -3,6 +3,8 @@ package catalyst
 import (
 	"math/rand/v2"
 	"testing"
+
+	"github.com/twice-cli/twice/catalyst/jsonscan"
 )
 
 // TestUnquotedLen: a payload's size without unquoting is the length of its
@@ -20,8 +22,8 @@ func TestUnquotedLen(t *testing.T) {
 		cases = append(cases, b)
 	}
 	for _, c := range cases {
-		if got, want := unquotedLen(c), len(unquoteJSON(c)); got != want {
-			t.Fatalf("unquotedLen(%q) = %d, want %d", c, got, want)
+		if got, want := jsonscan.UnescapedLen(c), len(unquoteJSON(c)); got != want {
+			t.Fatalf("UnescapedLen(%q) = %d, want %d", c, got, want)
 		}
 		p := QuotedPayload(`"` + c + `"`)
 		if p.Has() && p.Size() != len(p.Text()) {

@@ -51,7 +51,11 @@ func protoEventType(key []byte) (EventType, bool) {
 }
 
 // Fields of the protojson event messages (the value of the event-type key).
-// Spellings of one field across Dapr versions share a number.
+// Spellings of one field across Dapr versions share a number. A new field
+// takes four edits, all in this file: its number here, its keys in
+// protoField, its bit in protoFields for every event type whose message
+// has it, and its decode line in protoBody, which names the field in its
+// errors (TestEveryEventFieldIsWired fails when one is missed).
 const (
 	pfUnknown = iota
 	pfIgnored // known, not kept: trace contexts, tags, attestations, …
@@ -76,7 +80,11 @@ const (
 	pfExternalEvent
 	pfActivityRetry
 	pfChildWorkflowRetry
+	pfCount // not a field: how many numbers there are
 )
+
+// protoFields is a bit set of numbers below 32.
+const _ uint32 = 1 << (pfCount - 1)
 
 // protoField numbers a key of an event message.
 func protoField(key []byte) int {

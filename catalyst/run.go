@@ -3,8 +3,6 @@ package catalyst
 import (
 	"strings"
 	"time"
-
-	"github.com/twice-cli/twice/catalyst/safetext"
 )
 
 // Status is a run's runtime status exactly as the source reported it
@@ -65,97 +63,6 @@ func (s Status) IsEnded() bool {
 		return true
 	}
 	return false
-}
-
-// Level is an organization's data-sharing level: what Catalyst's MCP server
-// lets through. Catalyst has two, metadata (the default) and full; any other
-// value a source reports is kept verbatim.
-type Level string
-
-// Known data-sharing levels.
-const (
-	LevelUnknown  Level = ""
-	LevelMetadata Level = "metadata"
-	LevelFull     Level = "full"
-)
-
-// DataSharing is what is known about the data-sharing level that applied to
-// a history.
-type DataSharing struct {
-	// Filtered is true when a data-sharing filter applies to the source
-	// (Catalyst, and files recorded from it). Only then does an absent
-	// payload mean withheld.
-	Filtered bool
-	// Level is the level, or LevelUnknown when the source did not report it.
-	Level Level
-	// Inferred is true when twice inferred the level (payloads were
-	// missing) rather than being told it.
-	Inferred bool
-}
-
-// Withholds reports whether absent payloads are withheld: a filter applies
-// and the level is not full.
-func (d DataSharing) Withholds() bool {
-	return d.Filtered && !strings.EqualFold(string(d.Level), string(LevelFull))
-}
-
-// LevelText describes the level for people: "metadata", "metadata
-// (inferred: payloads are missing)", "full (inferred: payloads are
-// present)", or "not reported (Catalyst's default is metadata)".
-func (d DataSharing) LevelText() string {
-	switch {
-	case !d.Filtered && d.Level == LevelUnknown:
-		return "none (no data-sharing filter on this source)"
-	case d.Level == LevelUnknown:
-		return "not reported (Catalyst's default is metadata)"
-	case d.Inferred && d.Withholds():
-		return d.levelName() + " (inferred: payloads are missing)"
-	case d.Inferred:
-		return d.levelName() + " (inferred: payloads are present)"
-	}
-	return d.levelName()
-}
-
-// levelName is the level as reported, made safe to print: a source may
-// report any string.
-func (d DataSharing) levelName() string { return safetext.Line(string(d.Level)) }
-
-// PayloadText describes a payload that has no text to show, in the words
-// every renderer uses. For a present payload it returns "".
-func (d DataSharing) PayloadText(p Payload) string {
-	switch p.State {
-	case PayloadPresent:
-		return ""
-	case PayloadEmpty:
-		return "empty"
-	case PayloadWithheld:
-		return d.WithheldText()
-	case PayloadRedacted:
-		return "redacted when saved"
-	case PayloadNotRequested:
-		return "not requested"
-	case PayloadNotInFormat:
-		return NotInFormatText
-	}
-	return "none"
-}
-
-// NotInFormatText is how every renderer describes a payload the history's
-// format never carries.
-const NotInFormatText = "not in this format (the source does not print it; it may have had one)"
-
-// WithheldText is the mark of a withheld payload: it names the level, or says
-// the level was not reported and that metadata is Catalyst's default.
-func (d DataSharing) WithheldText() string {
-	if d.Level == LevelUnknown {
-		return "withheld: not shared at this organization's data-sharing level " +
-			"(level not reported; Catalyst's default is metadata)"
-	}
-	if d.Inferred {
-		return "withheld: not shared at this organization's data-sharing level (" +
-			d.levelName() + ", inferred)"
-	}
-	return "withheld: not shared at this organization's data-sharing level (" + d.levelName() + ")"
 }
 
 // Project identifies a Catalyst project by name (the name-like id, such as

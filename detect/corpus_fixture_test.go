@@ -72,7 +72,7 @@ func TestBundledDemos(t *testing.T) {
 	}
 	for _, d := range demos {
 		t.Run(d.Name, func(t *testing.T) {
-			h, err := fixtures.OpenDemo(d.Name)
+			h, err := fixtures.OpenDemo(d.Name, fixtures.OpenOptions{})
 			if err != nil {
 				t.Fatal(err)
 			}

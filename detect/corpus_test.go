@@ -111,7 +111,8 @@ func (f corpusFormat) wireFormat() catalyst.Format {
 	return catalyst.FormatProtoJSON
 }
 
-// decodeCorpusFile reads one corpus file with catalyst.Decode.
+// decodeCorpusFile reads one corpus file with catalyst.Decode and settles
+// its data-sharing level as the file source does.
 func decodeCorpusFile(t *testing.T, name string) *catalyst.History {
 	t.Helper()
 	path := filepath.Join("testdata", "corpus", name)
@@ -125,6 +126,7 @@ func decodeCorpusFile(t *testing.T, name string) *catalyst.History {
 	if err != nil {
 		t.Fatalf("decoding %s: %v", name, err)
 	}
+	h.SettleDataSharing(catalyst.LevelSources{})
 	return h
 }
 

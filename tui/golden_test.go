@@ -138,7 +138,7 @@ const refusalText = "catalyst refused listing runs of project default at mcp.clo
 // run's last update (the demos were recorded on other days).
 func demo(name string) func() Options {
 	return func() Options {
-		h, err := fixtures.OpenDemo(name)
+		h, err := fixtures.OpenDemo(name, fixtures.OpenOptions{})
 		if err != nil {
 			panic(err)
 		}

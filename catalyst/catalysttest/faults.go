@@ -8,6 +8,8 @@ import (
 	"net/http"
 	"strings"
 	"time"
+
+	"github.com/twice-cli/twice/catalyst/internal/sleep"
 )
 
 // FaultKind is how a fault answers.
@@ -129,7 +131,7 @@ func (s *Server) middleware(next http.Handler) http.Handler {
 		fault := s.takeFault(peek.Method, tool)
 		s.mu.Unlock()
 
-		if err := sleep(r.Context(), s.opts.Latency); err != nil {
+		if err := sleep.For(r.Context(), s.opts.Latency); err != nil {
 			return
 		}
 		if s.opts.Token != "-" && r.Header.Get("Authorization") != "Bearer "+s.opts.Token {
@@ -187,7 +189,7 @@ func (s *Server) answer(w http.ResponseWriter, r *http.Request, f *Fault, peek r
 		}
 		http.Redirect(w, r, f.Location, status)
 	case FaultDelay:
-		if sleep(r.Context(), f.Delay) != nil {
+		if sleep.For(r.Context(), f.Delay) != nil {
 			return
 		}
 		next.ServeHTTP(w, r)
@@ -206,7 +208,7 @@ func (s *Server) answer(w http.ResponseWriter, r *http.Request, f *Fault, peek r
 			if fl != nil {
 				fl.Flush()
 			}
-			if sleep(r.Context(), delay) != nil {
+			if sleep.For(r.Context(), delay) != nil {
 				return
 			}
 		}

@@ -17,10 +17,13 @@
 // first; the get returns the run's document (its fields and "history", the
 // flattened events). At any level but full, every input, output, result and
 // customStatus member is removed from both, as Catalyst does.
+//
+// It is part of twice, not a library: its API follows twice's needs. It is
+// used by catalyst/live's tests and cmd's, so it cannot sit under one
+// folder's internal/ (docs/architecture.md, "Packages").
 package catalysttest
 
 import (
-	"context"
 	"crypto/tls"
 	"io"
 	"log"
@@ -250,19 +253,4 @@ func (s *Server) arg(canonical string) string {
 		return n
 	}
 	return canonical
-}
-
-// sleep waits for d or until ctx is done.
-func sleep(ctx context.Context, d time.Duration) error {
-	if d <= 0 {
-		return nil
-	}
-	t := time.NewTimer(d)
-	defer t.Stop()
-	select {
-	case <-ctx.Done():
-		return ctx.Err()
-	case <-t.C:
-		return nil
-	}
 }

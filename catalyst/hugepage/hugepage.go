@@ -10,6 +10,11 @@
 //
 // Advice is a hint: where huge pages are unavailable or disabled, or on a
 // system other than Linux, nothing changes, and nothing fails.
+//
+// It is part of twice, not a library: its API follows twice's needs. It is
+// used by catalyst (a history's events) and detect (its largest blocks), so
+// it cannot sit under one folder's internal/ (docs/architecture.md,
+// "Packages").
 package hugepage
 
 import "unsafe"

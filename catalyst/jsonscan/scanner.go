@@ -8,6 +8,10 @@
 // walks the document with BeginObject/NextKey, BeginArray/NextElement and the
 // value methods, and skips what it does not need with SkipValue.
 //
+// A Scanner of an io.ReaderAt (NewReaderAt: a file) owns an input it can
+// read at any offset: the rest of a long array can be read by a Fork on
+// another goroutine, and the Scanner told to Resume after it.
+//
 // It is strict about syntax (RFC 8259): truncation, unescaped control
 // characters in strings, bad escapes, bad numbers, leading zeros, missing
 // commas or colons, trailing commas and trailing data are all errors of type
@@ -17,6 +21,11 @@
 // Invalid UTF-8 inside strings is accepted and passed through unchanged:
 // history text is sanitized (catalyst/safetext) where it is shown, and a
 // scanner that rejected it would lose the whole history over one bad byte.
+//
+// It is part of twice, not a library: its API follows twice's needs. It is
+// used by catalyst (the decoders), fixtures (the saved-history envelope,
+// redaction) and twice-gen (the bench's floor), so it cannot sit under one
+// folder's internal/ (docs/architecture.md, "Packages").
 package jsonscan
 
 import (
@@ -107,6 +116,11 @@ type Scanner struct {
 	mark int // first byte a refill must keep, or -1
 
 	scratch []byte // unescaped keys and strings
+
+	// at and size are the input of a Scanner made by NewReaderAt (or
+	// forked from one), which Fork and Resume read at any offset.
+	at   io.ReaderAt
+	size int64
 }
 
 // New returns a Scanner reading r through a 256 KiB window.
@@ -118,6 +132,19 @@ func NewSize(r io.Reader, size int) *Scanner {
 	size = max(size, 64)
 	return &Scanner{r: r, buf: make([]byte, size), maxDepth: DefaultMaxDepth, mark: -1}
 }
+
+// NewReaderAt returns a Scanner reading the size bytes of r from its start
+// through a 256 KiB window. Its input can be read again at any offset:
+// Fork and Resume need that.
+func NewReaderAt(r io.ReaderAt, size int64) *Scanner {
+	s := New(io.NewSectionReader(r, 0, size))
+	s.at, s.size = r, size
+	return s
+}
+
+// Input returns the input of a Scanner made by NewReaderAt, and its size;
+// nil for another Scanner.
+func (s *Scanner) Input() (io.ReaderAt, int64) { return s.at, s.size }
 
 // NewBytes returns a Scanner over b, which it reads in place and does not
 // modify. Slices it returns may alias b.
@@ -185,6 +212,9 @@ func (s *Scanner) refill(keep int) (shift int, ok bool) {
 		if s.mark >= 0 {
 			s.mark -= keep
 		}
+	}
+	if s.buf == nil {
+		s.buf = make([]byte, defaultWindow) // a fork's, on its first read
 	}
 	if s.end > len(s.buf)/2 {
 		// What must be kept fills half the window: grow it, so that a long
@@ -694,20 +724,21 @@ func (s *Scanner) EndCapture() error {
 	return err
 }
 
-// Fork returns a Scanner that reads r, whose first byte is at offset in
-// the input s reads, positioned at an element of the array s is inside:
-// the same open containers and depth limit, as if NextElement had just
-// returned true at offset. Decoding the rest of a long array from a point
-// found ahead, on another goroutine, is what it is for; the caller must
-// make sure offset is where an element starts (see Resume). A fork of a
-// nil reader reads nothing: it is a template, to fork again later (from
-// another goroutine) when the reader is known.
-func (s *Scanner) Fork(r io.Reader, offset int64) *Scanner {
-	f := &Scanner{mark: -1}
-	if r != nil {
-		f = NewAt(r, offset)
+// Fork returns a Scanner reading the input of s (a Scanner made by
+// NewReaderAt, or a fork of one) from offset on, inside the same open
+// containers and with the same depth limit, as if NextElement had just
+// returned true there: offset must be where an element of the innermost
+// array starts. Decoding the rest of a long array on another goroutine,
+// from a point found ahead, is what it is for; Resume then skips what the
+// fork read. A fork reads nothing until it is used, so a fork made on one
+// goroutine can serve as a template to fork again on another. For a
+// Scanner without such an input Fork returns nil.
+func (s *Scanner) Fork(offset int64) *Scanner {
+	if s.at == nil {
+		return nil
 	}
-	f.maxDepth = s.maxDepth
+	f := &Scanner{r: io.NewSectionReader(s.at, offset, s.size-offset), base: offset,
+		maxDepth: s.maxDepth, mark: -1, at: s.at, size: s.size}
 	f.stack = append(f.stack, s.stack...)
 	if top := len(f.stack) - 1; top >= 0 {
 		f.stack[top] = inArray
@@ -715,62 +746,29 @@ func (s *Scanner) Fork(r io.Reader, offset int64) *Scanner {
 	return f
 }
 
-// NewAt returns a Scanner reading r through a 256 KiB window, where r's
-// first byte is at offset in a larger input: offsets (Offset, errors)
-// count from the start of that input.
-func NewAt(r io.Reader, offset int64) *Scanner {
-	s := New(r)
-	s.base = offset
-	return s
-}
-
 // Resume treats the input from the current position up to offset end as
-// consumed, and goes on reading at end from r. The bytes skipped must be
-// the rest of the innermost open array, its closing bracket last (another
-// goroutine decoded them through a Fork): the array is closed. When
-// capturing, the skipped bytes, read from skipped, are written to the
-// capture writer in their place.
-func (s *Scanner) Resume(r io.Reader, end int64, skipped io.Reader) error {
+// consumed and goes on reading at end. The bytes skipped must be the rest
+// of the innermost open array, its closing bracket last (a Fork read
+// them): the array is closed. It needs an input it can read at any offset
+// (NewReaderAt), and refuses while capturing, whose writer would miss the
+// skipped bytes.
+func (s *Scanner) Resume(end int64) error {
 	if s.err != nil {
 		return s.err
 	}
 	top := len(s.stack) - 1
-	if top < 0 || s.stack[top]&inArray == 0 {
+	switch {
+	case s.at == nil:
+		return errors.New("jsonscan: Resume needs a Scanner made by NewReaderAt")
+	case s.capW != nil:
+		return errors.New("jsonscan: Resume called while capturing")
+	case top < 0 || s.stack[top]&inArray == 0:
 		return errors.New("jsonscan: Resume called outside an array")
-	}
-	if end < s.Offset() {
-		return errors.New("jsonscan: Resume called with an offset behind the scanner")
-	}
-	if s.capW != nil {
-		if skipped == nil {
-			return errors.New("jsonscan: Resume needs the skipped bytes while capturing")
-		}
-		s.flushCapture(s.pos)
-		buf := make([]byte, 1<<20)
-		for at, idle := s.Offset(), 0; at < end; {
-			n, err := skipped.Read(buf[:min(int64(len(buf)), end-at)])
-			if n > 0 && s.capErr == nil {
-				_, s.capErr = s.capW.Write(buf[:n])
-			}
-			at += int64(n)
-			if n == 0 && err == nil {
-				if idle++; idle == 100 {
-					err = io.ErrNoProgress
-				}
-			}
-			if err != nil && at < end {
-				if errors.Is(err, io.EOF) {
-					err = io.ErrUnexpectedEOF
-				}
-				s.err = &ReadError{Offset: at, Err: err}
-				s.poison()
-				return s.err
-			}
-		}
-		s.capPos = 0
+	case end < s.Offset() || end > s.size:
+		return errors.New("jsonscan: Resume called with an offset behind the scanner or past the input")
 	}
 	s.stack = s.stack[:top]
-	s.r, s.base, s.pos, s.end, s.eof, s.mark = r, end, 0, 0, false, -1
+	s.r, s.base, s.pos, s.end, s.eof, s.mark = io.NewSectionReader(s.at, end, s.size-end), end, 0, 0, false, -1
 	return nil
 }
 

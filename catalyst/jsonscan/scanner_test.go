@@ -12,13 +12,7 @@ import (
 
 // walk reads a whole document through the token API, returning a canonical
 // rendering (keys unescaped, string values as literals) or the first error.
-func walk(s *Scanner) (string, error) { return walkWith(s, nil) }
-
-// walkWith is walk reading keys through NextKeyIs where it can: it offers
-// every literal in *lits (the literals of the keys NextKey has read so
-// far, which it adds to) before it calls NextKey. With lits nil, it only
-// calls NextKey.
-func walkWith(s *Scanner, lits *[]KeyLit) (string, error) {
+func walk(s *Scanner) (string, error) {
 	var out strings.Builder
 	var stack []bool // true: array
 	for {
@@ -70,7 +64,7 @@ func walkWith(s *Scanner, lits *[]KeyLit) (string, error) {
 				}
 			} else {
 				var key []byte
-				key, more, err = nextKey(s, lits)
+				key, more, err = s.NextKey()
 				if more {
 					if !strings.HasSuffix(out.String(), "{") {
 						out.WriteByte(',')
@@ -92,24 +86,6 @@ func walkWith(s *Scanner, lits *[]KeyLit) (string, error) {
 			stack = stack[:len(stack)-1]
 		}
 	}
-}
-
-// nextKey reads a key as walkWith does.
-func nextKey(s *Scanner, lits *[]KeyLit) (key []byte, more bool, err error) {
-	if lits == nil {
-		return s.NextKey()
-	}
-	for i := range *lits {
-		if lit := &(*lits)[i]; s.NextKeyIs(lit) {
-			return lit.Key(), true, nil
-		}
-	}
-	from := s.Offset()
-	key, more, err = s.NextKey()
-	if lit, ok := s.LastKeyLit(from); ok && more {
-		*lits = append(*lits, lit)
-	}
-	return key, more, err
 }
 
 // scanners returns the ways a document can be scanned: in memory, through

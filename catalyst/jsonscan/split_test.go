@@ -5,7 +5,6 @@ import (
 	"errors"
 	"strings"
 	"testing"
-	"testing/iotest"
 )
 
 // TestIndentationIsSkipped: runs of spaces of every length, with tabs and
@@ -56,14 +55,13 @@ func TestStringValueOrNull(t *testing.T) {
 
 // TestForkAndResume: a fork reads the rest of an array from where it is
 // told, with offsets and depth as the original's; the original resumes
-// after the array as if it had read it, its capture complete.
+// after the array as if it had read it.
 func TestForkAndResume(t *testing.T) {
 	doc := `{"k":[{"a":1},{"b":[2,3]},{"c":"x"}],"after":true}`
 	start := int64(strings.Index(doc, `{"b"`))
-	s := NewSize(iotest.HalfReader(strings.NewReader(doc)), 64)
-	var captured bytes.Buffer
-	if err := s.Capture(&captured); err != nil {
-		t.Fatal(err)
+	s := NewReaderAt(strings.NewReader(doc), int64(len(doc)))
+	if at, size := s.Input(); at == nil || size != int64(len(doc)) {
+		t.Fatalf("Input() = %v, %d", at, size)
 	}
 	if err := s.BeginObject(); err != nil {
 		t.Fatal(err)
@@ -75,7 +73,8 @@ func TestForkAndResume(t *testing.T) {
 		t.Fatal(err)
 	}
 	s.SetMaxDepth(5)
-	f := s.Fork(strings.NewReader(doc[start:]), start)
+	// A template forked here, forked again where the rest starts.
+	f := s.Fork(s.Offset()).Fork(start)
 	if f.Offset() != start || f.Depth() != 2 {
 		t.Fatalf("fork at %d, depth %d", f.Offset(), f.Depth())
 	}
@@ -108,7 +107,7 @@ func TestForkAndResume(t *testing.T) {
 	if more, err := s.NextElement(); !more || err != nil || s.Offset() != start {
 		t.Fatalf("at %d, want %d: %v %v", s.Offset(), start, more, err)
 	}
-	if err := s.Resume(strings.NewReader(doc[end:]), end, strings.NewReader(doc[start:end])); err != nil {
+	if err := s.Resume(end); err != nil {
 		t.Fatal(err)
 	}
 	if k, more, err := s.NextKey(); string(k) != "after" || !more || err != nil {
@@ -120,24 +119,48 @@ func TestForkAndResume(t *testing.T) {
 	if _, more, err := s.NextKey(); more || err != nil {
 		t.Fatal(more, err)
 	}
-	if err := s.EndCapture(); err != nil || captured.String() != doc {
-		t.Fatalf("captured %q, %v", captured.String(), err)
-	}
 	if err := s.End(); err != nil {
 		t.Fatal(err)
 	}
+}
 
-	// Misuse and a short read of the skipped bytes.
-	o := NewBytes([]byte(`{"a":1}`))
-	o.BeginObject()
-	if err := o.Resume(strings.NewReader(""), 7, nil); err == nil {
-		t.Error("Resume outside an array: no error")
+// TestResumeRefuses: Resume skips input only where it can read past it and
+// nothing would miss the bytes skipped.
+func TestResumeRefuses(t *testing.T) {
+	inArray := func(s *Scanner) *Scanner {
+		s.BeginArray()
+		s.NextElement()
+		return s
 	}
-	c := NewBytes([]byte(`[1,2,3]`))
-	c.Capture(&bytes.Buffer{})
-	c.BeginArray()
-	c.NextElement()
-	if err := c.Resume(strings.NewReader(""), 7, strings.NewReader("1")); err == nil {
-		t.Error("skipped bytes cut short: no error")
+	const doc = `[1,2,3]`
+	at := func() *Scanner { return NewReaderAt(strings.NewReader(doc), int64(len(doc))) }
+	capturing := inArray(at())
+	capturing.Capture(&bytes.Buffer{})
+	outside := at()
+	outside.BeginArray()
+	outside.NextElement()
+	outside.SkipValue()
+	outside.NextElement()
+	outside.SkipValue()
+	outside.NextElement()
+	outside.SkipValue()
+	outside.NextElement()
+	for name, c := range map[string]struct {
+		s    *Scanner
+		end  int64
+		want string
+	}{
+		"bytes":        {inArray(NewBytes([]byte(doc))), 7, "NewReaderAt"},
+		"capturing":    {capturing, 7, "while capturing"},
+		"outside":      {outside, 7, "outside an array"},
+		"behind":       {inArray(at()), 0, "behind"},
+		"past the end": {inArray(at()), 8, "past the input"},
+	} {
+		if err := c.s.Resume(c.end); err == nil || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("%s: %v, want an error with %q", name, err, c.want)
+		}
+	}
+	if f := NewBytes([]byte(doc)).Fork(1); f != nil {
+		t.Error("a Scanner of bytes forked")
 	}
 }

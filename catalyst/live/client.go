@@ -14,6 +14,7 @@ import (
 
 	"github.com/go-resty/resty/v2"
 	"github.com/twice-cli/twice/catalyst"
+	"github.com/twice-cli/twice/catalyst/internal/sleep"
 	"github.com/twice-cli/twice/catalyst/safetext"
 	"github.com/twice-cli/twice/catalyst/secret"
 )
@@ -243,7 +244,7 @@ func withDefaults(cfg Config) Config {
 		cfg.PageSize = DefaultPageSize
 	}
 	if cfg.Sleep == nil {
-		cfg.Sleep = sleepContext
+		cfg.Sleep = sleep.For
 	}
 	if cfg.Now == nil {
 		cfg.Now = time.Now
@@ -315,21 +316,6 @@ func newTransport(requestTimeout time.Duration) *http.Transport {
 	t.ResponseHeaderTimeout = requestTimeout + requestTimeout/2 + time.Second
 	t.MaxIdleConnsPerHost = 16 // a fleet scan reads runs concurrently
 	return t
-}
-
-// sleepContext waits for d or until ctx is done.
-func sleepContext(ctx context.Context, d time.Duration) error {
-	if d <= 0 {
-		return ctx.Err()
-	}
-	t := time.NewTimer(d)
-	defer t.Stop()
-	select {
-	case <-ctx.Done():
-		return ctx.Err()
-	case <-t.C:
-		return nil
-	}
 }
 
 // discardLogger keeps resty from ever writing to the terminal.

@@ -124,3 +124,26 @@ func TestDataSharingUnknownWithoutPayloadCarriers(t *testing.T) {
 		t.Errorf("data sharing = %+v, want %+v (unknown, not inferred)", f.DataSharing, want)
 	}
 }
+
+// TestReportedLevelWins: a history that names its level is read at that
+// level, over a configured one and over what its payloads suggest, as a
+// file is (catalyst.ResolveDataSharing). Before, a live read took the
+// configured level (or inferred one) and ignored the history's.
+func TestReportedLevelWins(t *testing.T) {
+	doc := `{"instanceID":"charge-7731","appId":"payments","projectId":"default","workflowName":"Charge",` +
+		`"runtimeStatus":"COMPLETED","dataSharingLevel":"full","history":[` +
+		`{"event_id":-1,"event_type":"ExecutionStarted","timestamp":"2026-11-30T08:00:00Z","name":"Charge"},` +
+		`{"event_id":0,"event_type":"TaskScheduled","timestamp":"2026-11-30T08:00:01Z","name":"ChargeCard"}]}`
+	h := newHarness(t, catalysttest.Options{}, func(c *Config) { c.Level = catalyst.LevelMetadata })
+	h.srv.Inject(catalysttest.Fault{On: catalysttest.ToolGetRun, Kind: catalysttest.FaultToolText, Body: doc})
+	f, err := h.client.Fetch(context.Background(), chargeRef)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := (catalyst.DataSharing{Filtered: true, Level: catalyst.LevelFull}); f.DataSharing != want || f.History.Run.DataSharing != want {
+		t.Errorf("data sharing = %+v, want %+v", f.DataSharing, want)
+	}
+	if n := len(f.History.Withheld()); n != 0 {
+		t.Errorf("%d payloads withheld at the reported level full", n)
+	}
+}

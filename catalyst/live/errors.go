@@ -1,7 +1,6 @@
 package live
 
 import (
-	"encoding/json"
 	"errors"
 	"fmt"
 	"net/http"
@@ -260,7 +259,7 @@ type wireRefusalBody struct {
 // from the words. ok is false when the text names no refusal.
 func parseRefusal(text []byte, loose bool) (r RefusalError, ok bool) {
 	var w wireRefusal
-	if json.Unmarshal(text, &w) == nil {
+	if unmarshal(text, &w) == nil {
 		body := w.wireRefusalBody
 		if w.Error != nil {
 			body = *w.Error

@@ -1,7 +1,6 @@
 package live
 
 import (
-	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -23,8 +22,8 @@ type Fetched struct {
 	// shows "[redacted]" where Raw holds the token, and twice record
 	// refuses to save it.
 	Raw []byte
-	// DataSharing is the level that applied: configured, inferred, or
-	// unknown.
+	// DataSharing is the level that applied: reported, configured,
+	// inferred, or unknown.
 	DataSharing catalyst.DataSharing
 	// Endpoint is the endpoint's host.
 	Endpoint string
@@ -46,8 +45,9 @@ func (c *Client) History(ctx context.Context, ref catalyst.RunRef) (*catalyst.Hi
 }
 
 // Fetch reads one run's history with catalyst_get_workflow_run, decodes it
-// with catalyst.Decode and applies the data-sharing level: Config.Level when
-// set, else the level its payloads show (marked inferred), else unknown.
+// and settles its data-sharing level (catalyst.ResolveDataSharing): the
+// level the history reports, else Config.Level, else the level its
+// payloads show (marked inferred), else unknown.
 func (c *Client) Fetch(ctx context.Context, ref catalyst.RunRef) (*Fetched, error) {
 	f, err := c.fetch(ctx, ref)
 	return f, c.redact.Error(err)
@@ -68,32 +68,31 @@ func (c *Client) fetch(ctx context.Context, ref catalyst.RunRef) (*Fetched, erro
 	if err != nil {
 		return nil, err
 	}
-	doc, err := res.document()
-	if err != nil {
-		return nil, fmt.Errorf("%s: %w", op, err)
+	if _, err := res.document(); err != nil {
+		return nil, fmt.Errorf("%s: %w", op, err) // no JSON in it at all: the server's fault
 	}
-	// doc is redacted: the history decoded from it, and everything shown
-	// of it, never holds the token. Raw is what the server sent.
-	raw := doc
-	if res.original != nil {
-		if d, err := res.original.document(); err == nil {
-			raw = d
-		}
-	}
+	// The history is the one a file holding this result would give:
+	// catalyst picks the document and decodes it. The result is redacted,
+	// so the history, and everything shown of it, never holds the token;
+	// Raw is the same document as the server sent it.
 	prov := catalyst.Provenance{Surface: catalyst.SurfaceCatalystMCP, Endpoint: c.host}
-	h, err := catalyst.Decode(bytes.NewReader(doc), catalyst.DecodeOptions{Provenance: prov, MaxEvents: c.cfg.MaxEvents})
+	h, which, err := catalyst.DecodeToolResult(&res.ToolResult, catalyst.DecodeOptions{Provenance: prov, MaxEvents: c.cfg.MaxEvents})
 	if err != nil {
 		return nil, fmt.Errorf("%s: the history %s returned cannot be read: %w", op, c.host, err)
+	}
+	raw := res.Doc(which)
+	if res.original != nil {
+		if d := res.original.Doc(which); d != nil {
+			raw = d
+		}
 	}
 	if h.Run.ID != "" && h.Run.ID != ref.ID {
 		return nil, fmt.Errorf("%w: %s: %s returned the history of another run (%s)", ErrBadResponse, op, c.host, safetext.Line(excerpt(h.Run.ID, 128)))
 	}
 	fillRun(&h.Run, ref)
 	h.Run.Provenance = prov
-	ds := c.dataSharing(h)
-	// ApplyDataSharing also turns payloads the decoder marked withheld (a
-	// Catalyst history, level not yet known) back into absent ones at full.
-	h.ApplyDataSharing(ds)
+	// Catalyst's filter applies to whatever its tool returns.
+	ds := h.SettleDataSharing(catalyst.LevelSources{Filtered: true, Configured: c.cfg.Level})
 	return &Fetched{History: h, Raw: raw, DataSharing: ds, Endpoint: c.host, Tool: info.name, Credential: c.auth.current()}, nil
 }
 
@@ -121,17 +120,4 @@ func fillRun(run *catalyst.Run, ref catalyst.RunRef) {
 	if run.Project.Name == "" && run.Project.UID == "" {
 		run.Project.Name = ref.Project
 	}
-}
-
-// dataSharing decides the level that applied to h: the configured level,
-// else the one its payloads show (catalyst.History.InferLevel: any payload
-// present means full, payload carriers with none present mean metadata),
-// marked inferred, else unknown. Files and recordings infer it the same
-// way, so a run reads alike from every source.
-func (c *Client) dataSharing(h *catalyst.History) catalyst.DataSharing {
-	if c.cfg.Level != catalyst.LevelUnknown {
-		return catalyst.DataSharing{Filtered: true, Level: c.cfg.Level}
-	}
-	level := h.InferLevel()
-	return catalyst.DataSharing{Filtered: true, Level: level, Inferred: level != catalyst.LevelUnknown}
 }

@@ -13,6 +13,7 @@ import (
 
 	"github.com/twice-cli/twice/catalyst"
 	"github.com/twice-cli/twice/catalyst/catalysttest"
+	"github.com/twice-cli/twice/catalyst/internal/sleep"
 	"go.uber.org/goleak"
 )
 
@@ -242,7 +243,7 @@ func TestCancellation(t *testing.T) {
 	t.Run("mid-backoff", func(t *testing.T) {
 		defer goleak.VerifyNone(t, goleak.IgnoreCurrent())
 		h := newHarnessNoCleanup(t, catalysttest.Options{}, func(c *Config) {
-			c.Sleep = sleepContext // a real wait, cancelled below
+			c.Sleep = sleep.For // a real wait, cancelled below
 			c.BackoffBase = time.Minute
 			c.BackoffMax = time.Minute
 		})
@@ -270,7 +271,7 @@ func TestCancellation(t *testing.T) {
 	})
 	t.Run("the operation's deadline bounds the retries", func(t *testing.T) {
 		h := newHarness(t, catalysttest.Options{}, func(c *Config) {
-			c.Sleep = sleepContext
+			c.Sleep = sleep.For
 			c.BackoffBase = 50 * time.Millisecond
 			c.BackoffMax = 50 * time.Millisecond
 			c.MaxAttempts = 1000

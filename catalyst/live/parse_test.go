@@ -26,6 +26,7 @@ func TestRetryAfter(t *testing.T) {
 		{in: "3600", wait: limit, ok: true, tooLong: true},
 		{in: "99999999999999999999999", wait: limit, ok: true, tooLong: true},
 		{in: "-5", ok: false},
+		{in: "+5", ok: false},
 		{in: "1.5", ok: false},
 		{in: "abc", ok: false},
 		{in: "Wed, 02 Dec 2026 10:00:30 GMT", wait: 30 * time.Second, ok: true},

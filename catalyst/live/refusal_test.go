@@ -2,7 +2,6 @@ package live
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"strings"
 	"testing"
@@ -16,8 +15,8 @@ import (
 // server marks it retryable and it is not a data-sharing refusal.
 func TestRefusalsAreTyped(t *testing.T) {
 	const tool = catalysttest.ToolGetRun
-	rpcData := func(kind string) json.RawMessage {
-		b, _ := json.Marshal(map[string]any{"kind": kind, "retryable": false})
+	rpcData := func(kind string) []byte {
+		b, _ := marshal(map[string]any{"kind": kind, "retryable": false})
 		return b
 	}
 	tests := []struct {

@@ -95,9 +95,10 @@ func parseRetryAfter(v string, now time.Time) (wait time.Duration, ok bool) {
 	if v == "" {
 		return 0, false
 	}
-	if isDigits(v) {
-		n, err := strconv.ParseInt(v, 10, 64)
-		if err != nil || n > int64(maxDuration/time.Second) {
+	// delay-seconds: digits only (ParseUint takes no sign), any number of
+	// them.
+	if n, err := strconv.ParseUint(v, 10, 64); err == nil || errors.Is(err, strconv.ErrRange) {
+		if err != nil || n > uint64(maxDuration/time.Second) {
 			return maxDuration, true
 		}
 		return time.Duration(n) * time.Second, true
@@ -128,16 +129,4 @@ func retryAfterWait(v string, now time.Time, limit time.Duration) (wait time.Dur
 		return limit, true, true
 	}
 	return d, true, false
-}
-
-func isDigits(s string) bool {
-	if s == "" {
-		return false
-	}
-	for i := 0; i < len(s); i++ {
-		if s[i] < '0' || s[i] > '9' {
-			return false
-		}
-	}
-	return true
 }

@@ -3,7 +3,6 @@ package live
 import (
 	"bytes"
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"mime"
@@ -13,7 +12,6 @@ import (
 	"strings"
 	"time"
 
-	jsonv2 "github.com/go-json-experiment/json"
 	"github.com/go-json-experiment/json/jsontext"
 	"github.com/go-resty/resty/v2"
 	"github.com/twice-cli/twice/catalyst/safetext"
@@ -48,20 +46,11 @@ type rpcError struct {
 	Data    jsontext.Value `json:"data"`
 }
 
-// unmarshalEnvelope decodes a JSON-RPC message or a tool result. It uses
-// go-json-experiment's decoder, one pass and several times faster than
-// encoding/json on a large history carried as text, leniently: duplicate
-// names (the last wins, as encoding/json) and invalid UTF-8 (replaced) are
-// accepted; trailing data is not.
-func unmarshalEnvelope(data []byte, v any) error {
-	return jsonv2.Unmarshal(data, v, jsontext.AllowDuplicateNames(true), jsontext.AllowInvalidUTF8(true))
-}
-
 type rpcRequest struct {
 	JSONRPC string `json:"jsonrpc"`
-	ID      *int64 `json:"id,omitempty"`
+	ID      *int64 `json:"id,omitzero"`
 	Method  string `json:"method"`
-	Params  any    `json:"params,omitempty"`
+	Params  any    `json:"params,omitzero"`
 }
 
 // rpcReply is a successful exchange: the result and the response headers,
@@ -107,7 +96,7 @@ func (c *Client) exchange(ctx context.Context, sess *session, call rpcCall) (*rp
 			id = c.nextID.Add(1)
 			req.ID = &id
 		}
-		body, err := json.Marshal(req)
+		body, err := marshal(req)
 		if err != nil {
 			return nil, fmt.Errorf("%s: encoding the request: %w", call.op, err)
 		}
@@ -280,7 +269,7 @@ func (c *Client) statusFailure(call rpcCall, sess *session, status int, header h
 	if !isRefusal {
 		// A JSON-RPC error body (the SDK answers some HTTP errors this way).
 		var msg rpcMessage
-		if json.Unmarshal(raw, &msg) == nil && msg.Error != nil {
+		if unmarshal(raw, &msg) == nil && msg.Error != nil {
 			refusal, isRefusal = refusalFromRPC(msg.Error)
 		}
 	}
@@ -332,7 +321,7 @@ func bodyText(raw []byte) string {
 			Detail string `json:"detail"`
 		} `json:"errors"`
 	}
-	if json.Unmarshal(raw, &b) == nil && len(b.Errors) > 0 {
+	if unmarshal(raw, &b) == nil && len(b.Errors) > 0 {
 		e := b.Errors[0]
 		if e.Detail != "" && e.Title != "" {
 			return e.Title + ": " + e.Detail
@@ -476,12 +465,12 @@ func matchMessage(data []byte, want string) (rpcMessage, bool, error) {
 	}
 	var batch []rpcMessage
 	if data[0] == '[' {
-		if err := unmarshalEnvelope(data, &batch); err != nil {
+		if err := unmarshal(data, &batch); err != nil {
 			return rpcMessage{}, false, fmt.Errorf("malformed JSON: %v", err)
 		}
 	} else {
 		var m rpcMessage
-		if err := unmarshalEnvelope(data, &m); err != nil {
+		if err := unmarshal(data, &m); err != nil {
 			return rpcMessage{}, false, fmt.Errorf("malformed JSON: %v", err)
 		}
 		batch = []rpcMessage{m}

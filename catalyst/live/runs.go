@@ -3,9 +3,9 @@ package live
 import (
 	"bytes"
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
+	"github.com/go-json-experiment/json/jsontext"
 	"sort"
 	"strconv"
 	"strings"
@@ -211,7 +211,7 @@ func stopped(ctx context.Context) string {
 
 // wirePage is a page as found in a tool result: the rows and the next token.
 type wirePage struct {
-	rows []map[string]json.RawMessage // keys folded by normName
+	rows []map[string]jsontext.Value // keys folded by normName
 	next string
 }
 
@@ -246,7 +246,7 @@ func parseRunPage(doc []byte) (wirePage, error) {
 	return pageOf(obj, 0)
 }
 
-func pageOf(obj map[string]json.RawMessage, depth int) (wirePage, error) {
+func pageOf(obj map[string]jsontext.Value, depth int) (wirePage, error) {
 	var p wirePage
 	p.next = findToken(obj)
 	for _, k := range rowsKeys() {
@@ -288,7 +288,7 @@ func pageOf(obj map[string]json.RawMessage, depth int) (wirePage, error) {
 
 // findToken reads the next-page token at the top of obj or in its
 // metadata, pagination or page object.
-func findToken(obj map[string]json.RawMessage) string {
+func findToken(obj map[string]jsontext.Value) string {
 	for _, k := range tokenKeys() {
 		if t := scalarString(obj[k]); t != "" {
 			return t
@@ -308,12 +308,12 @@ func findToken(obj map[string]json.RawMessage) string {
 	return ""
 }
 
-func decodeRows(raw []byte) ([]map[string]json.RawMessage, error) {
-	var items []json.RawMessage
-	if err := json.Unmarshal(raw, &items); err != nil {
+func decodeRows(raw []byte) ([]map[string]jsontext.Value, error) {
+	var items []jsontext.Value
+	if err := unmarshal(raw, &items); err != nil {
 		return nil, fmt.Errorf("the runs array is malformed: %v", err)
 	}
-	rows := make([]map[string]json.RawMessage, 0, len(items))
+	rows := make([]map[string]jsontext.Value, 0, len(items))
 	for i, it := range items {
 		row, err := foldedObject(it)
 		if err != nil {
@@ -326,9 +326,9 @@ func decodeRows(raw []byte) ([]map[string]json.RawMessage, error) {
 
 // foldedObject decodes a JSON object with its keys folded by normName. When
 // two keys fold alike, the first one wins.
-func foldedObject(raw []byte) (map[string]json.RawMessage, error) {
-	var m map[string]json.RawMessage
-	if err := json.Unmarshal(raw, &m); err != nil {
+func foldedObject(raw []byte) (map[string]jsontext.Value, error) {
+	var m map[string]jsontext.Value
+	if err := unmarshal(raw, &m); err != nil {
 		return nil, err
 	}
 	if m == nil {
@@ -339,7 +339,7 @@ func foldedObject(raw []byte) (map[string]json.RawMessage, error) {
 		keys = append(keys, k)
 	}
 	sort.Strings(keys)
-	out := make(map[string]json.RawMessage, len(m))
+	out := make(map[string]jsontext.Value, len(m))
 	for _, k := range keys {
 		f := normName(k)
 		if _, dup := out[f]; !dup {
@@ -351,7 +351,7 @@ func foldedObject(raw []byte) (map[string]json.RawMessage, error) {
 
 // scalarString reads a JSON string, or a number as its text; anything else
 // is "".
-func scalarString(raw json.RawMessage) string {
+func scalarString(raw jsontext.Value) string {
 	raw = bytes.TrimSpace(raw)
 	if len(raw) == 0 {
 		return ""
@@ -359,7 +359,7 @@ func scalarString(raw json.RawMessage) string {
 	switch raw[0] {
 	case '"':
 		var s string
-		if json.Unmarshal(raw, &s) == nil {
+		if unmarshal(raw, &s) == nil {
 			return s
 		}
 	case '-', '0', '1', '2', '3', '4', '5', '6', '7', '8', '9':
@@ -368,7 +368,7 @@ func scalarString(raw json.RawMessage) string {
 	return ""
 }
 
-func first(row map[string]json.RawMessage, keys ...string) string {
+func first(row map[string]jsontext.Value, keys ...string) string {
 	for _, k := range keys {
 		if s := scalarString(row[k]); s != "" {
 			return s
@@ -398,6 +398,8 @@ func parseWireTime(s string) time.Time {
 // requested, so an absent one is PayloadNotRequested.
 func (c *Client) runsOf(p wirePage, q catalyst.RunQuery) runPage {
 	out := runPage{next: p.next}
+	// A row reports no level and has no payloads to infer one from.
+	ds := catalyst.ResolveDataSharing(catalyst.DataSharing{}, catalyst.LevelSources{Filtered: true, Configured: c.cfg.Level}, nil)
 	for _, row := range p.rows {
 		id := first(row, "instanceid", "runid", "workflowinstanceid", "id", "instance")
 		if id == "" {
@@ -415,7 +417,7 @@ func (c *Client) runsOf(p wirePage, q catalyst.RunQuery) runPage {
 			FailureMessage: first(row, "failuremessage", "errormessage", "failuredetailserrormessage"),
 			ParentID:       first(row, "parentinstanceid", "parentid"),
 			Project:        catalyst.Project{Name: first(row, "projectid", "project", "projectname")},
-			DataSharing:    catalyst.DataSharing{Filtered: true, Level: c.cfg.Level},
+			DataSharing:    ds,
 			Input:          rowPayload(row, "input"),
 			Output:         rowPayload(row, "output", "result"),
 			CustomStatus:   rowPayload(row, "customstatus"),
@@ -434,7 +436,7 @@ func (c *Client) runsOf(p wirePage, q catalyst.RunQuery) runPage {
 
 // rowPayload reads a payload of a list row: a JSON string is its text, any
 // other JSON value its JSON; absent or null means it was not requested.
-func rowPayload(row map[string]json.RawMessage, keys ...string) catalyst.Payload {
+func rowPayload(row map[string]jsontext.Value, keys ...string) catalyst.Payload {
 	for _, k := range keys {
 		raw := bytes.TrimSpace(row[k])
 		if len(raw) == 0 || bytes.Equal(raw, []byte("null")) {

@@ -2,9 +2,9 @@ package live
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
+	"github.com/go-json-experiment/json/jsontext"
 	"sort"
 	"strings"
 
@@ -131,8 +131,8 @@ type initializeResult struct {
 
 type toolsListResult struct {
 	Tools []struct {
-		Name        string          `json:"name"`
-		InputSchema json.RawMessage `json:"inputSchema"`
+		Name        string         `json:"name"`
+		InputSchema jsontext.Value `json:"inputSchema"`
 	} `json:"tools"`
 	NextCursor string `json:"nextCursor"`
 }
@@ -149,7 +149,7 @@ func (c *Client) openSession(ctx context.Context) (*session, error) {
 		return nil, err
 	}
 	var init initializeResult
-	if err := json.Unmarshal(reply.result, &init); err != nil || init.ProtocolVersion == "" {
+	if err := unmarshal(reply.result, &init); err != nil || init.ProtocolVersion == "" {
 		return nil, fmt.Errorf("%w: %s: %s answered initialize without a protocol version", ErrBadResponse, op, c.host)
 	}
 	s := &session{
@@ -178,7 +178,7 @@ func (c *Client) openSession(ctx context.Context) (*session, error) {
 			return nil, c.sessionErr("listing the server's tools", err)
 		}
 		var list toolsListResult
-		if err := json.Unmarshal(reply.result, &list); err != nil {
+		if err := unmarshal(reply.result, &list); err != nil {
 			return nil, fmt.Errorf("%w: listing the server's tools: %s answered tools/list with an unreadable result (%v)", ErrBadResponse, c.host, err)
 		}
 		for _, t := range list.Tools {

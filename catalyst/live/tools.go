@@ -2,7 +2,6 @@ package live
 
 import (
 	"bytes"
-	"encoding/json"
 	"fmt"
 	"sort"
 	"strings"
@@ -120,20 +119,20 @@ type wireSchema struct {
 }
 
 type wireProp struct {
-	Type  json.RawMessage `json:"type"`
-	Enum  []any           `json:"enum"`
-	Items *wireProp       `json:"items"`
+	Type  jsontext.Value `json:"type"`
+	Enum  []any          `json:"enum"`
+	Items *wireProp      `json:"items"`
 }
 
 // schemaType reads a JSON-schema "type", which may be a string or a list
 // (["string","null"]): the first non-null type.
-func schemaType(raw json.RawMessage) string {
+func schemaType(raw jsontext.Value) string {
 	var s string
-	if json.Unmarshal(raw, &s) == nil {
+	if unmarshal(raw, &s) == nil {
 		return s
 	}
 	var list []string
-	if json.Unmarshal(raw, &list) == nil {
+	if unmarshal(raw, &list) == nil {
 		for _, t := range list {
 			if t != "null" {
 				return t
@@ -145,10 +144,10 @@ func schemaType(raw json.RawMessage) string {
 
 // parseToolSchema reads a tool's input schema; an unreadable schema gives a
 // tool with no declared properties.
-func parseToolSchema(name string, raw json.RawMessage) *toolInfo {
+func parseToolSchema(name string, raw jsontext.Value) *toolInfo {
 	t := &toolInfo{name: name, props: map[string]propInfo{}}
 	var ws wireSchema
-	if json.Unmarshal(raw, &ws) != nil {
+	if unmarshal(raw, &ws) != nil {
 		return t
 	}
 	for pname, p := range ws.Properties {
@@ -289,53 +288,35 @@ func (t *toolInfo) convert(name string, v any) any {
 	return out
 }
 
-// toolResult is a successful tools/call result: its structured content and
-// its text contents.
+// toolResult is a successful tools/call result, as catalyst.ParseToolResult
+// read it.
 type toolResult struct {
-	structured jsontext.Value
-	texts      []string
+	catalyst.ToolResult
 	// original is the result as the server sent it, when the answer held
-	// the token and structured and texts are its redacted copy.
+	// the token and this is its redacted copy.
 	original *toolResult
-}
-
-type wireToolResult struct {
-	Content []struct {
-		Type string `json:"type"`
-		Text string `json:"text"`
-	} `json:"content"`
-	StructuredContent jsontext.Value `json:"structuredContent"`
-	IsError           bool           `json:"isError"`
 }
 
 // toolResult reads a tools/call result; a result marked isError, or whose
 // only document is Catalyst's error object, becomes a refusal.
 func (c *Client) toolResult(op, tool string, raw jsontext.Value) (*toolResult, error) {
-	var w wireToolResult
-	if err := unmarshalEnvelope(raw, &w); err != nil {
+	r, err := catalyst.ParseToolResult(raw)
+	if err != nil {
 		return nil, fmt.Errorf("%w: %s: %s answered %s with an unreadable result (%v)", ErrBadResponse, op, c.host, safetext.Line(tool), err)
 	}
-	res := &toolResult{}
-	if s := bytes.TrimSpace(w.StructuredContent); len(s) > 0 && !bytes.Equal(s, []byte("null")) {
-		res.structured = w.StructuredContent
-	}
-	for _, part := range w.Content {
-		if part.Type == "text" || part.Type == "" {
-			res.texts = append(res.texts, part.Text)
-		}
-	}
-	if w.IsError {
-		text := strings.Join(res.texts, "\n")
-		if r, ok := parseRefusal([]byte(text), true); ok {
+	res := &toolResult{ToolResult: *r}
+	if res.IsError {
+		text := bytes.Join(res.Texts, []byte("\n"))
+		if r, ok := parseRefusal(text, true); ok {
 			return nil, c.refusal(r, op, tool, 0)
 		}
-		if r, ok := parseRefusal(res.structured, true); ok {
+		if r, ok := parseRefusal(res.Structured, true); ok {
 			return nil, c.refusal(r, op, tool, 0)
 		}
-		if text == "" {
-			text = "no message"
+		if len(text) == 0 {
+			text = []byte("no message")
 		}
-		return nil, c.refusal(RefusalError{Kind: KindToolError, Message: text}, op, tool, 0)
+		return nil, c.refusal(RefusalError{Kind: KindToolError, Message: string(text)}, op, tool, 0)
 	}
 	doc, err := res.document()
 	if err == nil && isErrorObject(doc) {
@@ -350,20 +331,20 @@ func (c *Client) toolResult(op, tool string, raw jsontext.Value) (*toolResult, e
 // content, else the first text content holding a JSON object or array.
 // The bytes are exactly as sent (the text unescaped from its JSON string).
 func (r *toolResult) document() ([]byte, error) {
-	if len(r.structured) > 0 {
-		return r.structured, nil
+	if r.Structured != nil {
+		return r.Structured, nil
 	}
-	for _, t := range r.texts {
-		s := strings.TrimSpace(t)
-		if s != "" && (s[0] == '{' || s[0] == '[') {
-			return []byte(t), nil
+	for _, t := range r.Texts {
+		s := bytes.TrimSpace(t)
+		if len(s) > 0 && (s[0] == '{' || s[0] == '[') {
+			return t, nil
 		}
 	}
-	if len(r.texts) == 0 {
+	if len(r.Texts) == 0 {
 		return nil, fmt.Errorf("%w: the result has no content", ErrBadResponse)
 	}
 	return nil, fmt.Errorf("%w: the result holds no JSON document; it starts: %s", ErrBadResponse,
-		safetext.Line(excerpt(strings.TrimSpace(r.texts[0]), 200)))
+		safetext.Line(excerpt(string(head(bytes.TrimSpace(r.Texts[0]), 1024)), 200)))
 }
 
 // isErrorObject reports whether doc is an object holding only "error".
@@ -371,10 +352,13 @@ func isErrorObject(doc []byte) bool {
 	if len(doc) > 64<<10 {
 		return false // an error object is small; do not parse a history twice
 	}
-	var m map[string]json.RawMessage
-	if json.Unmarshal(doc, &m) != nil || len(m) != 1 {
+	var m map[string]jsontext.Value
+	if unmarshal(doc, &m) != nil || len(m) != 1 {
 		return false
 	}
 	_, ok := m["error"]
 	return ok
 }
+
+// head is at most the first n bytes of b.
+func head(b []byte, n int) []byte { return b[:min(len(b), n)] }

@@ -1,7 +1,7 @@
 package live
 
 import (
-	"encoding/json"
+	"github.com/go-json-experiment/json/jsontext"
 	"reflect"
 	"strings"
 	"testing"
@@ -60,7 +60,7 @@ func TestBuildArgs(t *testing.T) {
 			wantErr: "declares no argument for the run id (it declares: none)"},
 	}
 	for _, tc := range tests {
-		tool := parseToolSchema("t", json.RawMessage(tc.schema))
+		tool := parseToolSchema("t", jsontext.Value(tc.schema))
 		got, err := tool.buildArgs(tc.values)
 		if tc.wantErr != "" {
 			if err == nil || !strings.Contains(err.Error(), tc.wantErr) {

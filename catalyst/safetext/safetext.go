@@ -14,6 +14,11 @@
 //
 // Sanitize, then style, then lay out: lipgloss and ansi.Truncate measure and
 // preserve escape sequences, they do not remove them.
+//
+// It is part of twice, not a library: its API follows twice's needs. It is
+// used by every top-level folder (catalyst, detect, fixtures, tui, cmd), so
+// it cannot sit under one folder's internal/ (docs/architecture.md,
+// "Packages").
 package safetext
 
 import (

@@ -73,7 +73,7 @@ func TestJoinVerdicts(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			code := reviewDir(t, map[string]string{"charge.go": strings.Replace(chargeTemplate, "KEY", tc.key, 1)})
-			h, err := fixtures.OpenDemo("payment-timeout")
+			h, err := fixtures.OpenDemo("payment-timeout", fixtures.OpenOptions{})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -136,7 +136,7 @@ func TestJoinEveryDemo(t *testing.T) {
 		want["card-declined"], want["worker-crash"], want["payment-timeout"] = "", "", ""
 	}
 	for _, d := range fixtures.Demos() {
-		h, err := fixtures.OpenDemo(d.Name)
+		h, err := fixtures.OpenDemo(d.Name, fixtures.OpenOptions{})
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -11,8 +11,7 @@ import (
 )
 
 // JSON appends the JSON of the model's values — an event, a failure, a
-// payload, an instant — as twice's output writes them (docs/architecture.md,
-// "Command line output"): the elements of scan -o json's "events" are
+// payload, an instant — as twice's output writes them (docs/json-output.md): the elements of scan -o json's "events" are
 // AppendEvent's, and so is the JSON the interactive view shows and copies
 // for an event, so that both read the same. Every string goes through
 // safetext.AppendJSON: the JSON is inert on a terminal and round-trips.

@@ -26,7 +26,7 @@ func decodeEventJSON(t *testing.T, e *catalyst.Event) map[string]any {
 }
 
 // TestEventJSONHasEveryField: an event's JSON rendering is valid JSON in
-// twice's output schema (docs/architecture.md), holding every field of the
+// twice's output schema (docs/json-output.md), holding every field of the
 // model, values intact.
 func TestEventJSONHasEveryField(t *testing.T) {
 	fire := tuitest.Start().Add(2 * time.Second)

@@ -680,7 +680,7 @@ func TestExitCodeMapping(t *testing.T) {
 }
 
 // TestDemoJSONHasRequiredKeys checks the JSON of every bundled demo, as the
-// real decoder and detect produce it, for the keys docs/architecture.md
+// real decoder and detect produce it, for the keys docs/json-output.md
 // says are always there.
 func TestDemoJSONHasRequiredKeys(t *testing.T) {
 	args := []string{"scan", "-o", "json"}

@@ -9,7 +9,7 @@ import (
 	"github.com/twice-cli/twice/tui"
 )
 
-// Exit codes (docs/architecture.md).
+// Exit codes (docs/json-output.md).
 const (
 	ExitOK       = 0
 	ExitError    = 1

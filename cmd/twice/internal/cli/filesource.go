@@ -7,10 +7,9 @@ import (
 )
 
 // checkedFileSource is the interactive view's source for a history file:
-// the file's source, with what the command line does to every file it
-// reads (an empty history is an error; the data-sharing level the user
-// gave applies where a filter does). Its notices are dropped: standard
-// error is under the view.
+// the file's source (opened with the data-sharing level the user gave),
+// with what the command line does to every file it reads (an empty history
+// is an error). Its notices are dropped: standard error is under the view.
 type checkedFileSource struct {
 	catalyst.Source
 	f *Factory

@@ -51,6 +51,10 @@ func runHome(ctx context.Context, f *Factory, opts *HomeOptions) error {
 	if err != nil {
 		return err
 	}
+	fopts, err := f.openOptions()
+	if err != nil {
+		return err
+	}
 	if opts.Refresh < 0 {
 		return usagef("--refresh %s is negative: give how often to list the runs again, e.g. 30s", opts.Refresh)
 	}
@@ -73,11 +77,11 @@ func runHome(ctx context.Context, f *Factory, opts *HomeOptions) error {
 		req.SourceName, req.SourceNote = f.catalystName(), watch.note
 		req.Refresh = opts.Refresh
 	case creds:
-		req.Source = fixtures.NewSource()
+		req.Source = fixtures.NewSource(fopts)
 		req.Banner = noProjectBanner
 		req.SourceName = "the bundled demo histories"
 	default:
-		req.Source = fixtures.NewSource()
+		req.Source = fixtures.NewSource(fopts)
 		req.Banner = demoBanner
 		req.SourceName = "the bundled demo histories"
 	}

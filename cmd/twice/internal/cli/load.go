@@ -135,31 +135,35 @@ func looksLikePath(arg string) bool {
 func quote(s string) string { return `"` + safetext.Line(s) + `"` }
 
 // loadHistory reads the history a target names. Live reads use lc. A
-// history read from a file, a demo or standard input must hold at least
-// one event, and gets the data-sharing level the user gave where a filter
-// applies to it (applyDataSharingLevel).
+// history read from a file, a demo or standard input is read with the
+// data-sharing level the user gave (openOptions) and must hold at least
+// one event (checkHistory).
 func (f *Factory) loadHistory(ctx context.Context, t target, lc LiveClient) (*catalyst.History, error) {
-	var h *catalyst.History
-	var err error
-	switch t.kind {
-	case targetLive:
+	if t.kind == targetLive {
 		return lc.History(ctx, t.ref)
+	}
+	opts, err := f.openOptions()
+	if err != nil {
+		return nil, err
+	}
+	var h *catalyst.History
+	switch t.kind {
 	case targetStdin:
 		if f.IO.IsStdinTTY != nil && f.IO.IsStdinTTY() {
 			return nil, usagef("- reads a history from standard input, which is a terminal: pipe one in (dapr workflow history ID -o json | twice show -)")
 		}
 		h, err = readCancellable(ctx, "standard input", f.readingNotice(), func() (*catalyst.History, error) {
-			return fixtures.Read(f.IO.In, "-", fixtures.OpenOptions{})
+			return fixtures.Read(f.IO.In, "-", opts)
 		})
 	case targetDemo:
-		h, err = fixtures.OpenDemo(t.arg)
+		h, err = fixtures.OpenDemo(t.arg, opts)
 	default:
 		if info, statErr := os.Stat(t.arg); statErr == nil && info.IsDir() {
 			return nil, fmt.Errorf("%s is a folder: give the history files in it, e.g. %s",
 				quote(t.arg), quote(filepath.Join(t.arg, "*.json")))
 		}
 		h, err = readCancellable(ctx, quote(t.arg), nil, func() (*catalyst.History, error) {
-			return fixtures.Open(t.arg, fixtures.OpenOptions{})
+			return fixtures.Open(t.arg, opts)
 		})
 	}
 	if err != nil {
@@ -172,9 +176,10 @@ func (f *Factory) loadHistory(ctx context.Context, t target, lc LiveClient) (*ca
 }
 
 // checkHistory does to a history read from a file, a demo or standard
-// input what every command does: one with no events is an error, and the
-// data-sharing level the user gave applies where a filter does. Notices
-// (the level does not apply here) go to note; nil drops them.
+// input what every command does: one with no events is an error, and where
+// the data-sharing level the user gave did not decide (no filter applies,
+// or the history or its recording names another), a notice says so.
+// Notices go to note; nil drops them.
 func (f *Factory) checkHistory(t target, h *catalyst.History, note func(string)) error {
 	if h.Len() == 0 {
 		return emptyHistoryError(t, h)
@@ -185,7 +190,7 @@ func (f *Factory) checkHistory(t target, h *catalyst.History, note func(string))
 	if err := applyIdentity(t, h); err != nil {
 		return err
 	}
-	return f.applyDataSharingLevel(t, h, note)
+	return f.dataSharingNotice(t, h, note)
 }
 
 // emptyHistoryError says that a document read as a history holds no
@@ -218,36 +223,33 @@ func (f *Factory) userLevel() (catalyst.Level, bool, error) {
 	return catalyst.Level(cfg.DataSharingLevel), false, nil
 }
 
-// applyDataSharingLevel applies the level the user gave to a history read
-// from a file, a demo or standard input, as the live client does for live
-// reads: where a data-sharing filter applies (Catalyst's events, or a saved
-// history recorded from Catalyst) and the history does not report its
-// level (unknown, or only inferred from its payloads). Where no filter
-// applies, or the history records another level, the flag changes nothing
-// and one line given to note (nil: dropped) says so and why; a level set
-// only in the config is applied where it can be, silently.
-func (f *Factory) applyDataSharingLevel(t target, h *catalyst.History, note func(string)) error {
-	if note == nil {
-		note = func(string) {}
-	}
+// openOptions are the options every history file, demo and standard input
+// is opened with: the data-sharing level the user gave, which the file
+// loader weighs with what the history says (catalyst.ResolveDataSharing).
+func (f *Factory) openOptions() (fixtures.OpenOptions, error) {
+	level, _, err := f.userLevel()
+	return fixtures.OpenOptions{Level: level}, err
+}
+
+// dataSharingNotice says, when --data-sharing-level was given and did not
+// decide the level of a history read from a file, a demo or standard
+// input, why: no data-sharing filter applies to it, or it records the level
+// that applied when it was read. A level set only in the config is used
+// where it can be, silently. note nil drops the notice.
+func (f *Factory) dataSharingNotice(t target, h *catalyst.History, note func(string)) error {
 	level, fromFlag, err := f.userLevel()
-	if err != nil || level == catalyst.LevelUnknown {
+	if err != nil || !fromFlag || note == nil {
 		return err
 	}
 	what := "standard input"
 	if t.kind != targetStdin {
 		what = quote(t.arg)
 	}
-	ds := h.Run.DataSharing
-	switch {
+	switch ds := h.Run.DataSharing; {
 	case !ds.Filtered:
-		if fromFlag {
-			note(fmt.Sprintf("twice: --data-sharing-level does not apply to %s: it is %s, which no data-sharing filter touches (an absent payload there means none was given)",
-				what, h.Format.Description()))
-		}
-	case ds.Level == catalyst.LevelUnknown || ds.Inferred:
-		h.ApplyDataSharing(catalyst.DataSharing{Filtered: true, Level: level})
-	case !strings.EqualFold(string(ds.Level), string(level)) && fromFlag:
+		note(fmt.Sprintf("twice: --data-sharing-level does not apply to %s: it is %s, which no data-sharing filter touches (an absent payload there means none was given)",
+			what, h.Format.Description()))
+	case !strings.EqualFold(string(ds.Level), string(level)):
 		note(fmt.Sprintf("twice: --data-sharing-level %s does not apply to %s: it records the level that applied when it was read, %s",
 			safetext.Line(string(level)), what, safetext.Line(string(ds.Level))))
 	}

@@ -94,7 +94,7 @@ func TestDefaultPGOIsAProfile(t *testing.T) {
 	if err != nil || len(raw) == 0 {
 		t.Fatalf("cmd/twice/default.pgo does not decompress: %v", err)
 	}
-	for _, fn := range []string{"jsonscan.(*Scanner).NextKeyIs", "detect.(*invocationFill).run", "report.writeEventJSON"} {
+	for _, fn := range []string{"catalyst.(*decoder).flatEvent", "detect.(*invocationFill).run", "format.(*JSON).AppendEvent"} {
 		if !bytes.Contains(raw, []byte(fn)) {
 			t.Errorf("cmd/twice/default.pgo has no samples in %s: it is not a profile of a scan", fn)
 		}

@@ -149,7 +149,11 @@ func runShow(ctx context.Context, opts *ShowOptions) error {
 			req.Query = catalyst.RunQuery{Project: t.ref.Project, AppID: t.ref.AppID}
 			req.SourceName, req.SourceNote = f.catalystName(), watch.note
 		} else {
-			req.Source = checkedFileSource{Source: fixtures.NewSource(t.arg), f: f, t: t}
+			fopts, err := f.openOptions()
+			if err != nil {
+				return err
+			}
+			req.Source = checkedFileSource{Source: fixtures.NewSource(fopts, t.arg), f: f, t: t}
 			req.Ref = &catalyst.RunRef{Location: t.arg}
 			req.SourceName = t.arg
 		}

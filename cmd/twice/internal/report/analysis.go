@@ -1,6 +1,6 @@
 // Package report renders twice's non-interactive output: the text a person
 // reads in a terminal or a pipe, the JSON and JSONL documents scripts read
-// (docs/architecture.md, "Command line output"), and a Markdown report to
+// (docs/json-output.md), and a Markdown report to
 // paste into an incident ticket.
 //
 // Every string that came from a history passes through catalyst/safetext on

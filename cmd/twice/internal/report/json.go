@@ -8,7 +8,7 @@ import (
 )
 
 // WriteJSON writes the runs as one JSON document, {"runs":[…]}, in the
-// shape docs/architecture.md documents. Keys are snake_case and stable;
+// shape docs/json-output.md documents. Keys are snake_case and stable;
 // absent values are omitted; every string passes safetext.AppendJSON.
 func WriteJSON(w io.Writer, runs []Analysis, opts Options) error {
 	s := NewJSONStream(w, opts)

@@ -12,7 +12,7 @@ import (
 	"github.com/twice-cli/twice/catalyst/safetext/hostiletest"
 )
 
-// The documented JSON shape (docs/architecture.md, "Command line output"),
+// The documented JSON shape (docs/json-output.md),
 // as strict structs: decoding with DisallowUnknownFields fails on any key
 // the documentation does not name. Pointers mark the keys that may be
 // omitted; required keys are checked separately.

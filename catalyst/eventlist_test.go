@@ -7,17 +7,17 @@ import (
 	"testing"
 )
 
-// keyBookMember is one member of a generated event: its key, in each
+// listMember is one member of a generated event: its key, in each
 // spelling a reader accepts, and its value.
-type keyBookMember struct {
+type listMember struct {
 	keys  []string
 	value string
 }
 
-// keyBookEvents writes n events as JSON objects whose members come in a
+// listEvents writes n events as JSON objects whose members come in a
 // few orders, spellings, spacings and escapes, as a history from one tool
 // would (mostly the same) and a hostile one would (changing anywhere).
-func keyBookEvents(r *rand.Rand, n int, members func(i int) []keyBookMember) []string {
+func listEvents(r *rand.Rand, n int, members func(i int) []listMember) []string {
 	seps := []string{"", " ", "\n    ", "\n\t"}
 	var out []string
 	for i := range n {
@@ -50,15 +50,15 @@ func keyBookEvents(r *rand.Rand, n int, members func(i int) []keyBookMember) []s
 	return out
 }
 
-// TestKeyBookChangesNothing: a list of events decoded in one document
-// (where the decoder's key book learns the keys and then recognises them)
-// gives the events that decoding each one alone gives, for Catalyst
-// flattened events and Dapr CLI rows, with keys reordered, respelt,
-// respaced and escaped at random along the list.
-func TestKeyBookChangesNothing(t *testing.T) {
+// TestEventsReadAloneAsInAList: a list of events decoded in one document
+// gives the events that decoding each one alone gives (what a decoder
+// keeps between events, its interned names and types, changes nothing),
+// for Catalyst flattened events and Dapr CLI rows, with keys reordered,
+// respelt, respaced and escaped at random along the list.
+func TestEventsReadAloneAsInAList(t *testing.T) {
 	r := rand.New(rand.NewPCG(1, 2))
-	flat := keyBookEvents(r, 400, func(i int) []keyBookMember {
-		return []keyBookMember{
+	flat := listEvents(r, 400, func(i int) []listMember {
+		return []listMember{
 			{[]string{"event_id", "eventId"}, fmt.Sprint(i)},
 			{[]string{"event_type", "eventType", "type", "kind"}, []string{`"TaskScheduled"`, `"TaskCompleted"`, `"TimerCreated"`}[i%3]},
 			{[]string{"timestamp"}, fmt.Sprintf(`"2026-08-20T09:%02d:%02dZ"`, i/60%60, i%60)},
@@ -68,8 +68,8 @@ func TestKeyBookChangesNothing(t *testing.T) {
 			{[]string{"x_unknown"}, `[1,{"a":2}]`},
 		}
 	})
-	cli := keyBookEvents(r, 400, func(i int) []keyBookMember {
-		ms := []keyBookMember{
+	cli := listEvents(r, 400, func(i int) []listMember {
+		ms := []listMember{
 			{[]string{"namespace"}, `"default"`},
 			{[]string{"appID"}, `"orders"`},
 			{[]string{"play"}, fmt.Sprint(i)},
@@ -83,7 +83,7 @@ func TestKeyBookChangesNothing(t *testing.T) {
 			{[]string{"attrs"}, fmt.Sprintf(`"input={\"n\":%d}"`, i)},
 		}
 		if i%3 == 0 {
-			ms = append(ms[:5], append([]keyBookMember{{[]string{"eventId"}, fmt.Sprint(i)}}, ms[5:]...)...)
+			ms = append(ms[:5], append([]listMember{{[]string{"eventId"}, fmt.Sprint(i)}}, ms[5:]...)...)
 		}
 		return ms
 	})
@@ -116,9 +116,9 @@ func TestKeyBookChangesNothing(t *testing.T) {
 	}
 }
 
-// TestKeyBookNamesADuplicateKey: a key that appears twice in one event is
-// an error naming the key, also when the key book recognised it.
-func TestKeyBookNamesADuplicateKey(t *testing.T) {
+// TestDuplicateKeyIsNamed: a key that appears twice in one event is an
+// error naming the key, in a list of events of one shape.
+func TestDuplicateKeyIsNamed(t *testing.T) {
 	for _, c := range []struct {
 		name, doc string
 		format    Format
