@@ -128,6 +128,13 @@ func (d *decoder) cliRow(e *Event) error {
 		// The CLI prints no payload for these rows (the reason or new
 		// input the engine recorded is not shown).
 		e.Payload = AbsentPayload(PayloadNotInFormat)
+	default:
+		if e.Payload.State == PayloadNone && e.Type.PayloadField() != "" {
+			// The CLI skips an attr whose value is empty, after unquoting a
+			// JSON string (dapr/cli pkg/workflow/history.go addAttr, trim):
+			// no payload, an empty one and "" all print nothing.
+			e.Payload = AbsentPayload(PayloadNoneOrEmpty)
+		}
 	}
 	if e.Type == EventUnknown {
 		detail(e).Raw = string(sc.Marked())

@@ -257,13 +257,13 @@ func (d *decoder) mergeFacts(t *decoder) {
 	if trun.ExecutionID != "" {
 		run.ExecutionID = trun.ExecutionID
 	}
-	if run.Input.State == PayloadNone {
+	if run.Input.State == PayloadNone || run.Input.State == PayloadNoneOrEmpty && trun.Input.State != PayloadNone {
 		run.Input = trun.Input
 	}
 	if run.ParentID == "" {
 		run.ParentID = trun.ParentID
 	}
-	if trun.Output.State != PayloadNone {
+	if outputFills(run.Output, trun.Output) {
 		run.Output = trun.Output
 	}
 	if trun.FailureMessage != "" {

@@ -99,26 +99,53 @@ func (h *History) Append(e Event) *Event {
 	return &h.chunks[last][len(h.chunks[last])-1]
 }
 
+// RerunFork returns the position of the first event a rerun issued anew
+// (the one whose eventId is Run.RerunFrom, the first to carry
+// rerunParentInstanceInfo), or -1 when the history is not a rerun's.
+func (h *History) RerunFork() int {
+	if h.Run.RerunOf == "" {
+		return -1
+	}
+	for i, e := range h.All() {
+		if e.Detail != nil && e.Detail.RerunParentInstanceID != "" {
+			return i
+		}
+	}
+	return -1
+}
+
 // ApplyDataSharing records the data-sharing level that applied to the
 // history and marks its absent payloads accordingly: where the level
 // withholds payloads, every absent payload an event type can carry (and the
 // run's own) is withheld; where it does not, absent is none. It may be
 // called again when the level becomes known (a decoder assumes an unknown
-// level; the caller may know it is full). Present, empty, redacted and
-// not-requested payloads are left alone.
+// level; the caller may know it is full). Absent is "none or empty" in a
+// format that does not tell them apart (the Dapr CLI's rows). Present,
+// empty, redacted, not-requested and not-in-format payloads are left alone.
 func (h *History) ApplyDataSharing(d DataSharing) {
 	h.Run.DataSharing = d
-	absent := AbsentPayload(PayloadNone)
+	none := AbsentPayload(PayloadNone)
+	if h.Format == FormatDaprCLI {
+		none = AbsentPayload(PayloadNoneOrEmpty)
+	}
+	absent := none
 	if d.Withholds() {
 		absent = AbsentPayload(PayloadWithheld)
 	}
 	for _, e := range h.All() {
-		if s := e.Payload.State; (s == PayloadNone || s == PayloadWithheld) && e.Type.PayloadField() != "" {
+		if s := e.Payload.State; s.absent() && e.Type.PayloadField() != "" {
 			e.Payload = absent
 		}
 	}
-	for _, p := range []*Payload{&h.Run.Input, &h.Run.Output, &h.Run.CustomStatus} {
-		if p.State == PayloadNone || p.State == PayloadWithheld {
+	for _, p := range []*Payload{&h.Run.Input, &h.Run.Output} {
+		if p.State.absent() {
+			*p = absent
+		}
+	}
+	// No format names a custom status it leaves out: absent is none.
+	if p := &h.Run.CustomStatus; p.State.absent() {
+		*p = AbsentPayload(PayloadNone)
+		if d.Withholds() {
 			*p = absent
 		}
 	}
@@ -144,7 +171,7 @@ func (h *History) InferLevel() Level {
 		switch e.Payload.State {
 		case PayloadPresent, PayloadEmpty:
 			return LevelFull
-		case PayloadNone, PayloadWithheld:
+		case PayloadNone, PayloadWithheld, PayloadNoneOrEmpty:
 			carriers++
 		}
 	}

@@ -136,6 +136,8 @@ func (d DataSharing) PayloadText(p Payload) string {
 		return "not requested"
 	case PayloadNotInFormat:
 		return NotInFormatText
+	case PayloadNoneOrEmpty:
+		return NoneOrEmptyText
 	}
 	return "none"
 }
@@ -143,6 +145,10 @@ func (d DataSharing) PayloadText(p Payload) string {
 // NotInFormatText is how every renderer describes a payload the history's
 // format never carries.
 const NotInFormatText = "not in this format (the source does not print it; it may have had one)"
+
+// NoneOrEmptyText is how every renderer describes a payload the history's
+// format leaves out both when none was given and when it was empty.
+const NoneOrEmptyText = "none or empty (the source prints neither)"
 
 // WithheldText is the mark of a withheld payload: it names the level, or says
 // the level was not reported and that metadata is Catalyst's default.

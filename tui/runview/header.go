@@ -70,7 +70,7 @@ func (m *Model) factsLine(w int) string {
 	if run.RerunOf != "" {
 		// The history before the fork is the source run's: say whose.
 		facts = append(facts, fact{s.Label.Render("rerun of") + " " + format.Line(run.RerunOf) +
-			" " + s.Label.Render("from event") + " " + strconv.Itoa(int(run.RerunFrom)), 7})
+			" " + s.Label.Render("from eventId") + " " + strconv.Itoa(int(run.RerunFrom)), 7})
 	}
 	if m.following {
 		// The status line says so too: the first to go.

@@ -83,12 +83,38 @@ func TestRenderersSayWhatTheSourceDoesNotCarry(t *testing.T) {
 	if !strings.Contains(text, "scheduledId=not in this format") || !strings.Contains(text, "not in this format (") {
 		t.Errorf("text does not say an id and a payload are not in this format:\n%s", text)
 	}
+	// Both calls' outcomes are recorded, one completion and one failure,
+	// without saying which is whose: neither call is said to have no
+	// outcome, and the unknown-outcome findings are possible, not observed.
+	unknown := 0
+	for _, f := range run.Findings {
+		if f.ID == "unknown-outcome" {
+			unknown++
+			if f.Confidence != "possible" {
+				t.Errorf("%s: unknown-outcome %q, want possible: an outcome may be recorded", f.Activity, f.Confidence)
+			}
+		}
+	}
+	if unknown != 2 {
+		t.Errorf("%d unknown-outcome findings, want one per child call", unknown)
+	}
 	for name, out := range map[string]string{"text": text, "markdown": md} {
-		if !strings.Contains(out, "which one it closes is not known") {
+		if !strings.Contains(out, "the ChildWorkflowCompleted at event 4 and the ChildWorkflowFailed at event 6 carry "+
+			"no scheduled id") || !strings.Contains(out, "which call each closes is not known") {
 			t.Errorf("%s does not say why the outcomes are unknown:\n%s", name, out)
+		}
+		if strings.Contains(out, "no outcome recorded") || strings.Contains(out, "has no recorded outcome") {
+			t.Errorf("%s says a call whose outcome may be recorded has none:\n%s", name, out)
 		}
 		if strings.Contains(out, "scheduledId=0") {
 			t.Errorf("%s shows an id the source did not give as 0:\n%s", name, out)
+		}
+	}
+	for _, f := range run.Findings {
+		for _, ev := range f.Evidence {
+			if strings.Contains(ev.Fact, "no recorded outcome") {
+				t.Errorf("JSON evidence says a call whose outcome may be recorded has none: %q", ev.Fact)
+			}
 		}
 	}
 
@@ -128,9 +154,11 @@ func TestRenderersNameARerunsSource(t *testing.T) {
 	if run.RerunOf == nil || run.RerunOf.ID != "order-5005" || run.RerunOf.FromEventID == nil || *run.RerunOf.FromEventID != 1 {
 		t.Errorf("rerun_of = %+v, want order-5005 from event 1", run.RerunOf)
 	}
+	// The fork is eventId 1, the ChargeCard TaskScheduled: the fifth
+	// event (event 5 counting from 0 as every "event N" does), not event 1.
 	for name, out := range map[string]string{"text": text, "markdown": md} {
-		if !strings.Contains(out, "rerun of order-5005 from event 1") {
-			t.Errorf("%s does not say it is a rerun of order-5005 from event 1:\n%s", name, out)
+		if !strings.Contains(out, "rerun of order-5005 from eventId 1 (event 5)") {
+			t.Errorf("%s does not say it is a rerun of order-5005 from eventId 1 (event 5):\n%s", name, out)
 		}
 		if strings.Contains(out, "workflows/orders/order-5005") {
 			t.Errorf("%s links the rerun to its source run:\n%s", name, out)
