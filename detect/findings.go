@@ -5,6 +5,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/twice-cli/twice/catalyst"
 )
@@ -393,8 +394,10 @@ func (d *detector) compareInputs(k int) (facts []Evidence, differ bool) {
 		return nil, false
 	}
 	first := d.h.At(inv.Attempts[0].Scheduled).Payload
+	cut := false
 	for i := range inv.Attempts {
 		p := d.h.At(inv.Attempts[i].Scheduled).Payload
+		cut = cut || d.cutInput(p)
 		if !visible(p) {
 			d.inputSkips++
 			d.skip("identical inputs", inv.Key, withheldReason("the attempts' inputs are", p.State,
@@ -412,7 +415,27 @@ func (d *detector) compareInputs(k int) (facts []Evidence, differ bool) {
 	} else {
 		d.ln.str("the inputs of all ").num(len(inv.Attempts)).str(" attempts are identical")
 	}
+	if cut {
+		// Equal up to the cut says nothing of the rest.
+		d.ln.str(" as far as the Dapr CLI's JSON prints them (it cuts them at ").num(cliInputLimit).
+			str(" characters): whether they are identical beyond that is not known")
+		return []Evidence{d.evidence(inv.Attempts[0].Scheduled, d.ln.done())}, false
+	}
 	return []Evidence{d.evidence(inv.Attempts[0].Scheduled, d.ln.str(": one logical call").done())}, false
+}
+
+// cliInputLimit is where the Dapr CLI cuts an input (dapr/cli
+// pkg/workflow/history.go: trim(…, 120), then "…").
+const cliInputLimit = 120
+
+// cutInput reports whether p is an input the Dapr CLI cut: its rows end a
+// cut payload with "…" after 120 runes.
+func (d *detector) cutInput(p catalyst.Payload) bool {
+	if d.h.Format != catalyst.FormatDaprCLI || p.State != catalyst.PayloadPresent {
+		return false
+	}
+	text := p.Text()
+	return strings.HasSuffix(text, "…") && utf8.RuneCountInString(text) == cliInputLimit+1
 }
 
 // sameText reports whether two payloads hold the same text, comparing
@@ -800,6 +823,11 @@ func (d *detector) skip(check, key, reason string, state catalyst.PayloadState) 
 
 // runSkips records the run-wide checks that payloads kept from running.
 func (d *detector) runSkips() {
+	if d.h.Format == catalyst.FormatDaprCLI {
+		// A check that cannot see past 120 characters has not run.
+		d.skip("payload size", "", "the Dapr CLI's JSON cuts inputs and outputs at 120 characters (a run's output "+
+			"at 160); inputs and outputs over the size threshold cannot be found", catalyst.PayloadNotInFormat)
+	}
 	if d.s.hidden == 0 {
 		return
 	}
@@ -808,8 +836,10 @@ func (d *detector) runSkips() {
 	if d.s.hidden != 1 {
 		payloads = strconv.Itoa(d.s.hidden) + " activity and child-workflow payloads are"
 	}
-	d.skip("payload size", "", withheldReason(payloads, state, d.h.Run.DataSharing)+
-		"; inputs and outputs over the size threshold cannot be found", state)
+	if d.h.Format != catalyst.FormatDaprCLI {
+		d.skip("payload size", "", withheldReason(payloads, state, d.h.Run.DataSharing)+
+			"; inputs and outputs over the size threshold cannot be found", state)
+	}
 	// Invocations whose own check was skipped are named there already;
 	// this line speaks for the rest.
 	rest := d.hidden - d.inputSkips

@@ -617,3 +617,61 @@ func TestRealSourceEmptyPayloads(t *testing.T) {
 		})
 	}
 }
+
+// TestRealSourceCutInputs: the Dapr CLI cuts an input at 120 runes and
+// adds "…" (dapr/cli v1.18.0 pkg/workflow/history.go trim). Two inputs
+// that differ after the cut print alike: twice does not call them
+// identical, and says the payload-size check cannot run on such rows.
+func TestRealSourceCutInputs(t *testing.T) {
+	sc := rsActivityRetry()
+	n := 0
+	for _, e := range sc.events {
+		if ts := e.GetTaskScheduled(); ts != nil {
+			n++
+			ts.Input = rsStr(`{"note":"` + strings.Repeat("x", 140) + fmt.Sprintf(`-%d"}`, n))
+		}
+	}
+	for _, tt := range []struct {
+		name string
+		doc  []byte
+		// evidence must appear in the duplicate finding; never must not.
+		evidence, never string
+		skipped         bool
+	}{
+		{"protojson", rsMarshal(t, sc.events), "attempt 2's input differs from attempt 1's", "identical", false},
+		{"dapr-cli-v1.18.0", rsCLI118(sc.events, "default", sc.app, rsCLINow),
+			"as far as the Dapr CLI's JSON prints them", "one logical call", true},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			h, err := catalyst.Decode(bytes.NewReader(tt.doc), catalyst.DecodeOptions{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			r := Analyze(h, Options{})
+			f := findingOf(r, FindingDuplicateSideEffect)
+			if f == nil {
+				t.Fatalf("no duplicate-side-effect finding: %s", describe(r))
+			}
+			facts := strings.Join(factsOf(*f), "\n")
+			if !strings.Contains(facts, tt.evidence) || strings.Contains(facts, tt.never) {
+				t.Errorf("evidence:\n%s\nwant %q, never %q", facts, tt.evidence, tt.never)
+			}
+			skipped := false
+			for _, s := range r.Skipped {
+				skipped = skipped || s.Check == "payload size" && strings.Contains(s.Reason, "cuts inputs and outputs at 120")
+			}
+			if skipped != tt.skipped {
+				t.Errorf("payload size skipped for the cut: %v, want %v (%+v)", skipped, tt.skipped, r.Skipped)
+			}
+		})
+	}
+}
+
+func rsMarshal(t *testing.T, events []*protos.HistoryEvent) []byte {
+	t.Helper()
+	b, err := protojson.Marshal(&protos.GetInstanceHistoryResponse{Events: events})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return b
+}
