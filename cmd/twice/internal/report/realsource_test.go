@@ -31,7 +31,8 @@ func realSourceAnalysis(t *testing.T, source, scenario string) Analysis {
 	return Analysis{History: h, Report: detect.Analyze(h, detect.Options{})}
 }
 
-func renderAll(t *testing.T, a Analysis) (js, text, markdown string) {
+// renderAll writes a as JSON (decoded), text and Markdown.
+func renderAll(t *testing.T, a Analysis) (doc jsonDoc, text, markdown string) {
 	t.Helper()
 	opts := Options{Now: func() time.Time { return time.Date(2026, 8, 21, 9, 0, 0, 0, time.UTC) }, Events: true,
 		TimeFormat: TimeISO}
@@ -45,7 +46,10 @@ func renderAll(t *testing.T, a Analysis) (js, text, markdown string) {
 	if err := WriteMarkdown(&m, []Analysis{a}, opts); err != nil {
 		t.Fatal(err)
 	}
-	return j.String(), x.String(), m.String()
+	if err := json.Unmarshal(j.Bytes(), &doc); err != nil {
+		t.Fatal(err)
+	}
+	return doc, x.String(), m.String()
 }
 
 // TestRenderersSayWhatTheSourceDoesNotCarry: an id or payload the Dapr
@@ -54,11 +58,7 @@ func renderAll(t *testing.T, a Analysis) (js, text, markdown string) {
 // call says why in every renderer.
 func TestRenderersSayWhatTheSourceDoesNotCarry(t *testing.T) {
 	a := realSourceAnalysis(t, "dapr-cli-v1.16.4", "parallel-children")
-	js, text, md := renderAll(t, a)
-	var doc jsonDoc
-	if err := json.Unmarshal([]byte(js), &doc); err != nil {
-		t.Fatal(err)
-	}
+	doc, text, md := renderAll(t, a)
 	run := doc.Runs[0]
 	for _, ev := range run.Events {
 		switch ev.Type {
@@ -121,11 +121,7 @@ func TestRenderersSayWhatTheSourceDoesNotCarry(t *testing.T) {
 	// CLI v1.18: ShipA's failure is tied by inference, and every renderer
 	// says so.
 	a = realSourceAnalysis(t, "dapr-cli-v1.17.0", "parallel-children")
-	js, text, md = renderAll(t, a)
-	doc = jsonDoc{}
-	if err := json.Unmarshal([]byte(js), &doc); err != nil {
-		t.Fatal(err)
-	}
+	doc, text, md = renderAll(t, a)
 	at := doc.Runs[0].Invocations[0].Attempts[0]
 	if doc.Runs[0].Invocations[0].Name != "ShipA" || at.Outcome != "failed" || at.OutcomeLink != "inferred" ||
 		!strings.Contains(at.OutcomeReason, "only child workflow call") {
@@ -142,11 +138,7 @@ func TestRenderersSayWhatTheSourceDoesNotCarry(t *testing.T) {
 // run it was copied from, nor linked to it.
 func TestRenderersNameARerunsSource(t *testing.T) {
 	a := realSourceAnalysis(t, "protojson-durabletask-go-v0.12.1", "rerun")
-	js, text, md := renderAll(t, a)
-	var doc jsonDoc
-	if err := json.Unmarshal([]byte(js), &doc); err != nil {
-		t.Fatal(err)
-	}
+	doc, text, md := renderAll(t, a)
 	run := doc.Runs[0].Run
 	if run.ID != "" || doc.Runs[0].Link != "" {
 		t.Errorf("run id %q, link %q: the rerun is shown as its source", run.ID, doc.Runs[0].Link)
