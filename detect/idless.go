@@ -18,8 +18,8 @@ import (
 //   - several have, but a child workflow's failure is followed by a retry
 //     timer whose childWorkflowRetry origin names the failed child's
 //     instance, and exactly one of them has that instance id (the engine
-//     names a child "<parent>:<its eventId in 4 hex digits>" when the
-//     workflow gives none): it is that one.
+//     names a child "<parent>:<its eventId in hex>" when the workflow gives
+//     none; engineChildID): it is that one.
 //
 // Otherwise the outcome stays untied, and each call that was open when it
 // arrived notes that an outcome the history records may be its own
@@ -210,10 +210,11 @@ func (s *scan) retryTimerNames(open []int32, o deferredOutcome, e *catalyst.Even
 
 // engineChildID reports whether id is the instance id the engine gives a
 // child workflow created by action eventID when the workflow names none:
-// the parent's id, ':' and the action id in four or more hex digits
-// (durabletask-go api/helpers GenerateChildWorkflowInstanceID). When the
-// run's id is unknown (the Dapr CLI's rows do not name it), the suffix
-// alone is compared.
+// the parent's id, ':' and the action id in hex, as four or more digits
+// (durabletask-go v0.10/v0.11 backend/runtimestate: "%s:%04x") or as its
+// last four (v0.12 on, api/helpers GenerateChildWorkflowInstanceID, which
+// wraps every 0x10000 actions). When the run's id is unknown (the Dapr
+// CLI's rows do not name it), the suffix alone is compared.
 func (s *scan) engineChildID(id string, eventID int32) bool {
 	if eventID < 0 {
 		return false
@@ -222,32 +223,60 @@ func (s *scan) engineChildID(id string, eventID int32) bool {
 	if i < 0 {
 		return false
 	}
-	hex := strconv.FormatInt(int64(eventID), 16)
-	for len(hex) < 4 {
-		hex = "0" + hex
+	suffix := id[i+1:]
+	wide := strconv.FormatInt(int64(eventID), 16)
+	for len(wide) < 4 {
+		wide = "0" + wide
 	}
-	if id[i+1:] != hex {
+	last4 := strconv.FormatInt(0x10000+int64(eventID), 16)
+	if suffix != wide && suffix != last4[len(last4)-4:] {
 		return false
 	}
 	return s.h.Run.ID == "" || id[:i] == s.h.Run.ID
 }
 
-// engineChild returns the child attempt of the current generation whose
-// engine-given instance id is id (engineChildID), if there is one.
+// engineChild returns the one child attempt of the current generation
+// whose engine-given instance id is id (engineChildID). A four-digit
+// suffix may be the last four digits of a larger action id: when more than
+// one child attempt has such an id, which one is meant is not known, and
+// there is none.
 func (s *scan) engineChild(id string) (int32, bool) {
 	i := strings.LastIndexByte(id, ':')
 	if i < 0 || len(id)-i-1 < 4 {
 		return -1, false
 	}
-	n, err := strconv.ParseUint(id[i+1:], 16, 31)
+	suffix := id[i+1:]
+	n, err := strconv.ParseUint(suffix, 16, 31)
 	if err != nil {
 		return -1, false
 	}
-	ref := s.ids.get(int32(n))
-	if ref <= 0 || !s.attempts[ref-1].child || !s.engineChildID(id, int32(n)) {
+	found := int32(-1)
+	ambiguous := false
+	consider := func(eventID int32) {
+		ref := s.ids.get(eventID)
+		if ref <= 0 || !s.attempts[ref-1].child || !s.engineChildID(id, eventID) {
+			return
+		}
+		if found >= 0 && found != ref-1 {
+			ambiguous = true
+		}
+		found = ref - 1
+	}
+	consider(int32(n))
+	if len(suffix) == 4 {
+		for e := int64(n) + 0x10000; e < int64(s.ids.high); e += 0x10000 {
+			consider(int32(e))
+		}
+		for e := range s.ids.sparse {
+			if e > 0xffff && e&0xffff == int32(n) {
+				consider(e)
+			}
+		}
+	}
+	if ambiguous {
 		return -1, false
 	}
-	return ref - 1, true
+	return found, found >= 0
 }
 
 // formatName names the history's format in a reason.
