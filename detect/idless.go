@@ -296,6 +296,7 @@ func (s *scan) attachNotes(r *Report, b *built) {
 	for ai, n := range s.notes {
 		k := int(b.invOf[ai])
 		inv := &r.Invocations[k]
+		inv.noted = true
 		for j := range inv.Attempts {
 			if inv.Attempts[j].Scheduled == int(s.attempts[ai].pos) {
 				r.OutcomeNotes = append(r.OutcomeNotes, OutcomeNote{Invocation: k, Attempt: j + 1,
@@ -343,6 +344,10 @@ func (r *Report) OutcomeUntied(inv, attempt int) bool {
 // Note returns the outcome note of attempt number attempt of invocation
 // inv, if it has one.
 func (r *Report) Note(inv, attempt int) (OutcomeNote, bool) {
+	if inv < 0 || inv >= len(r.Invocations) || !r.Invocations[inv].noted {
+		// Most invocations have none: renderers ask for every attempt.
+		return OutcomeNote{}, false
+	}
 	i := sort.Search(len(r.OutcomeNotes), func(i int) bool {
 		n := r.OutcomeNotes[i]
 		return n.Invocation > inv || n.Invocation == inv && n.Attempt >= attempt
