@@ -1,7 +1,9 @@
 package detect
 
 import (
+	"cmp"
 	"hash/maphash"
+	"slices"
 	"sort"
 
 	"github.com/twice-cli/twice/catalyst"
@@ -115,9 +117,7 @@ func (s *scan) linkExecIDs() {
 		}
 	}
 	if resorted {
-		sort.Slice(s.failures, func(i, j int) bool {
-			return s.attempts[s.failures[i]].outcome < s.attempts[s.failures[j]].outcome
-		})
+		s.sortFailures()
 	}
 }
 
@@ -153,6 +153,14 @@ func (s *scan) waitingByExec(id string, gen, pos int32) (int32, bool) {
 // deferredOutcome is an outcome the scan could not tie by its scheduled id.
 type deferredOutcome struct {
 	pos, gen, turn int32
+}
+
+// sortFailures puts the failed attempts back in the order of their
+// outcomes, after some were recorded out of history order.
+func (s *scan) sortFailures() {
+	slices.SortFunc(s.failures, func(a, b int32) int {
+		return cmp.Compare(s.attempts[a].outcome, s.attempts[b].outcome)
+	})
 }
 
 // setOutcome records an outcome at pos for attempt a, keeping the earliest

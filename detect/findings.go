@@ -600,29 +600,20 @@ func (d *detector) unknownOutcome(k int) {
 	conf := ConfidenceObserved
 	sev := SeverityMedium
 	var fact string
-	subject := subjectOf(inv.Name)
-	if inv.Kind == KindChildWorkflow {
-		subject = "the child workflow's work"
-	}
+	untied := false
 	advice := "Reconcile with the outside world (the provider's records, an intent record keyed on the idempotency " +
 		"key) before running it again; do not resolve an unknown outcome by guessing."
-	explanation := "The outcome of " + quoteName(inv.Name) + " is unknown: it may have run, partly run, or not run " +
-		"at all, and " + subject + " may or may not have happened. The history does not say it failed, and it " +
-		"does not say it is fine."
 	switch {
 	case (a.Outcome == OutcomeUnknown || a.Outcome == OutcomePending) && d.untied(k, a):
 		// The history records outcomes that may be this call's, without
 		// saying which call each closes: that the outcome is unknown is
 		// twice's reading of a format that drops ids, not an observation.
-		conf = ConfidencePossible
+		conf, untied = ConfidencePossible, true
 		state := d.stateText()
 		if a.Outcome == OutcomePending {
 			state = "is still running"
 		}
 		fact = attemptLabel(a) + " has no outcome the history ties to it, and the run " + state
-		explanation = "The outcome of " + quoteName(inv.Name) + " is unknown: the history records an outcome " +
-			"without a scheduled id that may be this call's, but not which call it closes, so the call may have " +
-			"completed, failed, or not finished, and " + subject + " may or may not have happened."
 		advice = "See how each call ended where the ids are kept: the child runs themselves, or this run's history " +
 			"read from Catalyst or as protojson (twice show RUN --app APP). Until then, do not resolve an unknown " +
 			"outcome by guessing."
@@ -656,6 +647,18 @@ func (d *detector) unknownOutcome(k int) {
 	}
 	if inv.Class == ClassReadOnly || inv.Class == ClassIdempotent {
 		sev = SeverityLow
+	}
+	subject := subjectOf(inv.Name)
+	if inv.Kind == KindChildWorkflow {
+		subject = "the child workflow's work"
+	}
+	explanation := "The outcome of " + quoteName(inv.Name) + " is unknown: it may have run, partly run, or not run " +
+		"at all, and " + subject + " may or may not have happened. The history does not say it failed, and it " +
+		"does not say it is fine."
+	if untied {
+		explanation = "The outcome of " + quoteName(inv.Name) + " is unknown: the history records an outcome " +
+			"without a scheduled id that may be this call's, but not which call it closes, so the call may have " +
+			"completed, failed, or not finished, and " + subject + " may or may not have happened."
 	}
 	d.add(Finding{
 		ID:              FindingUnknownOutcome,

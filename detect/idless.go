@@ -105,9 +105,7 @@ func (s *scan) pairIDless() {
 		s.note(a, u.events[0], s.untiedNote(u, s.attempts[a].child))
 	}
 	if resorted {
-		sort.Slice(s.failures, func(i, j int) bool {
-			return s.attempts[s.failures[i]].outcome < s.attempts[s.failures[j]].outcome
-		})
+		s.sortFailures()
 	}
 }
 
