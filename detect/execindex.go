@@ -156,11 +156,39 @@ type deferredOutcome struct {
 }
 
 // sortFailures puts the failed attempts back in the order of their
-// outcomes, after some were recorded out of history order.
+// outcomes, after some were recorded out of history order. Those are
+// usually appended in order after a sorted list (outcomes tied after the
+// pass, in history order): two sorted runs are merged in one pass, and
+// only anything else is sorted.
 func (s *scan) sortFailures() {
-	slices.SortFunc(s.failures, func(a, b int32) int {
-		return cmp.Compare(s.attempts[a].outcome, s.attempts[b].outcome)
-	})
+	f := s.failures
+	before := func(a, b int32) bool { return s.attempts[a].outcome < s.attempts[b].outcome }
+	run := func(from int) int {
+		for from++; from < len(f) && !before(f[from], f[from-1]); from++ {
+		}
+		return from
+	}
+	mid := run(0)
+	if mid >= len(f) {
+		return
+	}
+	if run(mid) < len(f) {
+		slices.SortFunc(f, func(a, b int32) int {
+			return cmp.Compare(s.attempts[a].outcome, s.attempts[b].outcome)
+		})
+		return
+	}
+	tail := slices.Clone(f[mid:])
+	k, a := len(f)-1, mid-1
+	for b := len(tail) - 1; b >= 0; k-- {
+		if a >= 0 && before(tail[b], f[a]) {
+			f[k] = f[a]
+			a--
+		} else {
+			f[k] = tail[b]
+			b--
+		}
+	}
 }
 
 // setOutcome records an outcome at pos for attempt a, keeping the earliest

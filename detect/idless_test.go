@@ -191,3 +191,40 @@ func describeOutcomes(outcomes []Outcome, links []LinkRule, untied []bool) strin
 	}
 	return b.String()
 }
+
+// TestSortFailures: the failed attempts end in outcome order whatever the
+// order they were recorded in (one sorted list, two sorted runs, any).
+func TestSortFailures(t *testing.T) {
+	outcomes := []int32{40, 10, 30, 20, 50, 0, 60}
+	for _, order := range [][]int32{
+		{5, 1, 3, 2, 0, 4, 6}, // sorted
+		{5, 3, 0, 6, 1, 2, 4}, // 0 30 40 60 | 10 20 50
+		{1, 2, 5, 4, 6, 3, 0}, // runs of every length
+		{6},
+		{},
+		{6, 5},
+	} {
+		s := &scan{attempts: make([]attemptRec, len(outcomes))}
+		for a, o := range outcomes {
+			s.attempts[a].outcome = o
+		}
+		s.failures = append([]int32(nil), order...)
+		s.sortFailures()
+		if len(s.failures) != len(order) {
+			t.Fatalf("%v: %d failures, want %d", order, len(s.failures), len(order))
+		}
+		seen := map[int32]bool{}
+		for i, a := range s.failures {
+			seen[a] = true
+			if i > 0 && outcomes[a] < outcomes[s.failures[i-1]] {
+				t.Errorf("%v sorted to %v: not in outcome order", order, s.failures)
+				break
+			}
+		}
+		for _, a := range order {
+			if !seen[a] {
+				t.Errorf("%v sorted to %v: %d lost", order, s.failures, a)
+			}
+		}
+	}
+}
