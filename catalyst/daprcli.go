@@ -126,6 +126,13 @@ func (d *decoder) cliRow(e *Event) error {
 		// The CLI prints no payload for these rows (the reason or new
 		// input the engine recorded is not shown).
 		e.Payload = AbsentPayload(PayloadNotInFormat)
+	default:
+		if e.Payload.State == PayloadNone && e.Type.PayloadField() != "" {
+			// The CLI skips an attr whose value is empty, after unquoting a
+			// JSON string (dapr/cli pkg/workflow/history.go addAttr, trim):
+			// no payload, an empty one and "" all print nothing.
+			e.Payload = AbsentPayload(PayloadNoneOrEmpty)
+		}
 	}
 	if e.Type == EventUnknown {
 		detail(e).Raw = string(sc.Marked())
@@ -453,6 +460,14 @@ func (d *decoder) cliTimerOrigin(e *Event, details []byte) {
 	}
 }
 
+// detailsValue returns an item's value when it starts with key ("parent=").
+func detailsValue(item []byte, key string) ([]byte, bool) {
+	if len(item) < len(key) || string(item[:len(key)]) != key {
+		return nil, false
+	}
+	return item[len(key):], true
+}
+
 // cliDetails takes from a row's details what attrs lack: a timer's origin
 // ("origin=activityRetry(<id>)"), a child's parent ("parent=<id>"), a
 // rerun's source ("rerunParent=<id>") and, from CLI v1.17 on, the
@@ -469,26 +484,39 @@ func (d *decoder) cliDetails(e *Event) error {
 			d.run.cli116 = true
 		}
 	}
-	for _, item := range [...]string{"parent=", "rerunParent=", "eventId="} {
-		i := bytes.Index(details, []byte(item))
-		if i < 0 || i > 0 && details[i-1] != ',' {
+	// One pass over the comma-separated items; the first of each key
+	// counts.
+	var seen uint8
+	for rest := details; len(rest) > 0; {
+		item := rest
+		if j := bytes.IndexByte(rest, ','); j >= 0 {
+			item, rest = rest[:j], rest[j+1:]
+		} else {
+			rest = nil
+		}
+		key := -1
+		var v []byte
+		for k, name := range [...]string{"parent=", "rerunParent=", "eventId="} {
+			if x, ok := detailsValue(item, name); ok {
+				key, v = k, x
+				break
+			}
+		}
+		if key < 0 || seen&(1<<key) != 0 {
 			continue
 		}
-		v := details[i+len(item):]
-		if j := bytes.IndexByte(v, ','); j >= 0 {
-			v = v[:j]
-		}
+		seen |= 1 << key
 		if len(v) == 0 {
 			continue
 		}
-		switch item {
-		case "parent=":
+		switch key {
+		case 0: // parent=
 			if e.Type == EventExecutionStarted {
 				detail(e).ParentInstanceID = d.strs.str(v)
 			}
-		case "rerunParent=":
+		case 1: // rerunParent=
 			detail(e).RerunParentInstanceID = d.strs.str(v)
-		case "eventId=":
+		case 2: // eventId=
 			if e.Type != EventTaskCompleted && e.Type != EventChildWorkflowCompleted {
 				continue
 			}

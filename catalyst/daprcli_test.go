@@ -98,7 +98,8 @@ func TestDaprCLIEdgeRows(t *testing.T) {
 		`ChildWorkflowFailed id=-1 ts=2026-08-20T09:14:07Z sched=none`,
 		`Unknown id=-1 ts=2026-08-20T09:14:08Z raw={"namespace":"default","appID":"orders","play":2,"type":"Unknown","name":null,"timestamp":"2026-08-20T09:14:08Z","elapsed":"1.0ms","status":"RUNNING","details":null}`,
 		`ExecutionStalled id=-1 ts=2026-08-20T09:14:09Z stall=PATCH_MISMATCH stallText=patch p3 missing; redeploy`,
-		`ExecutionCompleted id=4 ts=2026-08-20T09:14:10Z failure0=TaskFailedError|Reserve failed: bad sku|""|false router=orders-> status=FAILED`,
+		// No output attr: none, or empty (the CLI prints neither).
+		`ExecutionCompleted id=4 ts=2026-08-20T09:14:10Z payload=none-or-empty: failure0=TaskFailedError|Reserve failed: bad sku|""|false router=orders-> status=FAILED`,
 	})
 	checkRunIDs(t, h, Run{AppID: "orders", Workflow: "OrderWorkflow", Status: "FAILED", ExecutionID: "ex-9", ParentID: "root-1"})
 	if h.Run.FailureMessage != "Reserve failed: bad sku" {
@@ -127,7 +128,7 @@ func TestDaprCLIAttrs(t *testing.T) {
 		{"TimerFired", "timerId=7;fireAt=2026-01-02T03:04:05Z", `TimerFired id=-1 timer=7 fire=2026-01-02T03:04:05Z`, 0},
 		{"TimerCreated", "origin=createTimer", `TimerCreated id=0 origin=createTimer:`, 0},
 		{"EventRaised", "eventName=go;payload=", `EventRaised id=-1 name=go payload=empty:`, 0},
-		{"TaskScheduled", "bogus=1", `TaskScheduled id=0`, 1},
+		{"TaskScheduled", "bogus=1", `TaskScheduled id=0 payload=none-or-empty:`, 1},
 		{"ExecutionTerminated", "input=x", `ExecutionTerminated id=-1 payload=not-in-format:`, 1},
 	}
 	for _, tt := range tests {

@@ -91,6 +91,8 @@ func (d DataSharing) PayloadText(p Payload) string {
 		return "not requested"
 	case PayloadNotInFormat:
 		return NotInFormatText
+	case PayloadNoneOrEmpty:
+		return NoneOrEmptyText
 	}
 	return "none"
 }
@@ -98,6 +100,10 @@ func (d DataSharing) PayloadText(p Payload) string {
 // NotInFormatText is how every renderer describes a payload the history's
 // format never carries.
 const NotInFormatText = "not in this format (the source does not print it; it may have had one)"
+
+// NoneOrEmptyText is how every renderer describes a payload the history's
+// format leaves out both when none was given and when it was empty.
+const NoneOrEmptyText = "none or empty (the source prints neither)"
 
 // WithheldText is the mark of a withheld payload: it names the level, or says
 // the level was not reported and that metadata is Catalyst's default.
@@ -118,21 +124,33 @@ func (d DataSharing) WithheldText() string {
 // withholds payloads, every absent payload an event type can carry (and the
 // run's own) is withheld; where it does not, absent is none. It may be
 // called again when the level becomes known (a decoder assumes an unknown
-// level; the caller may know it is full). Present, empty, redacted and
-// not-requested payloads are left alone.
+// level; the caller may know it is full). Absent is "none or empty" in a
+// format that does not tell them apart (the Dapr CLI's rows). Present,
+// empty, redacted, not-requested and not-in-format payloads are left alone.
 func (h *History) ApplyDataSharing(d DataSharing) {
 	h.Run.DataSharing = d
-	absent := AbsentPayload(PayloadNone)
+	none := AbsentPayload(PayloadNone)
+	if h.Format == FormatDaprCLI {
+		none = AbsentPayload(PayloadNoneOrEmpty)
+	}
+	absent := none
 	if d.Withholds() {
 		absent = AbsentPayload(PayloadWithheld)
 	}
 	for _, e := range h.All() {
-		if s := e.Payload.State; (s == PayloadNone || s == PayloadWithheld) && e.Type.PayloadField() != "" {
+		if e.Payload.State.absent() && e.Type.PayloadField() != "" {
 			e.Payload = absent
 		}
 	}
-	for _, p := range []*Payload{&h.Run.Input, &h.Run.Output, &h.Run.CustomStatus} {
-		if p.State == PayloadNone || p.State == PayloadWithheld {
+	for _, p := range []*Payload{&h.Run.Input, &h.Run.Output} {
+		if p.State.absent() {
+			*p = absent
+		}
+	}
+	// No format names a custom status it leaves out: absent is none.
+	if p := &h.Run.CustomStatus; p.State.absent() {
+		*p = AbsentPayload(PayloadNone)
+		if d.Withholds() {
 			*p = absent
 		}
 	}
@@ -158,7 +176,7 @@ func (h *History) InferLevel() Level {
 		switch e.Payload.State {
 		case PayloadPresent, PayloadEmpty:
 			return LevelFull
-		case PayloadNone, PayloadWithheld:
+		case PayloadNone, PayloadWithheld, PayloadNoneOrEmpty:
 			carriers++
 		}
 	}

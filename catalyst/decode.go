@@ -534,7 +534,7 @@ func (d *decoder) noteEvent(e *Event) {
 		if d.run.createdAt == 0 {
 			d.run.createdAt = e.Timestamp
 		}
-		if run.Input.State == PayloadNone {
+		if run.Input.State == PayloadNone || run.Input.State == PayloadNoneOrEmpty {
 			run.Input = e.Payload
 		}
 		if e.Detail != nil && run.ParentID == "" {
@@ -544,7 +544,7 @@ func (d *decoder) noteEvent(e *Event) {
 		if e.Detail != nil && e.Detail.WorkflowStatus != "" {
 			d.run.derived = e.Detail.WorkflowStatus
 		}
-		if e.Payload.State != PayloadNone {
+		if outputFills(run.Output, e.Payload) {
 			run.Output = e.Payload
 		}
 		if e.Failure != nil && e.Failure.Message != "" {
@@ -559,6 +559,19 @@ func (d *decoder) noteEvent(e *Event) {
 	case EventExecutionStalled:
 		d.run.derived = StatusStalled
 	}
+}
+
+// outputFills reports whether a later executionCompleted's output p
+// replaces the run's output so far: any output the event states does, and
+// "none or empty" only where nothing is known yet.
+func outputFills(have, p Payload) bool {
+	switch p.State {
+	case PayloadNone:
+		return false
+	case PayloadNoneOrEmpty:
+		return have.State == PayloadNone
+	}
+	return true
 }
 
 // finish completes the history: run times and status, provenance, and what
@@ -583,7 +596,7 @@ func (d *decoder) finish(filtered bool) *History {
 		// The Dapr CLI v1.16 prints no payload on SubOrch* rows.
 		for _, e := range h.All() {
 			if (e.Type == EventChildWorkflowCreated || e.Type == EventChildWorkflowCompleted) &&
-				e.Payload.State == PayloadNone {
+				e.Payload.State == PayloadNoneOrEmpty {
 				e.Payload = AbsentPayload(PayloadNotInFormat)
 			}
 		}

@@ -99,6 +99,21 @@ func (h *History) Append(e Event) *Event {
 	return &h.chunks[last][len(h.chunks[last])-1]
 }
 
+// RerunFork returns the position of the first event a rerun issued anew
+// (the one whose eventId is Run.RerunFrom, the first to carry
+// rerunParentInstanceInfo), or -1 when the history is not a rerun's.
+func (h *History) RerunFork() int {
+	if h.Run.RerunOf == "" {
+		return -1
+	}
+	for i, e := range h.All() {
+		if e.Detail != nil && e.Detail.RerunParentInstanceID != "" {
+			return i
+		}
+	}
+	return -1
+}
+
 // Withheld lists, in history order, every payload that is withheld.
 func (h *History) Withheld() []*Event {
 	var out []*Event

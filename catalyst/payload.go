@@ -35,11 +35,17 @@ const (
 	// rows, nor, in v1.16, for child workflows): whether there was one is
 	// not known.
 	PayloadNotInFormat
+	// PayloadNoneOrEmpty: the format leaves out a payload that is empty as
+	// it leaves out one never given, so which it was is not known (the
+	// Dapr CLI prints a payload only when it is not empty, after
+	// unquoting a JSON string: no payload, "" and "\"\"" all print
+	// nothing).
+	PayloadNoneOrEmpty
 )
 
 // String returns the state's stable name as twice's JSON writes it:
-// "none", "present", "empty", "withheld", "redacted", "not-requested" or
-// "not-in-format".
+// "none", "present", "empty", "withheld", "redacted", "not-requested",
+// "not-in-format" or "none-or-empty".
 func (s PayloadState) String() string {
 	switch s {
 	case PayloadPresent:
@@ -54,8 +60,16 @@ func (s PayloadState) String() string {
 		return "not-requested"
 	case PayloadNotInFormat:
 		return "not-in-format"
+	case PayloadNoneOrEmpty:
+		return "none-or-empty"
 	}
 	return "none"
+}
+
+// absent reports whether the state is one a data-sharing level decides
+// between: none given (or none or empty), or withheld.
+func (s PayloadState) absent() bool {
+	return s == PayloadNone || s == PayloadWithheld || s == PayloadNoneOrEmpty
 }
 
 // Payload is an input, output or custom status: its state, and its text when
@@ -105,7 +119,7 @@ func QuotedPayload(literal string) Payload {
 }
 
 // AbsentPayload returns a payload in a state that carries no text (none,
-// withheld, redacted, not requested or not in the format).
+// withheld, redacted, not requested, not in the format, or none or empty).
 func AbsentPayload(state PayloadState) Payload {
 	return Payload{State: state}
 }

@@ -1,7 +1,9 @@
 package detect
 
 import (
+	"cmp"
 	"hash/maphash"
+	"slices"
 	"sort"
 
 	"github.com/twice-cli/twice/catalyst"
@@ -115,9 +117,7 @@ func (s *scan) linkExecIDs() {
 		}
 	}
 	if resorted {
-		sort.Slice(s.failures, func(i, j int) bool {
-			return s.attempts[s.failures[i]].outcome < s.attempts[s.failures[j]].outcome
-		})
+		s.sortFailures()
 	}
 }
 
@@ -153,6 +153,42 @@ func (s *scan) waitingByExec(id string, gen, pos int32) (int32, bool) {
 // deferredOutcome is an outcome the scan could not tie by its scheduled id.
 type deferredOutcome struct {
 	pos, gen, turn int32
+}
+
+// sortFailures puts the failed attempts back in the order of their
+// outcomes, after some were recorded out of history order. Those are
+// usually appended in order after a sorted list (outcomes tied after the
+// pass, in history order): two sorted runs are merged in one pass, and
+// only anything else is sorted.
+func (s *scan) sortFailures() {
+	f := s.failures
+	before := func(a, b int32) bool { return s.attempts[a].outcome < s.attempts[b].outcome }
+	run := func(from int) int {
+		for from++; from < len(f) && !before(f[from], f[from-1]); from++ {
+		}
+		return from
+	}
+	mid := run(0)
+	if mid >= len(f) {
+		return
+	}
+	if run(mid) < len(f) {
+		slices.SortFunc(f, func(a, b int32) int {
+			return cmp.Compare(s.attempts[a].outcome, s.attempts[b].outcome)
+		})
+		return
+	}
+	tail := slices.Clone(f[mid:])
+	k, a := len(f)-1, mid-1
+	for b := len(tail) - 1; b >= 0; k-- {
+		if a >= 0 && before(tail[b], f[a]) {
+			f[k] = f[a]
+			a--
+		} else {
+			f[k] = tail[b]
+			b--
+		}
+	}
 }
 
 // setOutcome records an outcome at pos for attempt a, keeping the earliest

@@ -6,6 +6,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/twice-cli/twice/catalyst"
 )
@@ -40,6 +41,16 @@ type detector struct {
 	explanations map[explanationKey]string
 	// fc classifies failures, once per distinct message.
 	fc *failureClasses
+	// rep is the report being built: its invocations and outcome notes
+	// are complete before the checks run, which only read them.
+	rep *Report
+}
+
+// untied reports whether attempt a of invocation k may have an outcome
+// the history records without saying which call it closes: its outcome is
+// unknown for want of an id, not because none was recorded.
+func (d *detector) untied(k int, a *Attempt) bool {
+	return d.rep != nil && len(d.rep.OutcomeNotes) > 0 && d.rep.OutcomeUntied(k, a.Number)
 }
 
 // explanationKey identifies an explanation by what it is built from.
@@ -114,7 +125,7 @@ func allNumbers(inv *Invocation) []int {
 // the first and last few when there are many. observed says the finding's
 // confidence is observed: only then does a second outcome read as a second
 // execution.
-func (d *detector) attemptEvidence(inv *Invocation, subject string, observed bool) []Evidence {
+func (d *detector) attemptEvidence(k int, inv *Invocation, subject string, observed bool) []Evidence {
 	n := len(inv.Attempts)
 	ev := make([]Evidence, 0, 2*min(n, maxAttemptEvidence)+2)
 	for i := range inv.Attempts {
@@ -129,7 +140,7 @@ func (d *detector) attemptEvidence(inv *Invocation, subject string, observed boo
 		if i > 0 {
 			ev = append(ev, d.evidence(a.Scheduled, d.retryFact(a, inv.Kind)))
 		}
-		pos, fact := outcomeFact(&d.ln, a, subject)
+		pos, fact := outcomeFact(&d.ln, a, subject, d.untied(k, a))
 		ev = append(ev, d.evidence(pos, fact))
 		for _, x := range a.ExtraOutcomes {
 			ev = append(ev, d.evidence(x, d.extraFact(a, x, observed)))
@@ -231,6 +242,7 @@ func (d *detector) duplicate(k int) {
 		trigNoOutcome
 		trigUnclassified
 		trigExtraFailure
+		trigUntied
 	)
 	var completions []int // positions of completion events
 	conf := Confidence("")
@@ -265,6 +277,9 @@ func (d *detector) duplicate(k int) {
 		switch {
 		case a.Outcome == OutcomeFailed && a.FailureClass == FailureAmbiguous:
 			raise(ConfidenceProbable, trigAmbiguous, a.Number, failureText(a.Failure))
+		case a.Outcome == OutcomeUnknown && d.untied(k, a):
+			// An outcome the history records may be this attempt's.
+			raise(ConfidencePossible, trigUntied, a.Number, "")
 		case a.Outcome == OutcomePending || a.Outcome == OutcomeUnknown:
 			raise(ConfidenceProbable, trigNoOutcome, a.Number, "")
 		case a.Outcome == OutcomeFailed && a.FailureClass == FailureUnclassified:
@@ -283,7 +298,7 @@ func (d *detector) duplicate(k int) {
 	if differ {
 		conf = ConfidencePossible
 	}
-	ev := d.attemptEvidence(inv, nt.subject, conf == ConfidenceObserved)
+	ev := d.attemptEvidence(k, inv, nt.subject, conf == ConfidenceObserved)
 	ev = append(ev, inputFacts...)
 	ev = append(ev, d.compareOutputs(k, completions)...)
 
@@ -309,6 +324,9 @@ func (d *detector) duplicate(k int) {
 					str(" may have committed before the failure reached the history.")
 			case trigNoOutcome:
 				l.str(" left no recorded outcome, so ").str(nt.subject).str(" may have committed.")
+			case trigUntied:
+				l.str(" has no outcome the history ties to it (an outcome without a scheduled id may be its own), so ").
+					str(nt.subject).str(" may have committed.")
 			case trigUnclassified:
 				l.str(" failed with an error twice does not recognise (").str(trigFact).str("); if it came after ").
 					str(nt.subject).str(" committed, it ran twice.")
@@ -377,8 +395,10 @@ func (d *detector) compareInputs(k int) (facts []Evidence, differ bool) {
 		return nil, false
 	}
 	first := d.h.At(inv.Attempts[0].Scheduled).Payload
+	cut := false
 	for i := range inv.Attempts {
 		p := d.h.At(inv.Attempts[i].Scheduled).Payload
+		cut = cut || d.cutInput(p)
 		if !visible(p) {
 			d.inputSkips++
 			d.skip("identical inputs", inv.Key, withheldReason("the attempts' inputs are", p.State,
@@ -396,7 +416,27 @@ func (d *detector) compareInputs(k int) (facts []Evidence, differ bool) {
 	} else {
 		d.ln.str("the inputs of all ").num(len(inv.Attempts)).str(" attempts are identical")
 	}
+	if cut {
+		// Equal up to the cut says nothing of the rest.
+		d.ln.str(" as far as the Dapr CLI's JSON prints them (it cuts them at ").num(cliInputLimit).
+			str(" characters): whether they are identical beyond that is not known")
+		return []Evidence{d.evidence(inv.Attempts[0].Scheduled, d.ln.done())}, false
+	}
 	return []Evidence{d.evidence(inv.Attempts[0].Scheduled, d.ln.str(": one logical call").done())}, false
+}
+
+// cliInputLimit is where the Dapr CLI cuts an input (dapr/cli
+// pkg/workflow/history.go: trim(…, 120), then "…").
+const cliInputLimit = 120
+
+// cutInput reports whether p is an input the Dapr CLI cut: its rows end a
+// cut payload with "…" after 120 runes.
+func (d *detector) cutInput(p catalyst.Payload) bool {
+	if d.h.Format != catalyst.FormatDaprCLI || p.State != catalyst.PayloadPresent {
+		return false
+	}
+	text := p.Text()
+	return strings.HasSuffix(text, "…") && utf8.RuneCountInString(text) == cliInputLimit+1
 }
 
 // sameText reports whether two payloads hold the same text, comparing
@@ -464,7 +504,7 @@ func (d *detector) childRetried(k int) {
 			"unlike an activity retry, which keeps one task_execution_id: a key derived from the child's instance id " +
 			"changes per attempt and deduplicates nothing."
 	}
-	ev := d.attemptEvidence(inv, "the child's side effects", false)
+	ev := d.attemptEvidence(k, inv, "the child's side effects", false)
 	ev = append(ev, d.evidence(inv.Attempts[1].Scheduled, detail))
 	d.add(Finding{
 		ID:              FindingChildWorkflowRetried,
@@ -505,7 +545,7 @@ func (d *detector) retriedPermanent(k int) {
 			continue
 		}
 		nums = append(nums, a.Number)
-		pos, fact := outcomeFact(&d.ln, a, "")
+		pos, fact := outcomeFact(&d.ln, a, "", false)
 		ev = append(ev, d.evidence(pos, fact), retry)
 		if a.Failure != nil && a.Failure.NonRetriable {
 			nonRetriable = true
@@ -559,12 +599,30 @@ func (d *detector) unknownOutcome(k int) {
 	conf := ConfidenceObserved
 	sev := SeverityMedium
 	var fact string
+	untied := false
 	advice := "Reconcile with the outside world (the provider's records, an intent record keyed on the idempotency " +
 		"key) before running it again; do not resolve an unknown outcome by guessing."
-	switch a.Outcome {
-	case OutcomeUnknown:
+	switch {
+	case (a.Outcome == OutcomeUnknown || a.Outcome == OutcomePending) && d.untied(k, a):
+		// The history records outcomes that may be this call's, without
+		// saying which call each closes: that the outcome is unknown is
+		// twice's reading of a format that drops ids, not an observation.
+		conf, untied = ConfidencePossible, true
+		state := d.stateText()
+		if a.Outcome == OutcomePending {
+			state = "is still running"
+		}
+		fact = attemptLabel(a) + " has no outcome the history ties to it, and the run " + state
+		advice = "See how each call ended where the ids are kept: the child runs themselves, or this run's history " +
+			"read from Catalyst or as protojson (twice show RUN --app APP). Until then, do not resolve an unknown " +
+			"outcome by guessing."
+		if inv.Kind != KindChildWorkflow {
+			advice = "See how each call ended where the ids are kept: this run's history read from Catalyst or as " +
+				"protojson (twice show RUN --app APP). Until then, do not resolve an unknown outcome by guessing."
+		}
+	case a.Outcome == OutcomeUnknown:
 		fact = attemptLabel(a) + " has no recorded outcome and the run " + d.stateText()
-	case OutcomePending:
+	case a.Outcome == OutcomePending:
 		now, known := d.now()
 		wait := now.Sub(a.Start)
 		conf = ConfidencePossible
@@ -593,6 +651,14 @@ func (d *detector) unknownOutcome(k int) {
 	if inv.Kind == KindChildWorkflow {
 		subject = "the child workflow's work"
 	}
+	explanation := "The outcome of " + quoteName(inv.Name) + " is unknown: it may have run, partly run, or not run " +
+		"at all, and " + subject + " may or may not have happened. The history does not say it failed, and it " +
+		"does not say it is fine."
+	if untied {
+		explanation = "The outcome of " + quoteName(inv.Name) + " is unknown: the history records an outcome " +
+			"without a scheduled id that may be this call's, but not which call it closes, so the call may have " +
+			"completed, failed, or not finished, and " + subject + " may or may not have happened."
+	}
 	d.add(Finding{
 		ID:              FindingUnknownOutcome,
 		Severity:        sev,
@@ -602,10 +668,8 @@ func (d *detector) unknownOutcome(k int) {
 		InvocationIndex: k,
 		Attempts:        []int{a.Number},
 		Evidence:        []Evidence{d.evidence(a.Scheduled, fact)},
-		Explanation: "The outcome of " + quoteName(inv.Name) + " is unknown: it may have run, partly run, or not run " +
-			"at all, and " + subject + " may or may not have happened. The history does not say it failed, and it " +
-			"does not say it is fine.",
-		Advice: advice,
+		Explanation:     explanation,
+		Advice:          advice,
 	}, a.Scheduled, k, -1)
 }
 
@@ -760,6 +824,11 @@ func (d *detector) skip(check, key, reason string, state catalyst.PayloadState) 
 
 // runSkips records the run-wide checks that payloads kept from running.
 func (d *detector) runSkips() {
+	if d.h.Format == catalyst.FormatDaprCLI {
+		// A check that cannot see past 120 characters has not run.
+		d.skip("payload size", "", "the Dapr CLI's JSON cuts inputs and outputs at 120 characters (a run's output "+
+			"at 160); inputs and outputs over the size threshold cannot be found", catalyst.PayloadNotInFormat)
+	}
 	if d.s.hidden == 0 {
 		return
 	}
@@ -768,8 +837,10 @@ func (d *detector) runSkips() {
 	if d.s.hidden != 1 {
 		payloads = strconv.Itoa(d.s.hidden) + " activity and child-workflow payloads are"
 	}
-	d.skip("payload size", "", withheldReason(payloads, state, d.h.Run.DataSharing)+
-		"; inputs and outputs over the size threshold cannot be found", state)
+	if d.h.Format != catalyst.FormatDaprCLI {
+		d.skip("payload size", "", withheldReason(payloads, state, d.h.Run.DataSharing)+
+			"; inputs and outputs over the size threshold cannot be found", state)
+	}
 	// Invocations whose own check was skipped are named there already;
 	// this line speaks for the rest.
 	rest := d.hidden - d.inputSkips

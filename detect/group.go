@@ -1,6 +1,8 @@
 package detect
 
 import (
+	"cmp"
+	"slices"
 	"sort"
 	"strings"
 
@@ -211,8 +213,12 @@ func (n *nextAttemptIndex) findByID(tr *timerRec) (int32, bool) {
 			k := turnName{turn: r.gen, child: r.child, name: s.nameOf(int32(a))}
 			n.byName[k] = append(n.byName[k], int32(a))
 		}
+		byID := func(i, j int32) int { return cmp.Compare(s.attempts[i].id, s.attempts[j].id) }
 		for _, list := range n.byName {
-			sort.SliceStable(list, func(i, j int) bool { return s.attempts[list[i]].id < s.attempts[list[j]].id })
+			// The CLI sorts rows by eventId, so most lists already are.
+			if !slices.IsSortedFunc(list, byID) {
+				slices.SortStableFunc(list, byID)
+			}
 		}
 	}
 	list := n.byName[turnName{turn: tr.gen, child: tr.child, name: s.nameOf(tr.target)}]

@@ -122,6 +122,8 @@ func (d *detector) addRace(t, a, b int32) {
 		ev = append(ev, d.evidence(attA.OutcomeEvent, l.done()))
 	case attA.Outcome == OutcomePending:
 		ev = append(ev, d.evidence(attA.Scheduled, "the first call has no outcome yet: it may still be running"))
+	case d.untied(ka, attA):
+		ev = append(ev, d.evidence(attA.Scheduled, "the first call has no outcome the history ties to it"))
 	default:
 		ev = append(ev, d.evidence(attA.Scheduled, "the first call has no recorded outcome"))
 	}

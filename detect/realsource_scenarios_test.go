@@ -5,8 +5,9 @@ package detect
 // dapr/durabletask-protobuf protos/history_events.proto and
 // orchestration.proto), in the event sequences the engine appends them in
 // (dapr/durabletask-go v0.14.0 backend/runtimestate/applier.go; a rerun's
-// fork, dapr/dapr pkg/actors/targets/workflow/orchestrator/fork/fork.go and
-// rerun.go). Each scenario says where its sequence comes from.
+// fork, dapr/dapr v1.17.0 and v1.18.0
+// pkg/actors/targets/workflow/orchestrator/fork/fork.go and rerun.go).
+// Each scenario says where its sequence comes from.
 
 import (
 	"time"
@@ -321,7 +322,10 @@ func rsContinueAsNewEvent() rsScenario {
 // source's events before the target (its executionStarted, naming the
 // source, included; a task joins the copy with its completion), then
 // appends the target with rerunParentInstanceInfo and a new timestamp,
-// and the run goes on (dapr/dapr orchestrator/fork/fork.go, rerun.go).
+// and the run goes on (dapr/dapr v1.18.0 orchestrator/fork/fork.go
+// handleFound, rerun.go). The runtime marks the target so from v1.17.0;
+// v1.16.x's fork copies the same events and marks none, as the v0.10.1
+// protojson of this scenario shows.
 func rsRerun() rsScenario {
 	const app, source = "orders", "order-5005"
 	c := newRSClock()

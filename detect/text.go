@@ -230,7 +230,7 @@ func attemptLabel(a *Attempt) string {
 
 // outcomeFact is one line on how an attempt ended, with what it means for
 // subject ("the charge").
-func outcomeFact(l *line, a *Attempt, subject string) (event int, fact string) {
+func outcomeFact(l *line, a *Attempt, subject string, untied bool) (event int, fact string) {
 	switch a.Outcome {
 	case OutcomeCompleted:
 		l.attempt(a.Number).str(" completed")
@@ -255,6 +255,10 @@ func outcomeFact(l *line, a *Attempt, subject string) (event int, fact string) {
 		return a.OutcomeEvent, l.done()
 	case OutcomePending:
 		return a.Scheduled, l.attempt(a.Number).str(" has no outcome yet: the run is still running").done()
+	}
+	if untied {
+		return a.Scheduled, l.attempt(a.Number).str(" has no outcome the history ties to it — ").
+			str(subject).str(" may have committed").done()
 	}
 	return a.Scheduled, l.attempt(a.Number).str(" has no recorded outcome — ").str(subject).
 		str(" may have committed").done()
@@ -290,15 +294,18 @@ func withheldReason(what string, state catalyst.PayloadState, ds catalyst.DataSh
 		return what + " redacted when the history was saved (--redact-payloads)"
 	case catalyst.PayloadNotRequested:
 		return what + " not requested from the source"
+	case catalyst.PayloadNotInFormat:
+		return what + " not in this history's format"
 	}
 	return what + " unavailable"
 }
 
-// visible reports whether a payload's content is known: present, empty, or
-// absent where no filter applies (none given).
+// visible reports whether a payload's content is known: present, empty,
+// absent where no filter applies (none given), or none or empty (nothing
+// either way).
 func visible(p catalyst.Payload) bool {
 	switch p.State {
-	case catalyst.PayloadPresent, catalyst.PayloadEmpty, catalyst.PayloadNone:
+	case catalyst.PayloadPresent, catalyst.PayloadEmpty, catalyst.PayloadNone, catalyst.PayloadNoneOrEmpty:
 		return true
 	}
 	return false

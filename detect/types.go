@@ -235,7 +235,7 @@ type Report struct {
 	Skipped []SkippedCheck
 	// OutcomeNotes say, for the attempts whose outcome the source did not
 	// tie to them by id, how it was inferred or why it is unknown; in
-	// invocation and attempt order (Note finds one).
+	// invocation and attempt order. Analyze sets them; Note finds one.
 	OutcomeNotes []OutcomeNote
 	// Code lists the run's activities as the source given defines them
 	// (twice show/scan --source), in the order they were first called;
@@ -277,6 +277,8 @@ type Invocation struct {
 	// ReusedInstanceID is set when child-workflow attempts reused one
 	// instance id (earlier attempts' histories were overwritten).
 	ReusedInstanceID bool
+	// noted: an attempt of it has an outcome note (Report.Note).
+	noted bool
 }
 
 // Severity returns the worst severity of the invocation's findings.

@@ -103,7 +103,7 @@ func (m *Model) factsLine(w int) string {
 	if run.RerunOf != "" {
 		// The history before the fork is the source run's: say whose.
 		facts = append(facts, fact{text: s.Label.Render("rerun of") + " " + format.Line(run.RerunOf) +
-			" " + s.Label.Render("from event") + " " + strconv.Itoa(int(run.RerunFrom)), keep: 8})
+			" " + s.Label.Render("from eventId") + " " + strconv.Itoa(int(run.RerunFrom)), keep: 8})
 	}
 	if m.following {
 		// The status line says so too: the first to go.

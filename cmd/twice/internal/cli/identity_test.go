@@ -1,9 +1,7 @@
 package cli
 
 import (
-	"encoding/json"
 	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 )
@@ -13,7 +11,7 @@ import (
 // (the -a given to the CLI) but no run id.
 func cliRows(t *testing.T, scenario string) string {
 	t.Helper()
-	b, err := os.ReadFile(filepath.Join("..", "..", "..", "..", "detect", "testdata", "realsource", "dapr-cli-v1.17.0", scenario+".json"))
+	b, err := os.ReadFile(rsFile("dapr-cli-v1.17.0", scenario))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -29,32 +27,15 @@ func TestIdentityFlagsFillWhatAHistoryDoesNotName(t *testing.T) {
 	rows := cliRows(t, "activity-retry")
 	link := "https://catalyst.diagrid.io/workflows/orders/order-1001?project=default"
 
-	h := newHarness(t)
-	h.in = rows
-	r := h.run("show", "-", "-o", "json", "--run", "order-1001", "--project", "default")
-	var doc struct {
-		Runs []struct {
-			Run struct {
-				ID      string `json:"id"`
-				AppID   string `json:"app_id"`
-				Project struct {
-					Name string `json:"name"`
-				} `json:"project"`
-			} `json:"run"`
-			Link string `json:"link"`
-		} `json:"runs"`
-	}
-	if err := json.Unmarshal([]byte(r.out), &doc); err != nil || r.code != ExitOK {
-		t.Fatalf("show - --run: exit %d, %v\n%s\n%s", r.code, err, r.errOut, r.out)
-	}
+	doc := rsShow(t, rows, "-", "--run", "order-1001", "--project", "default")
 	if got := doc.Runs[0]; got.Run.ID != "order-1001" || got.Run.AppID != "orders" || got.Run.Project.Name != "default" || got.Link != link {
 		t.Errorf("run %+v, link %q; want order-1001 of orders in default, linked", got.Run, got.Link)
 	}
 
 	// The same from a file, through scan, as text.
 	path := writeFile(t, "history.json", rows)
-	h = newHarness(t)
-	r = h.run("scan", path, "--run", "order-1001", "--project", "default")
+	h := newHarness(t)
+	r := h.run("scan", path, "--run", "order-1001", "--project", "default")
 	if r.code != ExitOK || !strings.Contains(r.out, link) {
 		t.Errorf("scan FILE --run: exit %d, no link %s:\n%s\n%s", r.code, link, r.errOut, r.out)
 	}

@@ -67,19 +67,21 @@ func applyIdentity(t target, h *catalyst.History) error {
 		return usagef("%s names %s %s, but %s says %s: drop %s, or give the history of that run",
 			targetName(t), what, quote(has), flag, quote(given), flag)
 	}
-	switch {
-	case id.ID == "":
-	case run.ID == "":
-		run.ID = id.ID
-	case run.ID != id.ID:
-		return conflict("run", "--run", run.ID, id.ID)
+	fill := func(have *string, given, what, flag string) error {
+		switch {
+		case given == "":
+		case *have == "":
+			*have = given
+		case *have != given:
+			return conflict(what, flag, *have, given)
+		}
+		return nil
 	}
-	switch {
-	case id.AppID == "":
-	case run.AppID == "":
-		run.AppID = id.AppID
-	case run.AppID != id.AppID:
-		return conflict("app", "--app", run.AppID, id.AppID)
+	if err := fill(&run.ID, id.ID, "run", "--run"); err != nil {
+		return err
+	}
+	if err := fill(&run.AppID, id.AppID, "app", "--app"); err != nil {
+		return err
 	}
 	switch p := run.Project; {
 	case id.Project == "":

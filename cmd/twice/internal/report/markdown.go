@@ -68,7 +68,7 @@ func (t *textWriter) markdownRun(a Analysis) {
 		t.mdRow("Parent", md(r.ParentID))
 	}
 	if r.RerunOf != "" {
-		t.mdRow("Rerun", md(RerunText(r)))
+		t.mdRow("Rerun", md(RerunText(h)))
 	}
 	t.mdRow("Source", md(sourceText(h)))
 	if rec := r.Provenance.Recorded; rec != nil {
@@ -163,7 +163,7 @@ func (t *textWriter) mdInvocations(r *detect.Report) {
 			flag = SeverityMark(sev)
 		}
 		t.mdRow(strconv.Itoa(i+1), md(inv.Name), inv.Kind.String(), strconv.Itoa(len(inv.Attempts)),
-			md(outcomeText(inv.Outcome)), durationText(inv.Duration()), inv.Class.String(), inv.LinkRule.String(),
+			md(outcomeText(inv.Outcome, r.OutcomeUntied(i, len(inv.Attempts)))), durationText(inv.Duration()), inv.Class.String(), inv.LinkRule.String(),
 			flag, md(inv.Key))
 	}
 	var retried []int
@@ -180,7 +180,7 @@ func (t *textWriter) mdInvocations(r *detect.Report) {
 		t.println()
 		for i := range inv.Attempts {
 			note, _ := r.Note(k, inv.Attempts[i].Number)
-			t.println("- ", md(string(appendAttempt(nil, &inv.Attempts[i], note.Text))))
+			t.println("- ", md(string(appendAttempt(nil, &inv.Attempts[i], note))))
 		}
 		if inv.OpenRetry != nil {
 			t.println("- ", md(openRetryText(inv.OpenRetry)))

@@ -32,7 +32,8 @@ func realSourceAnalysis(t *testing.T, source, scenario string) Analysis {
 	return Analysis{History: h, Report: detect.Analyze(h, detect.Options{})}
 }
 
-func renderAll(t *testing.T, a Analysis) (js, text, markdown string) {
+// renderAll writes a as JSON (decoded), text and Markdown.
+func renderAll(t *testing.T, a Analysis) (doc jsonDoc, text, markdown string) {
 	t.Helper()
 	opts := Options{Now: func() time.Time { return time.Date(2026, 8, 21, 9, 0, 0, 0, time.UTC) }, Events: true,
 		TimeFormat: format.ISO}
@@ -46,7 +47,10 @@ func renderAll(t *testing.T, a Analysis) (js, text, markdown string) {
 	if err := WriteMarkdown(&m, []Analysis{a}, opts); err != nil {
 		t.Fatal(err)
 	}
-	return j.String(), x.String(), m.String()
+	if err := json.Unmarshal(j.Bytes(), &doc); err != nil {
+		t.Fatal(err)
+	}
+	return doc, x.String(), m.String()
 }
 
 // TestRenderersSayWhatTheSourceDoesNotCarry: an id or payload the Dapr
@@ -55,11 +59,7 @@ func renderAll(t *testing.T, a Analysis) (js, text, markdown string) {
 // call says why in every renderer.
 func TestRenderersSayWhatTheSourceDoesNotCarry(t *testing.T) {
 	a := realSourceAnalysis(t, "dapr-cli-v1.16.4", "parallel-children")
-	js, text, md := renderAll(t, a)
-	var doc jsonDoc
-	if err := json.Unmarshal([]byte(js), &doc); err != nil {
-		t.Fatal(err)
-	}
+	doc, text, md := renderAll(t, a)
 	run := doc.Runs[0]
 	for _, ev := range run.Events {
 		switch ev.Type {
@@ -84,23 +84,45 @@ func TestRenderersSayWhatTheSourceDoesNotCarry(t *testing.T) {
 	if !strings.Contains(text, "scheduledId=not in this format") || !strings.Contains(text, "not in this format (") {
 		t.Errorf("text does not say an id and a payload are not in this format:\n%s", text)
 	}
+	// Both calls' outcomes are recorded, one completion and one failure,
+	// without saying which is whose: neither call is said to have no
+	// outcome, and the unknown-outcome findings are possible, not observed.
+	unknown := 0
+	for _, f := range run.Findings {
+		if f.ID == "unknown-outcome" {
+			unknown++
+			if f.Confidence != "possible" {
+				t.Errorf("%s: unknown-outcome %q, want possible: an outcome may be recorded", f.Activity, f.Confidence)
+			}
+		}
+	}
+	if unknown != 2 {
+		t.Errorf("%d unknown-outcome findings, want one per child call", unknown)
+	}
 	for name, out := range map[string]string{"text": text, "markdown": md} {
-		if !strings.Contains(out, "which one it closes is not known") {
+		if !strings.Contains(out, "the ChildWorkflowCompleted at event 4 and the ChildWorkflowFailed at event 6 carry "+
+			"no scheduled id") || !strings.Contains(out, "which call each closes is not known") {
 			t.Errorf("%s does not say why the outcomes are unknown:\n%s", name, out)
+		}
+		if strings.Contains(out, "no outcome recorded") || strings.Contains(out, "has no recorded outcome") {
+			t.Errorf("%s says a call whose outcome may be recorded has none:\n%s", name, out)
 		}
 		if strings.Contains(out, "scheduledId=0") {
 			t.Errorf("%s shows an id the source did not give as 0:\n%s", name, out)
+		}
+	}
+	for _, f := range run.Findings {
+		for _, ev := range f.Evidence {
+			if strings.Contains(ev.Fact, "no recorded outcome") {
+				t.Errorf("JSON evidence says a call whose outcome may be recorded has none: %q", ev.Fact)
+			}
 		}
 	}
 
 	// CLI v1.18: ShipA's failure is tied by inference, and every renderer
 	// says so.
 	a = realSourceAnalysis(t, "dapr-cli-v1.17.0", "parallel-children")
-	js, text, md = renderAll(t, a)
-	doc = jsonDoc{}
-	if err := json.Unmarshal([]byte(js), &doc); err != nil {
-		t.Fatal(err)
-	}
+	doc, text, md = renderAll(t, a)
 	at := doc.Runs[0].Invocations[0].Attempts[0]
 	if doc.Runs[0].Invocations[0].Name != "ShipA" || at.Outcome != "failed" || at.OutcomeLink != "inferred" ||
 		!strings.Contains(at.OutcomeReason, "only child workflow call") {
@@ -117,11 +139,7 @@ func TestRenderersSayWhatTheSourceDoesNotCarry(t *testing.T) {
 // run it was copied from, nor linked to it.
 func TestRenderersNameARerunsSource(t *testing.T) {
 	a := realSourceAnalysis(t, "protojson-durabletask-go-v0.12.1", "rerun")
-	js, text, md := renderAll(t, a)
-	var doc jsonDoc
-	if err := json.Unmarshal([]byte(js), &doc); err != nil {
-		t.Fatal(err)
-	}
+	doc, text, md := renderAll(t, a)
 	run := doc.Runs[0].Run
 	if run.ID != "" || doc.Runs[0].Link != "" {
 		t.Errorf("run id %q, link %q: the rerun is shown as its source", run.ID, doc.Runs[0].Link)
@@ -129,9 +147,11 @@ func TestRenderersNameARerunsSource(t *testing.T) {
 	if run.RerunOf == nil || run.RerunOf.ID != "order-5005" || run.RerunOf.FromEventID == nil || *run.RerunOf.FromEventID != 1 {
 		t.Errorf("rerun_of = %+v, want order-5005 from event 1", run.RerunOf)
 	}
+	// The fork is eventId 1, the ChargeCard TaskScheduled: the fifth
+	// event (event 5 counting from 0 as every "event N" does), not event 1.
 	for name, out := range map[string]string{"text": text, "markdown": md} {
-		if !strings.Contains(out, "rerun of order-5005 from event 1") {
-			t.Errorf("%s does not say it is a rerun of order-5005 from event 1:\n%s", name, out)
+		if !strings.Contains(out, "rerun of order-5005 from eventId 1 (event 5)") {
+			t.Errorf("%s does not say it is a rerun of order-5005 from eventId 1 (event 5):\n%s", name, out)
 		}
 		if strings.Contains(out, "workflows/orders/order-5005") {
 			t.Errorf("%s links the rerun to its source run:\n%s", name, out)

@@ -123,11 +123,16 @@ func noLinkText(r *catalyst.Run) string {
 	return "no link: an id is not a plain id; app \"" + line(r.AppID) + "\", run \"" + line(r.ID) + "\""
 }
 
-// RerunText says which run a rerun was made from, and from which event:
-// the history up to that event is a copy of that run's.
-func RerunText(r *catalyst.Run) string {
-	return "rerun of " + line(r.RerunOf) + " from event " + strconv.Itoa(int(r.RerunFrom)) +
-		" (the events before it are copied from that run, its start included)"
+// RerunText says which run a rerun was made from, and from which event (its
+// eventId, and its place in this history): the history up to that event
+// is a copy of that run's.
+func RerunText(h *catalyst.History) string {
+	r := &h.Run
+	s := "rerun of " + line(r.RerunOf) + " from eventId " + strconv.Itoa(int(r.RerunFrom))
+	if fork := h.RerunFork(); fork >= 0 {
+		s += " (event " + strconv.Itoa(fork) + ")"
+	}
+	return s + "; the events before it are copied from that run, its start included"
 }
 
 func (t *textWriter) header(a Analysis) {
@@ -157,7 +162,7 @@ func (t *textWriter) header(a Analysis) {
 		t.field("Parent", line(r.ParentID))
 	}
 	if r.RerunOf != "" {
-		t.field("Rerun", RerunText(r))
+		t.field("Rerun", RerunText(h))
 	}
 	t.field("Source", sourceText(h))
 	if r.Provenance.Recorded != nil {
@@ -425,8 +430,12 @@ func (t *textWriter) skipped(a Analysis) {
 }
 
 // outcomeText prints an outcome; unknown is spelled out so it is never read
-// as failed or fine.
-func outcomeText(o detect.Outcome) string {
+// as failed or fine. untied: an outcome the history records without an id
+// may be this one's (detect.OutcomeNote.Untied), so none is not "recorded".
+func outcomeText(o detect.Outcome, untied bool) string {
+	if untied && (o == detect.OutcomeUnknown || o == detect.OutcomePending) {
+		return "unknown (no outcome tied to it by id)"
+	}
 	if o == detect.OutcomeUnknown {
 		return "unknown (no outcome recorded)"
 	}
@@ -513,7 +522,7 @@ func (t *textWriter) attempts(r *detect.Report, k int, inv *detect.Invocation) {
 	for i := range inv.Attempts {
 		t.buf = append(t.buf, indent...)
 		note, _ := r.Note(k, inv.Attempts[i].Number)
-		t.buf = appendAttempt(t.buf, &inv.Attempts[i], note.Text)
+		t.buf = appendAttempt(t.buf, &inv.Attempts[i], note)
 		t.endLine()
 	}
 	if rt := inv.OpenRetry; rt != nil {
@@ -535,7 +544,7 @@ func openRetryText(rt *detect.RetryTimer) string {
 // appendAttempt describes one attempt on one line: its scheduling event,
 // ids, outcome, duration, backoff and retry timer, and failure, then, when
 // its outcome was inferred or is unknown for want of an id, why (note).
-func appendAttempt(buf []byte, at *detect.Attempt, note string) []byte {
+func appendAttempt(buf []byte, at *detect.Attempt, note detect.OutcomeNote) []byte {
 	buf = append(buf, "attempt "...)
 	buf = strconv.AppendInt(buf, int64(at.Number), 10)
 	buf = append(buf, ": event "...)
@@ -570,7 +579,7 @@ func appendAttempt(buf []byte, at *detect.Attempt, note string) []byte {
 		}
 	}
 	buf = append(buf, " → "...)
-	buf = append(buf, outcomeText(at.Outcome)...)
+	buf = append(buf, outcomeText(at.Outcome, note.Untied)...)
 	if at.OutcomeEvent >= 0 && at.Outcome != detect.OutcomePending && at.Outcome != detect.OutcomeUnknown {
 		buf = append(buf, " at event "...)
 		buf = strconv.AppendInt(buf, int64(at.OutcomeEvent), 10)
@@ -598,12 +607,12 @@ func appendAttempt(buf []byte, at *detect.Attempt, note string) []byte {
 			buf = append(buf, " (non-retriable)"...)
 		}
 	}
-	if note != "" {
+	if note.Text != "" {
 		buf = append(buf, " — "...)
 		if at.OutcomeLink == detect.LinkInferred {
 			buf = append(buf, "outcome inferred: "...)
 		}
-		buf = append(buf, line(note)...)
+		buf = append(buf, line(note.Text)...)
 	}
 	return buf
 }
