@@ -24,26 +24,36 @@ func analyze(rep *Report, files []*File) {
 		fn  *Func
 	}
 	var acts, wfs []regFn
-	for _, f := range files {
-		for _, r := range f.Registrations {
-			fn := r.Inline
-			if fn == nil {
-				fn = ix.resolve(f, r.Func)
-			}
-			switch r.Kind {
-			case KindActivity:
-				acts = append(acts, regFn{r, fn})
-				if fn != nil {
-					if _, dup := ix.registered[fn]; !dup {
-						ix.registered[fn] = r.Name
-					}
+	// Registrations made by a call come first: a class the SDK registers
+	// by its type is listed where the code registers it, if it does.
+	var regs []Registration
+	for _, implicit := range []bool{false, true} {
+		for _, f := range files {
+			for _, r := range f.Registrations {
+				if r.Implicit == implicit {
+					regs = append(regs, r)
 				}
-			case KindWorkflow:
-				wfs = append(wfs, regFn{r, fn})
-				if fn != nil {
-					if _, dup := ix.workflows[fn]; !dup {
-						ix.workflows[fn] = r.Name
-					}
+			}
+		}
+	}
+	for _, r := range regs {
+		fn := r.Inline
+		if fn == nil {
+			fn = ix.resolve(r.File, r.Func)
+		}
+		switch r.Kind {
+		case KindActivity:
+			acts = append(acts, regFn{r, fn})
+			if fn != nil {
+				if _, dup := ix.registered[fn]; !dup {
+					ix.registered[fn] = r.Name
+				}
+			}
+		case KindWorkflow:
+			wfs = append(wfs, regFn{r, fn})
+			if fn != nil {
+				if _, dup := ix.workflows[fn]; !dup {
+					ix.workflows[fn] = r.Name
 				}
 			}
 		}
@@ -202,6 +212,8 @@ func orchestrators(rep *Report, ix *index, files []*File, walkers map[string]*wa
 		switch {
 		case s.file.Lang == LangPython:
 			msg += "; dapr-ext-workflow's RetryPolicy has no error predicate (first_retry_interval, max_number_of_attempts, backoff_coefficient, max_retry_interval, retry_timeout), so the rejection must come back as a value"
+		case s.file.Lang == LangCSharp:
+			msg += "; Dapr.Workflow's WorkflowRetryPolicy has no error predicate (maxNumberOfAttempts, firstRetryInterval, backoffCoefficient, maxRetryInterval, retryTimeout), so the rejection must come back as a value"
 		case !s.PredicateSupported:
 			msg += "; the Dapr Go SDK's workflow.RetryPolicy has no error predicate, so the rejection must come back as a value"
 		default:

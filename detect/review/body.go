@@ -290,7 +290,7 @@ func isLocalObject(l *Expr, f *frame) bool {
 	if x == nil || x.Kind != ExprIdent {
 		return false
 	}
-	if x.Name == "self" || strings.HasPrefix(x.Name, "recv:") {
+	if x.Name == "self" || x.Name == "this" || strings.HasPrefix(x.Name, "recv:") {
 		return true
 	}
 	for _, p := range f.fn.Params {
@@ -398,10 +398,16 @@ func (w *walker) helper(call *Expr, f *frame) *Func {
 		if fx.Ref != "" {
 			return w.ix.resolve(f.file, fx.Ref)
 		}
+		if fx.Type != "" { // C#: a method of this class, called without this.
+			return w.ix.method(f.file, fx.Type, fx.Name)
+		}
 		return w.ix.resolve(f.file, fx.Name)
 	case ExprAttr:
 		if fx.Ref != "" {
 			return w.ix.resolve(f.file, fx.Ref)
+		}
+		if fx.Type != "" { // a method of the object's declared type
+			return w.ix.method(f.file, fx.Type, fx.Name)
 		}
 		obj := fx.X
 		if obj != nil && obj.Kind == ExprIdent {
@@ -501,11 +507,21 @@ func (w *walker) taintOf(e *Expr, f *frame) *source {
 				}
 			}
 		case ExprAttr:
+			// C#'s clock is a property: DateTime.UtcNow.
+			if f.file.Lang == LangCSharp && isGenerator(x.Ref) {
+				found = &source{kind: srcGenerated, expr: x}
+				return false
+			}
 			if x.X != nil && x.X.Kind == ExprIdent && x.X.Name == f.ctx && f.ctx != "" {
 				switch x.Name {
 				case "task_id", "TaskId", "TaskID":
 					found = &source{kind: srcPerAttempt, expr: x}
 					return false
+				case "TaskExecutionKey":
+					if f.file.Lang == LangCSharp {
+						found = &source{kind: srcPerAttempt, expr: x, what: "the task execution id, which the .NET SDK makes anew for every retry (each attempt is scheduled as a new task)"}
+						return false
+					}
 				case "workflow_id", "orchestration_id", "InstanceId", "WorkflowId":
 					found = &source{kind: srcWorkflowID, expr: x}
 					return false
@@ -537,6 +553,8 @@ func (w *walker) keyPositions(call *Expr, f *frame) {
 		w.keyPosition(f, "key", callArgOrKw(call, 1, "key"), call.Pos)
 	case "SaveState", "SaveStateWithETag":
 		w.keyPosition(f, "key", call.Arg(2), call.Pos)
+	case "SaveStateAsync", "TrySaveStateAsync":
+		w.keyPosition(f, "key", callArgOrKw(call, 1, "key"), call.Pos)
 	}
 	// Keywords and literal entries anywhere in the arguments.
 	for _, k := range call.Keys {
@@ -609,8 +627,12 @@ func (w *walker) keyPosition(f *frame, name string, v *Expr, at Pos) {
 		w.hazard(f, RuleKeyGeneratedInBody, at, fmt.Sprintf("%s is %s, made inside the activity body: every retry sends a new one",
 			keyWord(name), Clip(src.expr.Text)))
 	case srcPerAttempt:
-		w.hazard(f, RulePerAttemptKey, at, fmt.Sprintf("%s is derived from %s, the per-attempt scheduling id: every retry has a different one",
-			keyWord(name), Clip(src.expr.Text)))
+		what := src.what
+		if what == "" {
+			what = "the per-attempt scheduling id"
+		}
+		w.hazard(f, RulePerAttemptKey, at, fmt.Sprintf("%s is derived from %s, %s: every retry has a different one",
+			keyWord(name), Clip(src.expr.Text), what))
 	case srcWorkflowID:
 		l := w.loc(f, at)
 		w.wfIDKeys = append(w.wfIDKeys, Hazard{Rule: RulePerAttemptKey, Activity: w.act.Name, Location: l,

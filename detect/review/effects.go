@@ -157,6 +157,12 @@ var neutralMethods = map[string]bool{
 	"Do": true, "Header": true, "WithContext": true, "Begin": true, "BeginTx": true, "begin": true,
 	"Sleep": true, "sleep": true, "GetInput": true, "get_input": true, "GetTaskID": true, "GetTaskExecutionID": true,
 	"get_inner_context": true, "Context": true, "GetTraceContext": true, "get_propagated_history": true, "raise_for_status": true, "json": true, "Unwrap": true, "New": true,
+	// .NET: logging, EF Core's unit of work (isPersist), ADO.NET plumbing,
+	// Polly's and Dapper's Execute (a SQL argument is classified first).
+	"LogInformation": true, "LogWarning": true, "LogError": true, "LogDebug": true, "LogCritical": true, "LogTrace": true,
+	"SaveChanges": true, "SaveChangesAsync": true, "CreateClient": true, "AddWithValue": true, "OpenAsync": true, "Open": true,
+	"CreateCommand": true, "Execute": true, "ExecuteAsync": true, "EnsureSuccessStatusCode": true, "ReadFromJsonAsync": true,
+	"ReadAsStringAsync": true, "ReadAsByteArrayAsync": true, "ReadAsStreamAsync": true, "Dispose": true, "DisposeAsync": true,
 }
 
 // methodWords splits a method name into lower-case words.
@@ -246,7 +252,7 @@ func heldKey(call *Expr, pred func(string) bool, values func(string) *Expr) bool
 // entry by name as its first argument.
 func isHeaderSetter(m string) bool {
 	switch m {
-	case "Set", "Add", "SetHeader", "set", "add", "putheader", "add_header", "AddHeader", "Append", "WithHeader", "Header":
+	case "Set", "Add", "SetHeader", "set", "add", "putheader", "add_header", "AddHeader", "Append", "WithHeader", "Header", "TryAddWithoutValidation":
 		return true
 	}
 	return false
@@ -280,6 +286,25 @@ func classify(call *Expr, lang Lang, values func(string) *Expr) effect {
 				e.kind, e.what, e.sql, e.sqlArg = k, what, s, i
 				return e
 			}
+		}
+	}
+	if lang == LangCSharp {
+		if ec := classifyCSharp(call, values); ec.kind != effNone {
+			e = ec
+			if e.kind != effNone && e.sql == "" {
+				switch e.kind {
+				case effPost:
+					e.keyed = anyKey(call, isIdemName)
+				case effPublish:
+					e.keyed = anyKey(call, isMessageIDName) || heldKey(call, isMessageIDName, values)
+				case effEmail:
+					e.keyed = anyKey(call, isIdemName)
+				}
+				if e.kind == effPost && !e.payment {
+					e.payment = isPaymentURL(e.what)
+				}
+			}
+			return e
 		}
 	}
 	// SQLAlchemy: session.execute(insert(t).values(…)[.on_conflict_do_nothing()]).

@@ -16,6 +16,19 @@ const (
 	LangCSharp Lang = "csharp"
 )
 
+// Title is the language's name as people write it: Go, Python, C#.
+func (l Lang) Title() string {
+	switch l {
+	case LangGo:
+		return "Go"
+	case LangPython:
+		return "Python"
+	case LangCSharp:
+		return "C#"
+	}
+	return string(l)
+}
+
 // Pos is a place in a file: 1-based line and column, the column counted in
 // Unicode code points.
 type Pos struct {
@@ -85,6 +98,12 @@ type Expr struct {
 	Ref string
 	// Body is a function literal's statements.
 	Body []*Stmt
+	// Type is, for an attribute or a call's function, the declared type
+	// of its object when the front-end knows it from a declaration (a C#
+	// field, parameter or local) and the type is not an import Ref
+	// already names: a type of the reviewed tree, or one twice does not
+	// know. The analysis follows "Type.Name" into the tree.
+	Type string
 }
 
 // KeyValue is a keyword argument or a keyed composite entry. Key is the
@@ -175,6 +194,11 @@ type Registration struct {
 	// Pos is the registration's place; File its file.
 	Pos  Pos
 	File *File
+	// Implicit is set when no call registers it: the SDK finds it by its
+	// type (Dapr.Workflow's source generator registers every class that
+	// derives WorkflowActivity<,> under its name). A call that registers
+	// the same function wins.
+	Implicit bool
 }
 
 // DefKind says what a registration registers.
@@ -228,7 +252,14 @@ type File struct {
 	// Imports maps a local name to the qualified name it stands for:
 	// "u" → "github.com/google/uuid", "mk" → "uuid.uuid4".
 	Imports map[string]string
-	Funcs   []*Func
+	// OpenImports are namespaces imported whole (C#'s using directives):
+	// a type name the file does not define may be declared in any of them.
+	OpenImports []string
+	// Types are the classes, structs, records and interfaces the file
+	// declares, with their base types (C#), so a call on an interface
+	// can be followed into its one implementation.
+	Types []TypeDecl
+	Funcs []*Func
 	// Globals are the file's top-level assignments (a package-level or
 	// module-level retry policy, a client).
 	Globals []*Stmt
@@ -243,6 +274,18 @@ type File struct {
 	// has an error predicate (Go durabletask-go workflow: yes; Go
 	// go-sdk workflow and Python dapr-ext-workflow: no).
 	PredicateSupported bool
+}
+
+// TypeDecl is a type the file declares.
+type TypeDecl struct {
+	// Name is the type's simple name; Bases its base class and the
+	// interfaces it implements, as written (generic arguments dropped).
+	Name      string
+	Bases     []string
+	Interface bool
+	// Abstract is set for an abstract class.
+	Abstract bool
+	Pos      Pos
 }
 
 // Walk calls fn for every statement in stmts and in their nested blocks

@@ -149,7 +149,7 @@ func Review(ctx context.Context, roots []string, opts Options) (*Report, error) 
 		if rep.Unavailable == nil {
 			rep.Unavailable = map[Lang]string{}
 		}
-		rep.Unavailable[l] = fmt.Sprintf("%d %s file(s) not reviewed: %s", n, l, opts.Unavailable[l])
+		rep.Unavailable[l] = fmt.Sprintf("%d %s file(s) not reviewed: %s", n, l.Title(), opts.Unavailable[l])
 	}
 	parsed, skipped, err := parseAll(ctx, files, opts.Workers, maxBytes, opts.FS)
 	if err != nil {

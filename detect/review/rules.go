@@ -46,8 +46,10 @@ func retryLibrary(ref string) string {
 
 // isSleep reports whether a call waits: time.sleep, asyncio.sleep,
 // time.Sleep, <-time.After, Task.Delay.
-func isSleep(e *Expr) bool {
-	switch e.Ref {
+func isSleep(e *Expr) bool { return isSleepRef(e.Ref) }
+
+func isSleepRef(ref string) bool {
+	switch ref {
 	case "time.sleep", "asyncio.sleep", "time.Sleep", "time.After", "gevent.sleep", "trio.sleep", "System.Threading.Tasks.Task.Delay", "System.Threading.Thread.Sleep":
 		return true
 	}
@@ -253,6 +255,14 @@ var knownModules = []string{
 	"github.com/gofrs/", "github.com/oklog/", "github.com/pkg/errors", "golang.org/x/",
 }
 
+// knownNamespaces are the C# root namespaces of libraries twice
+// understands or knows to have no side effect it must see.
+var knownNamespaces = map[string]bool{
+	"System": true, "Microsoft": true, "Dapr": true, "Polly": true, "Stripe": true, "SendGrid": true, "Twilio": true,
+	"Azure": true, "Amazon": true, "Npgsql": true, "Dapper": true, "StackExchange": true, "MassTransit": true,
+	"Confluent": true, "MailKit": true, "MimeKit": true, "MongoDB": true, "Newtonsoft": true, "Serilog": true,
+}
+
 // knownModule reports whether a qualified name is in a known module.
 func knownModule(lang Lang, ref string) bool {
 	switch lang {
@@ -277,7 +287,8 @@ func knownModule(lang Lang, ref string) bool {
 		}
 		return false
 	case LangCSharp:
-		return strings.HasPrefix(ref, "System.") || strings.HasPrefix(ref, "Microsoft.") || strings.HasPrefix(ref, "Dapr.")
+		first, _, _ := strings.Cut(ref, ".")
+		return knownNamespaces[first]
 	}
 	for _, m := range knownModules {
 		if strings.HasPrefix(ref, m) {
