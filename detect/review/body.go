@@ -257,6 +257,10 @@ func (w *walker) assign(s *Stmt, f *frame, before int) {
 				w.ops[idx].vars = append(w.ops[idx].vars, l.Name)
 			}
 		case ExprAttr:
+			if !aug && r != nil {
+				// cmd.CommandText = "INSERT …": the value a later call reads.
+				f.values[l.Text] = r
+			}
 			if (aug && (s.Op == "+=" || s.Op == "-=")) || (!aug && r != nil && r.Kind == ExprBinary && (r.Op == "+" || r.Op == "-") && r.Arg(0) != nil && r.Arg(0).Text == l.Text) {
 				if !isLocalObject(l, f) {
 					w.add(op{kind: opAugAttr, loc: w.loc(f, s.Pos), via: f.via, text: l.Text + " " + s.Op + " …"})
@@ -338,6 +342,9 @@ func (w *walker) call(call *Expr, f *frame) {
 	w.keyPositions(call, f)
 	if lib := retryLibrary(call.Ref); lib != "" {
 		w.hazard(f, RuleRetryInBody, call.Pos, "calls "+lib+", which retries inside the body")
+	}
+	if what := w.pollyRetry(call, f); what != "" {
+		w.hazard(f, RuleRetryInBody, call.Pos, what)
 	}
 	if helper := w.helper(call, f); helper != nil {
 		if f.depth < maxDepth {
@@ -494,6 +501,11 @@ func (w *walker) taintOf(e *Expr, f *frame) *source {
 			if s := f.taint[x.Name]; s != nil && (found == nil || s.kind != srcWorkflowID) {
 				found = s
 			}
+			// C#: UtcNow through using static System.DateTime.
+			if f.file.Lang == LangCSharp && isGenerator(x.Ref) {
+				found = &source{kind: srcGenerated, expr: x}
+				return false
+			}
 		case ExprCall:
 			if isGenerator(x.Ref) {
 				found = &source{kind: srcGenerated, expr: x}
@@ -642,7 +654,7 @@ func (w *walker) keyPosition(f *frame, name string, v *Expr, at Pos) {
 }
 
 func keyWord(name string) string {
-	if name == "" {
+	if name == "" || name == "key" {
 		return "the key"
 	}
 	return "the key in " + strconv.Quote(name)

@@ -237,7 +237,9 @@ func heldKey(call *Expr, pred func(string) bool, values func(string) *Expr) bool
 		return false
 	}
 	for _, id := range call.Idents() {
-		if v := values(id); v != nil && v.Kind == ExprComposite {
+		// A literal, or an object built with an initializer (C#: new
+		// ServiceBusMessage(…) { MessageId = … }).
+		if v := values(id); v != nil && (v.Kind == ExprComposite || v.Kind == ExprCall && v.Op == "new") {
 			for _, k := range v.Keys {
 				if pred(k.Key) {
 					return true

@@ -44,6 +44,84 @@ func retryLibrary(ref string) string {
 	return ""
 }
 
+// pollyRetryMethods are the Polly builder methods that add a retry: v7's
+// policies (Policy.Handle<E>().WaitAndRetryAsync(…)) and v8's pipelines
+// (new ResiliencePipelineBuilder().AddRetry(…)).
+var pollyRetryMethods = map[string]bool{
+	"Retry": true, "RetryAsync": true, "RetryForever": true, "RetryForeverAsync": true, "WaitAndRetry": true,
+	"WaitAndRetryAsync": true, "WaitAndRetryForever": true, "WaitAndRetryForeverAsync": true, "AddRetry": true,
+}
+
+// chainRoot is the start of a method chain: the name or the created
+// object the first call is made on.
+func chainRoot(e *Expr) *Expr {
+	for e != nil {
+		switch {
+		case e.Kind == ExprCall && e.Op == "new":
+			return e
+		case e.Kind == ExprCall || e.Kind == ExprAttr:
+			if e.X == nil {
+				return e
+			}
+			e = e.X
+		default:
+			return e
+		}
+	}
+	return nil
+}
+
+// isPollyRetry reports whether an expression builds a Polly retry.
+func isPollyRetry(e *Expr) bool {
+	found := false
+	e.Exprs(func(x *Expr) bool {
+		if x.Kind == ExprCall && pollyRetryMethods[x.Name] {
+			if r := chainRoot(x); r != nil && strings.HasPrefix(r.Ref, "Polly.") {
+				found = true
+			}
+		}
+		return !found
+	})
+	return found
+}
+
+// pollyRetry says whether a call builds a Polly retry in the body, or runs
+// the body's work through a retry policy the class holds (a field built
+// in its initializer or constructor, or typed as a Polly retry policy).
+func (w *walker) pollyRetry(call *Expr, f *frame) string {
+	if f.file.Lang != LangCSharp {
+		return ""
+	}
+	if pollyRetryMethods[call.Name] {
+		if r := chainRoot(call); r != nil && strings.HasPrefix(r.Ref, "Polly.") {
+			return "builds a Polly retry (" + call.Name + ") inside the body"
+		}
+	}
+	switch call.Name {
+	case "Execute", "ExecuteAsync", "ExecuteAndCapture", "ExecuteAndCaptureAsync":
+	default:
+		return ""
+	}
+	if strings.HasPrefix(call.Ref, "Polly.Retry.") {
+		return "runs its work through a Polly retry policy (" + Clip(call.X.Text) + ")"
+	}
+	recv := call.Receiver()
+	if recv == nil {
+		return ""
+	}
+	name := recv.Name
+	if recv.Kind == ExprAttr && (recv.X == nil || recv.X.Name != "this") {
+		return ""
+	}
+	if _, local := f.values[name]; local {
+		return "" // built in the body: reported where it is built
+	}
+	if v := w.ix.pkgOf(f.file).global(name); v != nil && isPollyRetry(v) {
+		return "runs its work through " + name + ", a Polly retry policy the class builds"
+	}
+	return ""
+}
+
 // isSleep reports whether a call waits: time.sleep, asyncio.sleep,
 // time.Sleep, <-time.After, Task.Delay.
 func isSleep(e *Expr) bool { return isSleepRef(e.Ref) }
@@ -223,6 +301,10 @@ func (w *walker) wholeBody(e *Expr, f *frame, depth int) string {
 			return e.Text + " (the whole response body)"
 		case (e.Name == "json" || e.Name == "read" || e.Name == "text") && len(e.Args) == 0 && e.Receiver() != nil && textHas(e.Receiver(), "resp", "response", "res", "r"):
 			return e.Text + " (the whole response body)"
+		case e.Name == "ReadAsStringAsync" || e.Name == "ReadAsByteArrayAsync" || e.Name == "GetStringAsync" || e.Name == "GetByteArrayAsync":
+			return e.Text + " (the whole response body)"
+		case (e.Name == "ReadFromJsonAsync" || e.Name == "GetFromJsonAsync") && f.file.Lang == LangCSharp:
+			return e.Text + " (the whole response document)"
 		case e.Name == "fetchall" || e.Name == "all" && textHas(e.Receiver(), "query", "scalars", "result", "cursor"):
 			return e.Text + " (every row)"
 		case e.Name == "string" || e.Name == "RawMessage" || e.Name == "loads" || e.Name == "list" || e.Name == "str":

@@ -87,6 +87,9 @@ func (c *converter) text(n *sitter.Node) string {
 }
 
 func (c *converter) pos(n *sitter.Node) review.Pos {
+	if n == nil {
+		return review.Pos{}
+	}
 	p := n.StartPosition()
 	return c.idx.PosAt(int(p.Row), int(p.Column))
 }
@@ -663,22 +666,38 @@ func (c *converter) varDecl(out []*review.Stmt, vd *sitter.Node) []*review.Stmt 
 		if d.Kind() != "variable_declarator" {
 			continue
 		}
-		nameNode := d.ChildByFieldName("name")
-		name := c.text(nameNode)
 		init := initOf(d)
-		vt := t
-		if vt == "" {
-			vt = c.inferType(init)
+		var lhs []*review.Expr
+		if nameNode := d.ChildByFieldName("name"); nameNode != nil {
+			name := c.text(nameNode)
+			vt := t
+			if vt == "" {
+				vt = c.inferType(init)
+			}
+			if c.locals != nil {
+				c.locals[name] = vt
+			}
+			lhs = []*review.Expr{c.ident(nameNode)}
+		} else {
+			// var (value, etag) = …: each name, type unknown.
+			for _, ch := range named(d) {
+				if ch.Kind() != "tuple_pattern" {
+					continue
+				}
+				for _, id := range named(ch) {
+					if id.Kind() == "identifier" {
+						if c.locals != nil {
+							c.locals[c.text(id)] = ""
+						}
+						lhs = append(lhs, c.ident(id))
+					}
+				}
+			}
 		}
-		if c.locals != nil {
-			c.locals[name] = vt
-		}
-		if init == nil {
+		if init == nil || len(lhs) == 0 {
 			continue
 		}
-		out = append(out, &review.Stmt{Kind: review.StmtAssign, Pos: c.pos(d), Op: "=",
-			Lhs: []*review.Expr{{Kind: review.ExprIdent, Name: name, Pos: c.pos(nameNode), Text: name}},
-			Rhs: []*review.Expr{c.exprTyped(init, vt)}})
+		out = append(out, &review.Stmt{Kind: review.StmtAssign, Pos: c.pos(d), Op: "=", Lhs: lhs, Rhs: []*review.Expr{c.exprTyped(init, t)}})
 	}
 	return out
 }
@@ -938,6 +957,13 @@ func (c *converter) expr(n *sitter.Node) *review.Expr {
 		x.Kind, x.X = review.ExprCall, c.expr(fn)
 		if x.X != nil {
 			x.Name, x.Ref, x.Type = x.X.Name, x.X.Ref, x.X.Type
+		}
+		// A call in a chain that spans lines is placed at its method's
+		// name (.WaitAndRetryAsync(…) on its own line), not the chain's start.
+		if fn != nil && fn.Kind() == "member_access_expression" {
+			if nm := fn.ChildByFieldName("name"); nm != nil && nm.StartPosition().Row != n.StartPosition().Row {
+				x.Pos = c.pos(nm)
+			}
 		}
 		c.args(x, n.ChildByFieldName("arguments"))
 		c.registration(n, x)
