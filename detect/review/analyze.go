@@ -96,7 +96,7 @@ func analyze(rep *Report, files []*File) {
 		}
 		fn := fnOf[ap.Name+"@"+ap.File+":"+ap.Func]
 		w := &walker{ix: ix, act: ap, root: fn, seen: map[string]bool{}, stack: map[*Func]bool{}, opaque: map[string]bool{}}
-		f := &frame{fn: fn, file: fn.File, taint: map[string]*source{}, values: map[string]*Expr{}, ctx: ctxParam(fn)}
+		f := &frame{fn: fn, file: fn.File, taint: map[string]*source{}, values: map[string]*Expr{}, counted: map[string]*op{}, ctx: ctxParam(fn)}
 		w.walkFunc(fn, f)
 		w.finish(f)
 		walkers[string(ap.Lang)+":"+ap.Name] = w

@@ -22,6 +22,8 @@ type op struct {
 	vars []string
 	// end is a check's last seq (the end of its if body).
 	end int
+	// key is a state read's store and key, as written.
+	key string
 	// cond is a check's condition.
 	cond *Expr
 	// text is what the op is, for messages.
@@ -68,6 +70,10 @@ type frame struct {
 	ctx    string // the activity context parameter's name
 	depth  int
 	via    []string
+	// counted maps a variable to the state read its value was computed
+	// from by adding or subtracting (qty := item.Qty - n): written back
+	// to the same key, it is an increment.
+	counted map[string]*op
 }
 
 func (w *walker) loc(f *frame, p Pos) Location {
@@ -239,6 +245,11 @@ func (w *walker) assign(s *Stmt, f *frame, before int) {
 		}
 		switch l.Kind {
 		case ExprIdent:
+			if rd := w.countedFrom(r, f); rd != nil {
+				f.counted[l.Name] = rd
+			} else if !aug {
+				delete(f.counted, l.Name)
+			}
 			if aug {
 				if src := w.taintOf(r, f); src != nil {
 					f.taint[l.Name] = src
@@ -260,6 +271,14 @@ func (w *walker) assign(s *Stmt, f *frame, before int) {
 			if !aug && r != nil {
 				// cmd.CommandText = "INSERT …": the value a later call reads.
 				f.values[l.Text] = r
+			}
+			if aug && (s.Op == "+=" || s.Op == "-=") {
+				// item.Qty -= n on a state read: the object now holds a count.
+				if root := rootIdent(l); root != "" {
+					if rd := w.readOf(root); rd != nil {
+						f.counted[root] = rd
+					}
+				}
 			}
 			if (aug && (s.Op == "+=" || s.Op == "-=")) || (!aug && r != nil && r.Kind == ExprBinary && (r.Op == "+" || r.Op == "-") && r.Arg(0) != nil && r.Arg(0).Text == l.Text) {
 				if !isLocalObject(l, f) {
@@ -366,7 +385,19 @@ func (w *walker) call(call *Expr, f *frame) {
 	if eff.kind == effPost && (anyKey(call, isIdemName)) {
 		w.idemKV = true
 	}
-	w.add(op{kind: opEffect, eff: eff, loc: w.loc(f, call.Pos), via: f.via})
+	var key string
+	switch eff.kind {
+	case effRead:
+		key = stateKey(call, f.file.Lang, false)
+	case effIdempotent:
+		if k := stateKey(call, f.file.Lang, true); k != "" {
+			if rd, what := w.countedValue(stateValue(call, f.file.Lang), f); rd != nil && rd.key == k {
+				eff.kind = effIncrement
+				eff.what = fmt.Sprintf("%s of %s (read from the same key at line %d, then added to or subtracted from)", call.Method(), Clip(what), rd.loc.Line)
+			}
+		}
+	}
+	w.add(op{kind: opEffect, eff: eff, loc: w.loc(f, call.Pos), via: f.via, key: key})
 	if eff.kind == effOpaqueWrite {
 		w.noteOpaque(f, call, "")
 	}
@@ -439,7 +470,7 @@ func isRecv(fn *Func, name string) bool {
 // follow walks a helper's body with its parameters bound to the call's
 // arguments' taint.
 func (w *walker) follow(fn *Func, call *Expr, f *frame) {
-	nf := &frame{fn: fn, file: fn.File, taint: map[string]*source{}, values: map[string]*Expr{}, ctx: "",
+	nf := &frame{fn: fn, file: fn.File, taint: map[string]*source{}, values: map[string]*Expr{}, counted: map[string]*op{}, ctx: "",
 		depth: f.depth + 1, via: append(append([]string(nil), f.via...), fmt.Sprintf("%s (called at %s:%d)", fn.Name, f.file.Path, call.Pos.Line))}
 	params := fn.Params
 	var plain []string

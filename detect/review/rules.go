@@ -520,8 +520,16 @@ func (w *walker) checkThenAct() {
 	}
 }
 
-// checks reports whether an if tests a read's result.
+// checks reports whether an if tests a read's result for presence (an
+// ordering comparison, qty < 0, tests a value, not whether the write was
+// done).
 func checks(c, r op) bool {
+	if c.cond != nil && c.cond.Kind == ExprBinary && isOrdering(c.cond.Op) && !textHas(c.cond, "len(", "count", "length") {
+		return false
+	}
+	if isErrCheck(c.cond) {
+		return false // Go's if err != nil { return err }: the read failed
+	}
 	for _, v := range c.vars {
 		if v == "#read"+strconv.Itoa(r.seq) {
 			return true
@@ -536,6 +544,26 @@ func checks(c, r op) bool {
 				return true
 			}
 		}
+	}
+	return false
+}
+
+// isErrCheck reports whether a condition is err != nil.
+func isErrCheck(e *Expr) bool {
+	if e == nil || e.Kind != ExprBinary || e.Op != "!=" || len(e.Args) != 2 {
+		return false
+	}
+	a, b := e.Args[0], e.Args[1]
+	if a.Kind == ExprIdent && a.Name == "nil" {
+		a, b = b, a
+	}
+	return b.Kind == ExprIdent && b.Name == "nil" && a.Kind == ExprIdent && (a.Name == "err" || strings.HasSuffix(a.Name, "Err"))
+}
+
+func isOrdering(op string) bool {
+	switch op {
+	case "<", ">", "<=", ">=":
+		return true
 	}
 	return false
 }
