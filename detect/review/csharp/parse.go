@@ -922,7 +922,12 @@ func (c *converter) expr(n *sitter.Node) *review.Expr {
 		if c.cls != nil {
 			x.Type = c.cls.name
 		}
-	case "qualified_name", "alias_qualified_name":
+	case "alias_qualified_name":
+		// global::System → System.
+		if nm := n.ChildByFieldName("name"); nm != nil {
+			return c.expr(nm)
+		}
+	case "qualified_name":
 		t := typeText(c, n)
 		x.Kind, x.Name = review.ExprAttr, t[strings.LastIndexByte(t, '.')+1:]
 		x.Ref, x.Type = c.qualify(t)
@@ -1201,7 +1206,7 @@ func (c *converter) member(x *review.Expr, obj *sitter.Node) {
 // type name).
 func (c *converter) isVariable(n *sitter.Node) bool {
 	if n == nil || n.Kind() != "identifier" {
-		return n != nil && n.Kind() != "qualified_name" && n.Kind() != "member_access_expression" && n.Kind() != "generic_name" && n.Kind() != "predefined_type"
+		return n != nil && n.Kind() != "qualified_name" && n.Kind() != "alias_qualified_name" && n.Kind() != "member_access_expression" && n.Kind() != "generic_name" && n.Kind() != "predefined_type"
 	}
 	_, ok := c.varTypeOK(c.text(n))
 	return ok

@@ -51,6 +51,22 @@ func baseKind(bases []string) review.DefKind {
 	return 0
 }
 
+// derives says whether bases reach WorkflowActivity<,> or Workflow<,>,
+// through base classes the file declares (an abstract activity base).
+func (c *converter) derives(bases []string, depth int) review.DefKind {
+	if k := baseKind(bases); k != 0 || depth > 4 {
+		return k
+	}
+	for _, b := range bases {
+		if cl := c.classes[b]; cl != nil {
+			if k := c.derives(cl.bases, depth+1); k != 0 {
+				return k
+			}
+		}
+	}
+	return 0
+}
+
 // registration records RegisterActivity and RegisterWorkflow calls; n is
 // the invocation, x its conversion.
 func (c *converter) registration(n *sitter.Node, x *review.Expr) {
@@ -135,7 +151,7 @@ func (c *converter) sdk() {
 		if td.Abstract || td.Interface {
 			continue
 		}
-		if k := baseKind(td.Bases); k != 0 {
+		if k := c.derives(td.Bases, 0); k != 0 {
 			f.Registrations = append(f.Registrations, review.Registration{Name: td.Name, Kind: k, Func: td.Name + ".RunAsync", Pos: td.Pos, File: f, Implicit: true})
 		}
 	}
