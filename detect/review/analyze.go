@@ -204,7 +204,17 @@ func orchestrators(rep *Report, ix *index, files []*File, walkers map[string]*wa
 			continue
 		}
 		w := walkers[string(s.file.Lang)+":"+s.target]
-		if w == nil || len(w.rejections) == 0 {
+		if w == nil {
+			continue
+		}
+		if len(w.rejections) == 0 {
+			if w.statusRaise != nil {
+				// raise_for_status(): every 4xx is raised, retried as a 5xx.
+				h := mk(s, RuleRetriedRejection, s.target, fmt.Sprintf("%s calls %s (%s:%d), which raises a permanent 4xx (a declined, invalid or not-found request) as it raises a transient 5xx, and this call retries it with %s: return a 4xx as a value and raise only what a retry can fix",
+					s.target, w.statusCall, w.statusRaise.File, w.statusRaise.Line, Clip(s.PolicyID)))
+				h.Severity = detect.SeverityLow
+				addTo(s.target, h)
+			}
 			continue
 		}
 		rl := w.rejections[0]

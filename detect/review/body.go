@@ -58,6 +58,13 @@ type walker struct {
 	// rejections are business rejections the body raises.
 	rejections []Location
 	rejectText []string
+	// statusRaise is a raise_for_status() or EnsureSuccessStatusCode()
+	// the body calls with no branch before it that returns a 4xx as a
+	// value: it raises a permanent 4xx as it raises a transient 5xx.
+	statusRaise *Location
+	statusCall  string
+	// handled4xx is set once the body has returned on a 4xx status.
+	handled4xx bool
 	opaque     map[string]bool
 }
 
@@ -160,6 +167,9 @@ func (w *walker) stmt(s *Stmt, f *frame) {
 		w.expr(s.X, f)
 		condReads := w.readsSince(readsBefore)
 		w.stmts(s.Body, f)
+		if returns4xx(s) {
+			w.handled4xx = true
+		}
 		if leavesEarly(s.Body) {
 			w.add(op{kind: opCheck, cond: s.X, end: w.seq, loc: w.loc(f, s.Pos), via: f.via, vars: condReads})
 			w.ops[len(w.ops)-1].seq = start + 1
@@ -359,6 +369,10 @@ func (w *walker) expr(e *Expr, f *frame) {
 // key positions, code twice cannot see.
 func (w *walker) call(call *Expr, f *frame) {
 	w.keyPositions(call, f)
+	if isStatusRaise(call) && !w.handled4xx && w.statusRaise == nil {
+		l := w.loc(f, call.Pos)
+		w.statusRaise, w.statusCall = &l, call.Method()+"()"
+	}
 	if lib := retryLibrary(call.Ref); lib != "" {
 		w.hazard(f, RuleRetryInBody, call.Pos, "calls "+lib+", which retries inside the body")
 	}

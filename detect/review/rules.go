@@ -244,6 +244,33 @@ func httpStatusArg(e *Expr) int {
 	return 0
 }
 
+// isStatusRaise reports whether a call raises on any HTTP error status,
+// 4xx and 5xx alike: requests' and httpx's raise_for_status(), .NET's
+// EnsureSuccessStatusCode().
+func isStatusRaise(call *Expr) bool {
+	switch call.Method() {
+	case "raise_for_status", "EnsureSuccessStatusCode":
+		return call.Receiver() != nil
+	}
+	return false
+}
+
+var status4xx = regexp.MustCompile(`\b4\d\d\b|<\s*500\b|>=?\s*400\b|IsClientError|is_client_error|BadRequest|PaymentRequired|NotFound|Conflict|UnprocessableEntity`)
+
+// returns4xx reports whether an if tests an HTTP status for a 4xx and
+// returns (the rejection comes back as a value).
+func returns4xx(s *Stmt) bool {
+	if s.X == nil || !textHas(s.X, "status") || !status4xx.MatchString(s.X.Text) {
+		return false
+	}
+	for _, st := range s.Body {
+		if st.Kind == StmtReturn {
+			return true
+		}
+	}
+	return false
+}
+
 // raise records a business rejection raised in the body.
 func (w *walker) raise(s *Stmt, f *frame) {
 	if ok, what := rejection(s.X); ok {

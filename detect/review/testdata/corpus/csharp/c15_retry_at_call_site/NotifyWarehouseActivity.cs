@@ -1,7 +1,8 @@
 // corpus: negative
 // negative-for: retry-in-body, shared-retry-policy, retried-rejection
 // The same PUT with no loop: the retry policy is where the activity is
-// called, in the workflow.
+// called, in the workflow, and a 4xx comes back as a value, so only what
+// a retry can fix is raised.
 using System.Net.Http.Json;
 using Dapr.Workflow;
 
@@ -14,6 +15,10 @@ public sealed class NotifyWarehouseActivity(HttpClient http) : WorkflowActivity<
     public override async Task<bool> RunAsync(WorkflowActivityContext context, Pick pick)
     {
         var response = await http.PutAsJsonAsync($"https://wms.example/picks/{pick.OrderId}", pick);
+        if ((int)response.StatusCode is >= 400 and < 500 and not 408 and not 429)
+        {
+            return false; // a rejection: the workflow decides, no retry
+        }
         response.EnsureSuccessStatusCode();
         return true;
     }
