@@ -52,11 +52,11 @@ func (c *converter) call(f *review.File, caller *review.Func, x *review.Expr) {
 	case "RegisterWorkflow", "AddWorkflow":
 		c.register(f, caller, x, review.KindWorkflow, x.Arg(0), "")
 	case "AddActivityN":
-		if n := x.Arg(0); n != nil && n.Kind == review.ExprString {
+		if n := x.Arg(0); n != nil && (n.Kind == review.ExprString || n.Kind == review.ExprIdent) {
 			c.register(f, caller, x, review.KindActivity, x.Arg(1), n.Str)
 		}
 	case "AddWorkflowN":
-		if n := x.Arg(0); n != nil && n.Kind == review.ExprString {
+		if n := x.Arg(0); n != nil && (n.Kind == review.ExprString || n.Kind == review.ExprIdent) {
 			c.register(f, caller, x, review.KindWorkflow, x.Arg(1), n.Str)
 		}
 	case "CallActivity":
@@ -75,6 +75,21 @@ func (c *converter) call(f *review.File, caller *review.Func, x *review.Expr) {
 func (c *converter) register(f *review.File, caller *review.Func, x *review.Expr, kind review.DefKind, ref *review.Expr, name string) {
 	if ref == nil {
 		return
+	}
+	// for _, a := range []any{ChargeCard, SendEmail} { w.RegisterActivity(a) }:
+	// one registration per element.
+	if ref.Kind == review.ExprIdent && ref.Ref == "" {
+		if elems, keyVar, ok := review.RangeOf(caller.Body, f.Globals, x.Pos, ref.Name, true); ok {
+			nameArg := x.Arg(0)
+			for _, el := range elems {
+				n := name
+				if el.Key != nil && el.Key.Kind == review.ExprString && nameArg != nil && nameArg.Kind == review.ExprIdent && nameArg.Name == keyVar {
+					n = el.Key.Str
+				}
+				c.register(f, caller, x, kind, el.Value, n)
+			}
+			return
+		}
 	}
 	r := review.Registration{Kind: kind, Pos: x.Pos, File: f}
 	r.Func, r.Name = funcRef(ref, caller)
