@@ -66,6 +66,8 @@ type walker struct {
 	// handled4xx is set once the body has returned on a 4xx status.
 	handled4xx bool
 	opaque     map[string]bool
+	// typing counts typeOf's nesting.
+	typing int
 }
 
 // frame is one function being walked.
@@ -450,16 +452,17 @@ func (w *walker) helper(call *Expr, f *frame) *Func {
 		if fx.Ref != "" {
 			return w.ix.resolve(f.file, fx.Ref)
 		}
-		if fx.Type != "" { // C#: a method of this class, called without this.
-			return w.ix.method(f.file, fx.Type, fx.Name)
-		}
 		return w.ix.resolve(f.file, fx.Name)
 	case ExprAttr:
 		if fx.Ref != "" {
 			return w.ix.resolve(f.file, fx.Ref)
 		}
-		if fx.Type != "" { // a method of the object's declared type
-			return w.ix.method(f.file, fx.Type, fx.Name)
+		// A method of the object's type: a declared variable, a field of
+		// the receiver, a value a constructor of the tree returned.
+		if t := w.typeOf(fx.X, f, 0); t != "" {
+			if fn := w.ix.method(f.file, t, fx.Name); fn != nil {
+				return fn
+			}
 		}
 		obj := fx.X
 		if obj != nil && obj.Kind == ExprIdent {
@@ -470,6 +473,47 @@ func (w *walker) helper(call *Expr, f *frame) *Func {
 		}
 	}
 	return nil
+}
+
+// typeOf is an expression's static type as far as the tree says: what
+// the front-end knew, a field of a typed object, the type a literal or a
+// constructor of the tree makes, or a variable's value's type.
+func (w *walker) typeOf(e *Expr, f *frame, depth int) string {
+	// depth bounds one chain; typing bounds the recursion through helper
+	// (x = x.Next() would otherwise loop).
+	if e == nil || depth > 4 || w.typing > 8 {
+		return ""
+	}
+	w.typing++
+	defer func() { w.typing-- }()
+	if e.Type != "" {
+		return e.Type
+	}
+	switch e.Kind {
+	case ExprIdent:
+		if v := f.values[e.Name]; v != nil && v != e {
+			return w.typeOf(v, f, depth+1)
+		}
+	case ExprAttr:
+		if e.Ref == "" {
+			if t := w.typeOf(e.X, f, depth+1); t != "" {
+				return w.ix.fieldType(f.file, t, e.Name)
+			}
+		}
+	case ExprUnary:
+		if e.Op == "&" || e.Op == "*" || e.Op == "await" {
+			return w.typeOf(e.X, f, depth+1)
+		}
+	case ExprComposite:
+		if f.file.Lang == LangGo && e.Name != "" && !strings.ContainsAny(e.Name, "[]{}") {
+			return qualifyIn(f.file, strings.TrimPrefix(e.Name, "*"))
+		}
+	case ExprCall:
+		if fn := w.helper(e, f); fn != nil && fn.Result != "" {
+			return qualifyIn(fn.File, fn.Result)
+		}
+	}
+	return ""
 }
 
 func isRecv(fn *Func, name string) bool {

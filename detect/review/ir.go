@@ -98,11 +98,13 @@ type Expr struct {
 	Ref string
 	// Body is a function literal's statements.
 	Body []*Stmt
-	// Type is, for an attribute or a call's function, the declared type
-	// of its object when the front-end knows it from a declaration (a C#
-	// field, parameter or local) and the type is not an import Ref
-	// already names: a type of the reviewed tree, or one twice does not
-	// know. The analysis follows "Type.Name" into the tree.
+	// Type is the expression's static type when the front-end knows it
+	// from a declaration and no import Ref already names it: a variable's
+	// or field's declared type, this, a created object's type, a static
+	// class named in a call. It is a type of the reviewed tree or one twice
+	// does not know, as written ("Gateway", "billing.Client" qualified to
+	// "example.com/shop/billing.Client"). The analysis follows a call
+	// x.M() into the tree through x's type.
 	Type string
 }
 
@@ -170,6 +172,10 @@ type Func struct {
 	Recv string
 	// Params are the parameter names, in order.
 	Params []string
+	// Result is the type the function returns first, as written, when it
+	// is a named type ("*Gateway" → "Gateway"): a variable made by
+	// calling it has that type.
+	Result string
 	Pos    Pos
 	Body   []*Stmt
 	// Decorators are a Python function's decorators, or C# attributes.
@@ -283,6 +289,12 @@ type TypeDecl struct {
 	Name      string
 	Bases     []string
 	Interface bool
+	// Fields maps a field or property to its declared type, as written
+	// (pointers and generic arguments dropped).
+	Fields map[string]string
+	// Methods are an interface's method names (Go: its implementations
+	// are the types that have them all).
+	Methods []string
 	// Abstract is set for an abstract class.
 	Abstract bool
 	Pos      Pos

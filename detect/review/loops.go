@@ -29,7 +29,7 @@ func RangeOf(body, globals []*Stmt, at Pos, name string, goIndex bool) (elems []
 		x, items = x.Receiver(), true
 	}
 	for depth := 0; x != nil && x.Kind == ExprIdent && depth < 3; depth++ {
-		x = assigned(body, globals, x.Name)
+		x = Assigned(body, globals, x.Name)
 	}
 	if x == nil || x.Kind != ExprComposite {
 		return nil, "", false
@@ -124,9 +124,9 @@ func loopVars(loop *Stmt, goIndex bool) (value, key string) {
 	return "", ""
 }
 
-// assigned is the value last assigned to a name in the body, else in the
-// globals.
-func assigned(body, globals []*Stmt, name string) *Expr {
+// Assigned is the value last assigned to a name in the body, else in the
+// globals (nil when neither assigns it).
+func Assigned(body, globals []*Stmt, name string) *Expr {
 	var found *Expr
 	for _, list := range [][]*Stmt{globals, body} {
 		Walk(list, func(s *Stmt) bool {

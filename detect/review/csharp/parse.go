@@ -231,6 +231,7 @@ func (c *converter) declare(n *sitter.Node, ns, outer string) {
 				}
 			}
 			cl.bases = td.Bases
+			td.Fields = cl.fields
 			c.file.Types = append(c.file.Types, td)
 			body := ch.ChildByFieldName("body")
 			for _, m := range named(body) {
@@ -917,10 +918,15 @@ func (c *converter) expr(n *sitter.Node) *review.Expr {
 		c.name(x, c.memberName(n))
 	case "predefined_type":
 		x.Kind, x.Name = review.ExprIdent, c.text(n)
-	case "this", "this_expression", "base", "base_expression":
+	case "this", "this_expression":
 		x.Kind, x.Name = review.ExprIdent, "this"
 		if c.cls != nil {
 			x.Type = c.cls.name
+		}
+	case "base", "base_expression":
+		x.Kind, x.Name = review.ExprIdent, "this"
+		if c.cls != nil && len(c.cls.bases) > 0 {
+			x.Type = c.cls.bases[0]
 		}
 	case "alias_qualified_name":
 		// global::System → System.
@@ -960,8 +966,15 @@ func (c *converter) expr(n *sitter.Node) *review.Expr {
 			return x
 		}
 		x.Kind, x.X = review.ExprCall, c.expr(fn)
+		if fn != nil && fn.Kind() == "identifier" && x.X.Ref == "" && c.cls != nil {
+			// Helper(x) of this class: this.Helper(x).
+			if cl := c.classWithMethod(x.X.Name); cl != "" {
+				this := &review.Expr{Kind: review.ExprIdent, Name: "this", Type: cl, Pos: x.X.Pos, Text: "this"}
+				x.X = &review.Expr{Kind: review.ExprAttr, X: this, Name: x.X.Name, Pos: x.X.Pos, Text: x.X.Text}
+			}
+		}
 		if x.X != nil {
-			x.Name, x.Ref, x.Type = x.X.Name, x.X.Ref, x.X.Type
+			x.Name, x.Ref = x.X.Name, x.X.Ref
 		}
 		// A call in a chain that spans lines is placed at its method's
 		// name (.WaitAndRetryAsync(…) on its own line), not the chain's start.
@@ -1143,12 +1156,16 @@ func (c *converter) expr(n *sitter.Node) *review.Expr {
 // member gets its qualified Ref.
 func (c *converter) name(x *review.Expr, name string) {
 	x.Kind, x.Name = review.ExprIdent, name
-	if _, ok := c.varTypeOK(name); ok {
+	if t, ok := c.varTypeOK(name); ok {
+		// A variable: its declared type, when it is one the tree may
+		// declare (a library type twice knows types its calls' Ref).
+		if ref, hint := c.qualify(t); ref == "" {
+			x.Type = hint
+		}
 		return
 	}
-	if cl := c.classWithMethod(name); cl != "" {
-		x.Type = cl
-		return
+	if c.classWithMethod(name) != "" {
+		return // a method of this class: the call makes it this.Name
 	}
 	if rootNamespaces[name] {
 		x.Ref = name
@@ -1197,8 +1214,8 @@ func (c *converter) member(x *review.Expr, obj *sitter.Node) {
 	switch {
 	case ref != "":
 		x.Ref = ref + "." + x.Name
-	case hint != "":
-		x.Type = hint
+	case hint != "" && ox.Type == "":
+		ox.Type = hint
 	}
 }
 
@@ -1237,7 +1254,7 @@ func (c *converter) creation(n *sitter.Node, t string, x *review.Expr) *review.E
 	x.Kind, x.Op = review.ExprCall, "new"
 	simple := t[strings.LastIndexByte(t, '.')+1:]
 	tx := &review.Expr{Kind: review.ExprIdent, Name: simple, Pos: x.Pos, Text: t}
-	tx.Ref, _ = c.qualify(t)
+	tx.Ref, x.Type = c.qualify(t)
 	x.X, x.Name, x.Ref = tx, simple, tx.Ref
 	var args, init *sitter.Node
 	if n.Kind() == "object_creation_expression" {

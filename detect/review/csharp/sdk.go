@@ -120,8 +120,8 @@ func (c *converter) registration(n *sitter.Node, x *review.Expr) {
 			r.Inline = &review.Func{Name: r.Func, Short: impl.Name, Pos: impl.Pos, Body: impl.Body, File: c.file, Params: c.params[impl]}
 		case review.ExprIdent:
 			r.Func = impl.Name
-			if impl.Type != "" {
-				r.Func = impl.Type + "." + impl.Name
+			if cl := c.classWithMethod(impl.Name); cl != "" {
+				r.Func = cl + "." + impl.Name
 			}
 		case review.ExprAttr:
 			r.Func = impl.Text

@@ -1,6 +1,8 @@
 package golang
 
 import (
+	"go/ast"
+	"go/parser"
 	"strings"
 
 	"github.com/twice-cli/twice/detect/review"
@@ -92,7 +94,7 @@ func (c *converter) register(f *review.File, caller *review.Func, x *review.Expr
 		}
 	}
 	r := review.Registration{Kind: kind, Pos: x.Pos, File: f}
-	r.Func, r.Name = funcRef(ref, caller)
+	r.Func, r.Name = c.funcRef(ref, caller)
 	if ref.Kind == review.ExprFunc {
 		r.Inline = &review.Func{Name: r.Func, Short: r.Func, Pos: ref.Pos, Body: ref.Body, File: f}
 	}
@@ -109,7 +111,7 @@ func (c *converter) register(f *review.File, caller *review.Func, x *review.Expr
 // package (or through an import) and the name the SDKs' reflection gives
 // it: the last dot-separated element of its runtime name, which is
 // "Name-fm" for a method value and "funcN" for a function literal.
-func funcRef(ref *review.Expr, caller *review.Func) (fn, name string) {
+func (c *converter) funcRef(ref *review.Expr, caller *review.Func) (fn, name string) {
 	switch ref.Kind {
 	case review.ExprIdent:
 		return ref.Name, ref.Name
@@ -117,9 +119,13 @@ func funcRef(ref *review.Expr, caller *review.Func) (fn, name string) {
 		if ref.Ref != "" {
 			return ref.Ref, ref.Name
 		}
-		// A method value: x.Method. Its type is not known without type
-		// checking; "?.Method" asks the resolver for the package's method
+		// A method value: x.Method. When x is a variable of a declared type
+		// (acts := &Activities{…}; a parameter), that type's method;
+		// else "?.Method" asks the resolver for the package's only method
 		// of that name.
+		if t := c.typeOfValue(ref.X, caller, 0); t != "" {
+			return t + "." + ref.Name, ref.Name + "-fm"
+		}
 		return "?." + ref.Name, ref.Name + "-fm"
 	case review.ExprString:
 		return "", ref.Str
@@ -127,10 +133,52 @@ func funcRef(ref *review.Expr, caller *review.Func) (fn, name string) {
 		return caller.Short + "." + ref.Name, ref.Name
 	case review.ExprUnary:
 		if ref.X != nil {
-			return funcRef(ref.X, caller)
+			return c.funcRef(ref.X, caller)
 		}
 	}
 	return "", ""
+}
+
+// typeOfValue is the named type of a value that registers a method: a
+// typed variable, &T{…} or T{…}, or a variable assigned one of them or
+// the result of a function of the file that returns a named type
+// (acts := NewActivities(db)).
+func (c *converter) typeOfValue(e *review.Expr, caller *review.Func, depth int) string {
+	if e == nil || depth > 3 {
+		return ""
+	}
+	if e.Type != "" {
+		return e.Type
+	}
+	switch e.Kind {
+	case review.ExprUnary:
+		return c.typeOfValue(e.X, caller, depth+1)
+	case review.ExprComposite:
+		return c.typeName(c.typeExpr(e.Name))
+	case review.ExprIdent:
+		if v := review.Assigned(caller.Body, c.file.Globals, e.Name); v != nil && v != e {
+			return c.typeOfValue(v, caller, depth+1)
+		}
+	case review.ExprCall:
+		if e.X != nil && e.X.Kind == review.ExprIdent {
+			for _, fn := range c.file.Funcs {
+				if fn.Name == e.X.Name && fn.Result != "" {
+					return fn.Result
+				}
+			}
+		}
+	}
+	return ""
+}
+
+// typeExpr parses a composite literal's type text back into a type
+// expression ("" when it is not one).
+func (c *converter) typeExpr(s string) ast.Expr {
+	e, err := parser.ParseExpr(s)
+	if err != nil {
+		return nil
+	}
+	return e
 }
 
 func (c *converter) callSite(caller *review.Func, x *review.Expr, child bool) review.CallSite {
@@ -139,7 +187,7 @@ func (c *converter) callSite(caller *review.Func, x *review.Expr, child bool) re
 	if target.Kind == review.ExprString {
 		cs.Target, cs.ByName = target.Str, true
 	} else {
-		cs.Target, _ = funcRef(target, caller)
+		cs.Target, _ = c.funcRef(target, caller)
 	}
 	for _, opt := range x.Args[1:] {
 		if opt.Kind != review.ExprCall {

@@ -64,6 +64,82 @@ type converter struct {
 	// class is the class whose body is being read.
 	class string
 	lits  int
+	// self is the class of the method whose body is being read (self's
+	// type); vars maps its annotated parameters to their types; fields
+	// collects the class's attributes' types (self.x = Gateway(…), a
+	// parameter annotated gateway: Gateway, a class-level x: T).
+	self   string
+	vars   map[string]string
+	fields map[string]string
+}
+
+// typeOf is an annotation's type, through Optional[T], T | None and
+// quotes, qualified through the imports ("" for builtins and unions of
+// several types).
+func (c *converter) typeOf(n *sitter.Node) string {
+	if n == nil {
+		return ""
+	}
+	switch n.Kind() {
+	case "type":
+		if xs := named(n); len(xs) == 1 {
+			return c.typeOf(xs[0])
+		}
+	case "identifier":
+		name := c.text(n)
+		switch name {
+		case "str", "int", "float", "bool", "bytes", "dict", "list", "tuple", "set", "None", "Any", "object":
+			return ""
+		}
+		if q, ok := c.file.Imports[name]; ok {
+			return q
+		}
+		return name
+	case "attribute":
+		obj := c.typeOf(n.ChildByFieldName("object"))
+		if obj == "" {
+			return ""
+		}
+		return obj + "." + c.text(n.ChildByFieldName("attribute"))
+	case "string":
+		for _, ch := range named(n) {
+			if ch.Kind() == "string_content" {
+				return c.text(ch)
+			}
+		}
+	case "generic_type", "subscript":
+		// Optional[Gateway]
+		xs := named(n)
+		if len(xs) == 2 && (c.text(xs[0]) == "Optional" || strings.HasSuffix(c.text(xs[0]), ".Optional")) {
+			return c.typeOf(xs[1])
+		}
+	case "type_parameter":
+		if xs := named(n); len(xs) == 1 {
+			return c.typeOf(xs[0])
+		}
+	case "binary_operator":
+		// Gateway | None
+		l, r := n.ChildByFieldName("left"), n.ChildByFieldName("right")
+		if c.text(r) == "None" {
+			return c.typeOf(l)
+		}
+	}
+	return ""
+}
+
+// ctorType is the class a call constructs (Gateway(…), gateways.Gateway(…)):
+// a callee whose last name is capitalised.
+func ctorType(x *review.Expr) string {
+	if x == nil || x.Kind != review.ExprCall || x.Name == "" || x.Name[0] < 'A' || x.Name[0] > 'Z' {
+		return ""
+	}
+	if x.Ref != "" {
+		return x.Ref
+	}
+	if x.X != nil {
+		return x.X.Text
+	}
+	return ""
 }
 
 func (c *converter) text(n *sitter.Node) string {
@@ -170,29 +246,53 @@ func (c *converter) definition(n *sitter.Node, decorators []*review.Expr) {
 			c.definition(d, decorators)
 		}
 	case "class_definition":
-		saved := c.class
-		c.class = c.text(n.ChildByFieldName("name"))
+		saved, savedFields := c.class, c.fields
+		c.class, c.fields = c.text(n.ChildByFieldName("name")), map[string]string{}
+		td := review.TypeDecl{Name: c.class, Pos: c.pos(n.ChildByFieldName("name")), Fields: c.fields}
+		for _, b := range named(n.ChildByFieldName("superclasses")) {
+			if t := c.typeOf(b); t != "" {
+				td.Bases = append(td.Bases, t)
+			}
+		}
 		for _, ch := range named(n.ChildByFieldName("body")) {
 			switch ch.Kind() {
 			case "function_definition", "decorated_definition", "class_definition":
 				c.definition(ch, nil)
+			case "expression_statement":
+				// gateway: Gateway (a dataclass field or an annotation).
+				for _, a := range named(ch) {
+					if a.Kind() == "assignment" && a.ChildByFieldName("type") != nil {
+						if t := c.typeOf(a.ChildByFieldName("type")); t != "" {
+							c.fields[c.text(a.ChildByFieldName("left"))] = t
+						}
+					}
+				}
 			}
 		}
-		c.class = saved
+		c.file.Types = append(c.file.Types, td)
+		c.class, c.fields = saved, savedFields
 	case "function_definition":
 		name := c.text(n.ChildByFieldName("name"))
 		fn := &review.Func{Name: name, Short: name, Recv: c.class, Pos: c.pos(n.ChildByFieldName("name")), File: c.file, Decorators: decorators}
 		if c.class != "" {
 			fn.Name = c.class + "." + name
 		}
+		savedSelf, savedVars := c.self, c.vars
+		c.self, c.vars = c.class, map[string]string{}
 		for _, p := range named(n.ChildByFieldName("parameters")) {
-			fn.Params = append(fn.Params, c.paramName(p))
+			pn := c.paramName(p)
+			fn.Params = append(fn.Params, pn)
+			if t := c.typeOf(p.ChildByFieldName("type")); t != "" {
+				c.vars[pn] = t
+			}
 		}
+		fn.Result = c.typeOf(n.ChildByFieldName("return_type"))
 		saved := c.class
 		c.class = ""
 		c.lits = 0
 		fn.Body = c.block(n.ChildByFieldName("body"))
 		c.class = saved
+		c.self, c.vars = savedSelf, savedVars
 		c.file.Funcs = append(c.file.Funcs, fn)
 	}
 }
@@ -340,8 +440,30 @@ func (c *converter) stmt(out []*review.Stmt, n *sitter.Node) []*review.Stmt {
 	return out
 }
 
+// fieldType records self.x = v's type on the class: a constructor call
+// or an annotated parameter.
+func (c *converter) fieldType(st *review.Stmt) {
+	if c.fields == nil || c.self == "" || len(st.Lhs) != 1 || len(st.Rhs) != 1 {
+		return
+	}
+	l, r := st.Lhs[0], st.Rhs[0]
+	if l.Kind != review.ExprAttr || l.X == nil || l.X.Name != "self" {
+		return
+	}
+	t := r.Type
+	if t == "" {
+		t = ctorType(r)
+	}
+	if t != "" {
+		if _, seen := c.fields[l.Name]; !seen {
+			c.fields[l.Name] = t
+		}
+	}
+}
+
 func (c *converter) assign(n *sitter.Node) *review.Stmt {
 	st := &review.Stmt{Kind: review.StmtAssign, Pos: c.pos(n), Op: "="}
+	defer c.fieldType(st)
 	if n.Kind() == "augmented_assignment" {
 		st.Op = c.text(n.ChildByFieldName("operator"))
 	}
@@ -373,7 +495,14 @@ func (c *converter) expr(n *sitter.Node) *review.Expr {
 	switch n.Kind() {
 	case "identifier":
 		x.Kind, x.Name = review.ExprIdent, c.text(n)
-		x.Ref = c.file.Imports[x.Name]
+		switch t, ok := c.vars[x.Name]; {
+		case (x.Name == "self" || x.Name == "cls") && c.self != "":
+			x.Type = c.self
+		case ok:
+			x.Type = t
+		default:
+			x.Ref = c.file.Imports[x.Name]
+		}
 	case "attribute":
 		x.Kind, x.X, x.Name = review.ExprAttr, c.expr(n.ChildByFieldName("object")), c.text(n.ChildByFieldName("attribute"))
 		if x.X != nil && x.X.Ref != "" {

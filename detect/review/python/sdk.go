@@ -125,6 +125,17 @@ func (c *converter) registerIn(caller *review.Func, x *review.Expr, kind review.
 		}
 	}
 	c.register(x, kind, ref, name)
+	// wfr.register_activity(acts.charge): acts's class's method, when its
+	// type is known (a typed parameter, acts = PaymentActivities(…)).
+	if ref != nil && ref.Kind == review.ExprAttr && ref.Ref == "" && ref.X != nil && len(c.file.Registrations) > 0 {
+		t := ref.X.Type
+		if t == "" && ref.X.Kind == review.ExprIdent {
+			t = ctorType(review.Assigned(caller.Body, c.file.Globals, ref.X.Name))
+		}
+		if t != "" {
+			c.file.Registrations[len(c.file.Registrations)-1].Func = t + "." + ref.Name
+		}
+	}
 }
 
 func (c *converter) register(x *review.Expr, kind review.DefKind, ref *review.Expr, name string) {
