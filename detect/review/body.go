@@ -190,7 +190,26 @@ func (w *walker) stmt(s *Stmt, f *frame) {
 		w.expr(s.X, f)
 		w.raise(s, f)
 	case StmtTry:
+		from := len(w.ops)
 		w.stmts(s.Body, f)
+		if c := catchesDuplicate(s); c != "" {
+			// try: INSERT … except IntegrityError: the unique constraint
+			// refuses the repeat and the handler swallows it (insert-ignore).
+			// An ORM's insert before the try is refused by the commit or
+			// SaveChanges inside it.
+			start := from
+			for i := from; i < len(w.ops); i++ {
+				if w.ops[i].kind == opWriteCall {
+					start = 0
+				}
+			}
+			for i := start; i < len(w.ops); i++ {
+				if o := &w.ops[i]; o.kind == opEffect && o.eff.kind == effInsert && (i >= from || o.eff.sql == "") {
+					o.eff.kind = effGuard
+					o.eff.what += ", its duplicate refused by a unique constraint (catches " + c + ")"
+				}
+			}
+		}
 		for _, h := range s.Handlers {
 			w.stmts(h, f)
 		}

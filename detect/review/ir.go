@@ -156,8 +156,10 @@ type Stmt struct {
 	X    *Expr
 	Body []*Stmt
 	Else []*Stmt
-	// Handlers are a try's exception handlers.
+	// Handlers are a try's exception handlers; Catches what each catches
+	// (its exception types and filter, as written; nil: everything).
 	Handlers [][]*Stmt
+	Catches  []*Expr
 	Finally  []*Stmt
 }
 

@@ -244,6 +244,25 @@ func httpStatusArg(e *Expr) int {
 	return 0
 }
 
+// duplicateCatch names the exceptions and codes of a unique-constraint
+// violation: SQLAlchemy's and DB-API's IntegrityError, psycopg's
+// UniqueViolation, EF Core's DbUpdateException, Postgres 23505, SQL
+// Server 2627 and 2601, MongoDB's DuplicateKey.
+var duplicateCatch = regexp.MustCompile(`IntegrityError|UniqueViolation|DuplicateKey|DbUpdateException|23505|\b2627\b|\b2601\b|(?i)duplicate key|unique constraint`)
+
+// catchesDuplicate names what a try's handler catches when it is a
+// unique-constraint violation ("" when none is).
+func catchesDuplicate(s *Stmt) string {
+	for _, c := range s.Catches {
+		if c != nil {
+			if m := duplicateCatch.FindString(c.Text); m != "" {
+				return m
+			}
+		}
+	}
+	return ""
+}
+
 // isStatusRaise reports whether a call raises on any HTTP error status,
 // 4xx and 5xx alike: requests' and httpx's raise_for_status(), .NET's
 // EnsureSuccessStatusCode().

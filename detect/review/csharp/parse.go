@@ -560,7 +560,14 @@ func (c *converter) stmt1(out []*review.Stmt, n *sitter.Node) []*review.Stmt {
 		for _, ch := range named(n) {
 			switch ch.Kind() {
 			case "catch_clause":
+				// catch (DbUpdateException ex) when (…): the declaration and
+				// the filter, as written.
+				var catches *review.Expr
+				if k := strings.TrimSpace(strings.TrimSuffix(c.text(ch), c.text(ch.ChildByFieldName("body")))); k != "catch" {
+					catches = &review.Expr{Kind: review.ExprOther, Pos: c.pos(ch), Text: review.Clip(k)}
+				}
 				st.Handlers = append(st.Handlers, c.stmtBody(ch.ChildByFieldName("body")))
+				st.Catches = append(st.Catches, catches)
 			case "finally_clause":
 				for _, b := range named(ch) {
 					if b.Kind() == "block" {

@@ -362,12 +362,16 @@ func (c *converter) stmt(out []*review.Stmt, n *sitter.Node) []*review.Stmt {
 			switch ch.Kind() {
 			case "except_clause", "except_group_clause":
 				var body []*review.Stmt
+				var catches *review.Expr
 				for _, b := range named(ch) {
 					if b.Kind() == "block" {
 						body = c.block(b)
+					} else if catches == nil {
+						catches = c.expr(b) // except IntegrityError [as e]
 					}
 				}
 				st.Handlers = append(st.Handlers, body)
+				st.Catches = append(st.Catches, catches)
 			case "else_clause":
 				st.Else = c.block(ch.ChildByFieldName("body"))
 			case "finally_clause":
