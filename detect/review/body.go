@@ -68,6 +68,8 @@ type walker struct {
 	opaque     map[string]bool
 	// typing counts typeOf's nesting.
 	typing int
+	// httpRetried is set once a retrying HttpClient is reported.
+	httpRetried bool
 }
 
 // frame is one function being walked.
@@ -432,6 +434,13 @@ func (w *walker) call(call *Expr, f *frame) {
 			}
 		}
 	}
+	if eff.http && !w.httpRetried {
+		if r := w.httpRetryFor(f); r != nil {
+			w.httpRetried = true
+			w.hazard(f, RuleRetryInBody, call.Pos, fmt.Sprintf("%s goes through an HttpClient that %s (%s:%d) makes retry each request: retries inside the activity, invisible to the history and multiplied by the engine's, which repeat a request the server may already have acted on",
+				Clip(eff.what), r.Call, r.File.Path, r.Pos.Line))
+		}
+	}
 	w.add(op{kind: opEffect, eff: eff, loc: w.loc(f, call.Pos), via: f.via, key: key})
 	if eff.kind == effOpaqueWrite {
 		w.noteOpaque(f, call, "")
@@ -492,6 +501,48 @@ func (w *walker) helper(call *Expr, f *frame) *Func {
 		}
 	}
 	return nil
+}
+
+// httpRetryFor is the retrying HttpClient configuration that applies to
+// a request made in the frame's function: every client, the typed client
+// the function's class is (or the activity's), or a named client the
+// function creates.
+func (w *walker) httpRetryFor(f *frame) *HTTPRetry {
+	for i := range w.ix.httpRetries {
+		r := &w.ix.httpRetries[i]
+		switch {
+		case r.Scope == "":
+			return r
+		case strings.HasPrefix(r.Scope, "name:"):
+			name := strings.TrimPrefix(r.Scope, "name:")
+			for _, fn := range []*Func{f.fn, w.root} {
+				if createsClient(fn, name) {
+					return r
+				}
+			}
+		default:
+			if t := simpleName(r.Scope); t == f.fn.Recv || t == w.root.Recv {
+				return r
+			}
+		}
+	}
+	return nil
+}
+
+// createsClient reports whether a function calls CreateClient("name").
+func createsClient(fn *Func, name string) bool {
+	found := false
+	Walk(fn.Body, func(s *Stmt) bool {
+		for _, e := range s.StmtExprs() {
+			for _, c := range e.Calls() {
+				if c.Name == "CreateClient" && c.Arg(0) != nil && c.Arg(0).Kind == ExprString && c.Arg(0).Str == name {
+					found = true
+				}
+			}
+		}
+		return !found
+	})
+	return found
 }
 
 // typeOf is an expression's static type as far as the tree says: what

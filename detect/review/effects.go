@@ -48,6 +48,9 @@ type effect struct {
 	sql string
 	// sqlArg is the position of the SQL argument.
 	sqlArg int
+	// http marks a request made through .NET's HttpClient (which the app
+	// may configure to retry).
+	http bool
 }
 
 var (

@@ -18,6 +18,10 @@ func classifyCSharp(call *Expr, values func(string) *Expr) effect {
 		e.kind, e.what = k, what
 		return e
 	}
+	setHTTP := func(k effectKind, what string) effect {
+		e.http = true
+		return set(k, what)
+	}
 	switch {
 	// ADO.NET: cmd.CommandText = "INSERT …"; await cmd.ExecuteNonQueryAsync().
 	case (strings.HasPrefix(m, "ExecuteNonQuery") || strings.HasPrefix(m, "ExecuteScalar") || strings.HasPrefix(m, "ExecuteReader")) && recv != nil && values != nil:
@@ -38,24 +42,24 @@ func classifyCSharp(call *Expr, values func(string) *Expr) effect {
 		}
 		switch {
 		case mentionsMethod(method, "Post"):
-			return set(effPost, "POST "+urlText(url, nil))
+			return setHTTP(effPost, "POST "+urlText(url, nil))
 		case mentionsMethod(method, "Put"), mentionsMethod(method, "Delete"):
-			return set(effIdempotent, strings.ToUpper(method.Name))
+			return setHTTP(effIdempotent, strings.ToUpper(method.Name))
 		case mentionsMethod(method, "Get"):
-			return set(effRead, "GET "+urlText(url, nil))
+			return setHTTP(effRead, "GET "+urlText(url, nil))
 		}
 	case isNew && call.Name == "RestRequest":
 		for _, a := range append(append([]*Expr(nil), call.Args...), call.Keyword("Method")) {
 			if mentionsMethod(a, "Post") {
-				return set(effPost, "POST "+urlText(call.Arg(0), nil))
+				return setHTTP(effPost, "POST "+urlText(call.Arg(0), nil))
 			}
 		}
 	case m == "PostAsync" || m == "PostAsJsonAsync" || m == "PostJsonAsync" || m == "ExecutePostAsync" || m == "PostAsync" && recv != nil:
-		return set(effPost, "POST "+urlText(call.Arg(0), call.Keyword("requestUri")))
+		return setHTTP(effPost, "POST "+urlText(call.Arg(0), call.Keyword("requestUri")))
 	case m == "PutAsync" || m == "PutAsJsonAsync" || m == "DeleteAsync" || m == "PutJsonAsync":
-		return set(effIdempotent, strings.ToUpper(strings.TrimSuffix(strings.TrimSuffix(m, "Async"), "AsJson")))
+		return setHTTP(effIdempotent, strings.ToUpper(strings.TrimSuffix(strings.TrimSuffix(m, "Async"), "AsJson")))
 	case m == "GetAsync" || m == "GetFromJsonAsync" || m == "GetStringAsync" || m == "GetByteArrayAsync" || m == "GetStreamAsync":
-		return set(effRead, "GET "+urlText(call.Arg(0), nil))
+		return setHTTP(effRead, "GET "+urlText(call.Arg(0), nil))
 	// Payments: Stripe.net's services.
 	case strings.HasPrefix(ref, "Stripe.") && isCreateVerb(m):
 		e.payment = true

@@ -35,6 +35,8 @@ type index struct {
 	implementers map[string][]declared
 	// structural caches a Go interface's implementations.
 	structural map[*TypeDecl][]declared
+	// httpRetries are the retrying HTTP clients the tree configures.
+	httpRetries []HTTPRetry
 }
 
 // declared is a type declaration and the package that holds it.
@@ -61,6 +63,7 @@ func newIndex(files []*File) *index {
 		}
 		p.files = append(p.files, f)
 		p.globals = append(p.globals, f.Globals...)
+		ix.httpRetries = append(ix.httpRetries, f.HTTPRetries...)
 		for i := range f.Types {
 			d := declared{&f.Types[i], p}
 			ix.types[string(f.Lang)+":"+d.decl.Name] = append(ix.types[string(f.Lang)+":"+d.decl.Name], d)

@@ -248,6 +248,18 @@ type CallSite struct {
 	Caller *Func
 }
 
+// HTTPRetry is an HTTP client configured to retry each request itself.
+type HTTPRetry struct {
+	// Scope is the clients it applies to: "" every client of the app
+	// (ConfigureHttpClientDefaults), a type name (the typed client of
+	// AddHttpClient<T>), or "name:x" (the named client AddHttpClient("x")).
+	Scope string
+	// Call is the configuring call's name (AddStandardResilienceHandler).
+	Call string
+	Pos  Pos
+	File *File
+}
+
 // File is one parsed source file.
 type File struct {
 	// Path is the file's path as found under the reviewed root, with
@@ -274,6 +286,9 @@ type File struct {
 	// Registrations and CallSites, wherever they appear in the file.
 	Registrations []Registration
 	CallSites     []CallSite
+	// HTTPRetries are HTTP clients the file configures to retry inside
+	// every call (.NET's AddStandardResilienceHandler and Polly handlers).
+	HTTPRetries []HTTPRetry
 	// Lines is the number of lines.
 	Lines int
 	// Src is the file's bytes (for excerpts).

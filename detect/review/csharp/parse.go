@@ -77,6 +77,9 @@ type converter struct {
 	// registered as an activity.
 	params map[*review.Expr][]string
 	lits   int
+	// inDefaults is set while the arguments of ConfigureHttpClientDefaults
+	// are read: a handler added there applies to every HttpClient.
+	inDefaults bool
 }
 
 func (c *converter) text(n *sitter.Node) string {
@@ -983,6 +986,11 @@ func (c *converter) expr(n *sitter.Node) *review.Expr {
 		if x.X != nil {
 			x.Name, x.Ref = x.X.Name, x.X.Ref
 		}
+		savedDefaults := c.inDefaults
+		if x.Name == "ConfigureHttpClientDefaults" {
+			c.inDefaults = true
+		}
+		defer func() { c.inDefaults = savedDefaults }()
 		// A call in a chain that spans lines is placed at its method's
 		// name (.WaitAndRetryAsync(…) on its own line), not the chain's start.
 		if fn != nil && fn.Kind() == "member_access_expression" {
@@ -992,6 +1000,7 @@ func (c *converter) expr(n *sitter.Node) *review.Expr {
 		}
 		c.args(x, n.ChildByFieldName("arguments"))
 		c.registration(n, x)
+		c.httpRetry(n, x)
 	case "object_creation_expression":
 		return c.creation(n, typeText(c, n.ChildByFieldName("type")), x)
 	case "implicit_object_creation_expression":

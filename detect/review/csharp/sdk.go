@@ -143,6 +143,67 @@ func (c *converter) registration(n *sitter.Node, x *review.Expr) {
 	c.file.Registrations = append(c.file.Registrations, r)
 }
 
+// httpRetryHandlers are the IHttpClientBuilder extensions that make an
+// HttpClient retry each request (Microsoft.Extensions.Http.Resilience's
+// standard handler retries every method, POST included, by default;
+// Microsoft.Extensions.Http.Polly's handlers run a Polly policy).
+var httpRetryHandlers = map[string]bool{
+	"AddStandardResilienceHandler": true, "AddStandardHedgingHandler": true, "AddResilienceHandler": true,
+	"AddPolicyHandler": true, "AddTransientHttpErrorPolicy": true, "AddPolicyHandlerFromRegistry": true,
+}
+
+// httpRetry records a retrying HttpClient: for every client
+// (ConfigureHttpClientDefaults), a typed client (AddHttpClient<T>) or a
+// named one (AddHttpClient("name")).
+func (c *converter) httpRetry(n *sitter.Node, x *review.Expr) {
+	if !httpRetryHandlers[x.Name] {
+		return
+	}
+	r := review.HTTPRetry{Call: x.Name, Pos: x.Pos, File: c.file}
+	if !c.inDefaults {
+		scope, ok := c.clientOf(n)
+		if !ok {
+			return
+		}
+		r.Scope = scope
+	}
+	c.file.HTTPRetries = append(c.file.HTTPRetries, r)
+}
+
+// clientOf finds the AddHttpClient call a handler is chained to and the
+// client it configures: the typed client's type, or "name:" and its name.
+func (c *converter) clientOf(n *sitter.Node) (string, bool) {
+	for depth := 0; n != nil && depth < 8; depth++ {
+		fn := n.ChildByFieldName("function")
+		if fn == nil || fn.Kind() != "member_access_expression" {
+			return "", false
+		}
+		name := fn.ChildByFieldName("name")
+		if c.memberName(name) == "AddHttpClient" {
+			if name.Kind() == "generic_name" {
+				for _, ch := range named(name) {
+					if ch.Kind() == "type_argument_list" {
+						if ts := named(ch); len(ts) > 0 {
+							return typeText(c, ts[len(ts)-1]), true
+						}
+					}
+				}
+			}
+			if a := named(n.ChildByFieldName("arguments")); len(a) > 0 {
+				if v := c.exprNoRaise(argValue(a[0])); v.Kind == review.ExprString {
+					return "name:" + v.Str, true
+				}
+			}
+			return "", false
+		}
+		n = fn.ChildByFieldName("expression")
+		if n == nil || n.Kind() != "invocation_expression" {
+			return "", false
+		}
+	}
+	return "", false
+}
+
 // sdk records the classes the SDK registers by their type, and every
 // orchestrator call site.
 func (c *converter) sdk() {
