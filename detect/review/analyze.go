@@ -81,10 +81,16 @@ func analyze(rep *Report, files []*File) {
 		ap.Func, ap.Location = a.fn.Name, Location{File: a.fn.File.Path, Line: a.fn.Pos.Line, Col: a.fn.Pos.Col}
 	}
 	fnOf := map[string]*Func{}
+	// selfOf is the registered class when its body is a base class's
+	// method (a template-method base activity): this.M() calls go to it.
+	selfOf := map[string]string{}
 	for _, a := range acts {
 		if a.fn != nil {
 			if k := a.reg.Name + "@" + a.fn.File.Path + ":" + a.fn.Name; fnOf[k] == nil {
 				fnOf[k] = a.fn
+				if i := strings.LastIndexByte(a.reg.Func, '.'); i > 0 && a.reg.Inline == nil && a.fn.Recv != "" && simpleName(a.reg.Func[:i]) != a.fn.Recv {
+					selfOf[k] = a.reg.Func[:i]
+				}
 			}
 		}
 	}
@@ -94,8 +100,9 @@ func analyze(rep *Report, files []*File) {
 		if ap.Unresolved {
 			continue
 		}
-		fn := fnOf[ap.Name+"@"+ap.File+":"+ap.Func]
-		w := &walker{ix: ix, act: ap, root: fn, seen: map[string]bool{}, stack: map[*Func]bool{}, opaque: map[string]bool{}}
+		k := ap.Name + "@" + ap.File + ":" + ap.Func
+		fn := fnOf[k]
+		w := &walker{ix: ix, act: ap, root: fn, self: selfOf[k], seen: map[string]bool{}, stack: map[*Func]bool{}, opaque: map[string]bool{}}
 		f := &frame{fn: fn, file: fn.File, taint: map[string]*source{}, values: map[string]*Expr{}, counted: map[string]*op{}, ctx: ctxParam(fn)}
 		w.walkFunc(fn, f)
 		w.finish(f)

@@ -41,9 +41,11 @@ const (
 
 // walker reviews one activity's body.
 type walker struct {
-	ix     *index
-	act    *Activity
-	root   *Func
+	ix   *index
+	act  *Activity
+	root *Func
+	// self is the activity's class when root is a method it inherits.
+	self   string
 	ops    []op
 	seq    int
 	seen   map[string]bool // hazards already reported, by rule and place
@@ -484,6 +486,13 @@ func (w *walker) helper(call *Expr, f *frame) *Func {
 	case ExprAttr:
 		if fx.Ref != "" {
 			return w.ix.resolve(f.file, fx.Ref)
+		}
+		// this.M() in a method the activity inherits: the activity's own
+		// class's M first (an override of a template method's hook).
+		if w.self != "" && fx.X != nil && fx.X.Kind == ExprIdent && (fx.X.Name == "this" || fx.X.Name == "self") {
+			if fn := w.ix.method(f.file, w.self, fx.Name); fn != nil {
+				return fn
+			}
 		}
 		// A method of the object's type: a declared variable, a field of
 		// the receiver, a value a constructor of the tree returned.

@@ -250,3 +250,69 @@ func itoa(n int) string {
 	}
 	return string(append([]byte{byte('0' + n)}, b...))
 }
+
+// TestCSharpTemplateMethodActivities: activities that derive a base class
+// of the tree (in another file) whose RunAsync calls an abstract hook are
+// found, and each is reviewed through its own override of the hook.
+func TestCSharpTemplateMethodActivities(t *testing.T) {
+	skipWithoutCSharp(t)
+	base := `using Dapr.Workflow;
+
+namespace Shop.Common;
+
+public abstract class AuditedActivity<TIn, TOut> : WorkflowActivity<TIn, TOut>
+{
+    public override async Task<TOut> RunAsync(WorkflowActivityContext context, TIn input)
+    {
+        var result = await ExecuteAsync(context, input);
+        return result;
+    }
+
+    protected abstract Task<TOut> ExecuteAsync(WorkflowActivityContext context, TIn input);
+}
+`
+	acts := `using Dapr.Workflow;
+using Shop.Common;
+
+namespace Shop;
+
+public sealed class SendInvoice(HttpClient http) : AuditedActivity<string, bool>
+{
+    protected override async Task<bool> ExecuteAsync(WorkflowActivityContext context, string id)
+    {
+        var r = await http.PostAsync($"https://billing.example/invoices/{id}/send", null);
+        return r.IsSuccessStatusCode;
+    }
+}
+
+public sealed class Archive(HttpClient http) : AuditedActivity<string, bool>
+{
+    protected override async Task<bool> ExecuteAsync(WorkflowActivityContext context, string id)
+    {
+        await http.DeleteAsync($"https://billing.example/drafts/{id}");
+        return true;
+    }
+}
+`
+	program := `using Dapr.Workflow;
+using Shop;
+
+var builder = Host.CreateApplicationBuilder(args);
+builder.Services.AddDaprWorkflow(o =>
+{
+    o.RegisterActivity<SendInvoice>();
+    o.RegisterActivity<Archive>();
+});
+`
+	rep := reviewDir(t, map[string]string{"Common/AuditedActivity.cs": base, "Activities.cs": acts, "Program.cs": program})
+	send, archive := rep.Activity("SendInvoice"), rep.Activity("Archive")
+	if send == nil || archive == nil || send.Unresolved || archive.Unresolved {
+		t.Fatalf("activities %+v, want SendInvoice and Archive found", rep.Activities)
+	}
+	if len(send.Hazards) != 1 || send.Hazards[0].Rule != review.RuleUnkeyedSideEffect || !strings.HasSuffix(send.Hazards[0].File, "Activities.cs") {
+		t.Errorf("SendInvoice's POST through its override: hazards %+v", send.Hazards)
+	}
+	if len(archive.Hazards) != 0 {
+		t.Errorf("Archive only deletes, yet has hazards %+v", archive.Hazards)
+	}
+}
