@@ -295,21 +295,7 @@ func classify(call *Expr, lang Lang, values func(string) *Expr) effect {
 	}
 	if lang == LangCSharp {
 		if ec := classifyCSharp(call, values); ec.kind != effNone {
-			e = ec
-			if e.kind != effNone && e.sql == "" {
-				switch e.kind {
-				case effPost:
-					e.keyed = anyKey(call, isIdemName)
-				case effPublish:
-					e.keyed = anyKey(call, isMessageIDName) || heldKey(call, isMessageIDName, values)
-				case effEmail:
-					e.keyed = anyKey(call, isIdemName)
-				}
-				if e.kind == effPost && !e.payment {
-					e.payment = isPaymentURL(e.what)
-				}
-			}
-			return e
+			return keyEffect(ec, call, values)
 		}
 	}
 	// SQLAlchemy: session.execute(insert(t).values(…)[.on_conflict_do_nothing()]).
@@ -439,24 +425,30 @@ func classify(call *Expr, lang Lang, values func(string) *Expr) effect {
 		e.kind, e.what = effRead, m
 	}
 	if e.kind != effNone {
-		switch e.kind {
-		case effPost:
-			e.keyed = anyKey(call, isIdemName)
-		case effPublish:
-			e.keyed = anyKey(call, isMessageIDName) || heldKey(call, isMessageIDName, values)
-		case effEmail:
-			e.keyed = anyKey(call, isIdemName)
-		}
-		if e.kind == effPost && !e.payment {
-			e.payment = isPaymentURL(e.what)
-		}
-		return e
+		return keyEffect(e, call, values)
 	}
 	if recv != nil && ref == "" {
 		e.kind = classifyByName(m)
 		if e.kind != effNone {
 			e.what = call.X.Text
 		}
+	}
+	return e
+}
+
+// keyEffect notes whether a POST, publish or send carries its own key
+// (an idempotency key, a message id), and whether a POST is a payment.
+func keyEffect(e effect, call *Expr, values func(string) *Expr) effect {
+	switch e.kind {
+	case effPost:
+		e.keyed = anyKey(call, isIdemName)
+	case effPublish:
+		e.keyed = anyKey(call, isMessageIDName) || heldKey(call, isMessageIDName, values)
+	case effEmail:
+		e.keyed = anyKey(call, isIdemName)
+	}
+	if e.kind == effPost && !e.payment {
+		e.payment = isPaymentURL(e.what)
 	}
 	return e
 }

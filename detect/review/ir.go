@@ -334,6 +334,27 @@ func Walk(stmts []*Stmt, fn func(*Stmt) bool) {
 	}
 }
 
+// EachCall calls fn for every call in the statements, in source order,
+// outermost first, including the calls inside function literals and
+// lambdas (a registration or call site made in a callback).
+func EachCall(stmts []*Stmt, fn func(*Expr)) {
+	Walk(stmts, func(s *Stmt) bool {
+		for _, e := range s.StmtExprs() {
+			e.Exprs(func(x *Expr) bool {
+				if x.Kind == ExprFunc {
+					EachCall(x.Body, fn)
+					return false
+				}
+				if x.Kind == ExprCall {
+					fn(x)
+				}
+				return true
+			})
+		}
+		return true
+	})
+}
+
 // Exprs calls fn for the expression and every sub-expression, outermost
 // first; fn returning false skips its children. Function literals' bodies
 // are not entered.

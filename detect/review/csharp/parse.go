@@ -3,13 +3,13 @@
 package csharp
 
 import (
-	"errors"
 	"strings"
 
 	sitter "github.com/tree-sitter/go-tree-sitter"
 	tscsharp "github.com/tree-sitter/tree-sitter-c-sharp/bindings/go"
 
 	"github.com/twice-cli/twice/detect/review"
+	"github.com/twice-cli/twice/detect/review/internal/tsconv"
 )
 
 // Available reports whether this build can parse C#, and why not.
@@ -17,23 +17,18 @@ func Available() (bool, string) { return true, "" }
 
 // Parse parses one file.
 func (Frontend) Parse(name string, src []byte) (*review.File, error) {
-	p := sitter.NewParser()
-	defer p.Close()
-	if err := p.SetLanguage(sitter.NewLanguage(tscsharp.Language())); err != nil {
+	tree, err := tsconv.Parse(tscsharp.Language(), src)
+	if err != nil {
 		return nil, err
-	}
-	tree := p.Parse(src, nil)
-	if tree == nil {
-		return nil, errors.New("the parser gave no tree")
 	}
 	defer tree.Close()
 	root := tree.RootNode()
-	c := &converter{src: src, idx: review.NewLineIndex(src), classes: map[string]*class{}, params: map[*review.Expr][]string{}}
+	c := &converter{Source: tsconv.NewSource(src), classes: map[string]*class{}, params: map[*review.Expr][]string{}}
 	f := &review.File{
 		Path:    name,
 		Lang:    review.LangCSharp,
 		Imports: map[string]string{},
-		Lines:   c.idx.Lines(),
+		Lines:   c.Idx.Lines(),
 		Src:     src,
 	}
 	c.file = f
@@ -57,8 +52,7 @@ type class struct {
 }
 
 type converter struct {
-	src  []byte
-	idx  *review.LineIndex
+	tsconv.Source
 	file *review.File
 	// statics are the types of using static directives.
 	statics []string
@@ -82,34 +76,11 @@ type converter struct {
 	inDefaults bool
 }
 
-func (c *converter) text(n *sitter.Node) string {
-	if n == nil {
-		return ""
-	}
-	return string(c.src[n.StartByte():n.EndByte()])
-}
+func (c *converter) text(n *sitter.Node) string { return c.Source.Text(n) }
 
-func (c *converter) pos(n *sitter.Node) review.Pos {
-	if n == nil {
-		return review.Pos{}
-	}
-	p := n.StartPosition()
-	return c.idx.PosAt(int(p.Row), int(p.Column))
-}
+func (c *converter) pos(n *sitter.Node) review.Pos { return c.Source.Pos(n) }
 
-func named(n *sitter.Node) []*sitter.Node {
-	if n == nil {
-		return nil
-	}
-	k := n.NamedChildCount()
-	out := make([]*sitter.Node, 0, k)
-	for i := uint(0); i < k; i++ {
-		if ch := n.NamedChild(i); ch != nil && ch.Kind() != "comment" {
-			out = append(out, ch)
-		}
-	}
-	return out
-}
+func named(n *sitter.Node) []*sitter.Node { return tsconv.Named(n) }
 
 // hasToken reports whether a node has an anonymous child with the text.
 func hasToken(n *sitter.Node, tok string) bool {
@@ -1378,18 +1349,4 @@ func (c *converter) anonymous(x *review.Expr, n *sitter.Node) {
 	}
 }
 
-func unescape(s string) string {
-	switch s {
-	case `\n`:
-		return "\n"
-	case `\t`:
-		return "\t"
-	case `\"`:
-		return `"`
-	case `\'`:
-		return "'"
-	case `\\`:
-		return `\`
-	}
-	return s
-}
+func unescape(s string) string { return tsconv.Unescape(s) }

@@ -217,30 +217,14 @@ func (c *converter) sdk() {
 		}
 	}
 	for _, fn := range f.Funcs {
-		var visit func([]*review.Stmt)
-		visit = func(stmts []*review.Stmt) {
-			review.Walk(stmts, func(s *review.Stmt) bool {
-				for _, e := range s.StmtExprs() {
-					e.Exprs(func(x *review.Expr) bool {
-						if x.Kind == review.ExprFunc {
-							visit(x.Body)
-							return false
-						}
-						if x.Kind == review.ExprCall {
-							switch x.Name {
-							case "CallActivityAsync":
-								f.CallSites = append(f.CallSites, c.callSite(fn, x, false))
-							case "CallChildWorkflowAsync":
-								f.CallSites = append(f.CallSites, c.callSite(fn, x, true))
-							}
-						}
-						return true
-					})
-				}
-				return true
-			})
-		}
-		visit(fn.Body)
+		review.EachCall(fn.Body, func(x *review.Expr) {
+			switch x.Name {
+			case "CallActivityAsync":
+				f.CallSites = append(f.CallSites, c.callSite(fn, x, false))
+			case "CallChildWorkflowAsync":
+				f.CallSites = append(f.CallSites, c.callSite(fn, x, true))
+			}
+		})
 	}
 }
 

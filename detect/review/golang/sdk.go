@@ -25,25 +25,7 @@ import (
 //     package.
 func (c *converter) sdk(f *review.File) {
 	for _, fn := range f.Funcs {
-		var visit func(stmts []*review.Stmt)
-		visit = func(stmts []*review.Stmt) {
-			review.Walk(stmts, func(s *review.Stmt) bool {
-				for _, e := range s.StmtExprs() {
-					e.Exprs(func(x *review.Expr) bool {
-						if x.Kind == review.ExprFunc {
-							visit(x.Body)
-							return false
-						}
-						if x.Kind == review.ExprCall {
-							c.call(f, fn, x)
-						}
-						return true
-					})
-				}
-				return true
-			})
-		}
-		visit(fn.Body)
+		review.EachCall(fn.Body, func(x *review.Expr) { c.call(f, fn, x) })
 	}
 }
 

@@ -3,13 +3,13 @@
 package python
 
 import (
-	"errors"
 	"strings"
 
 	sitter "github.com/tree-sitter/go-tree-sitter"
 	tspython "github.com/tree-sitter/tree-sitter-python/bindings/go"
 
 	"github.com/twice-cli/twice/detect/review"
+	"github.com/twice-cli/twice/detect/review/internal/tsconv"
 )
 
 // Available reports whether this build can parse Python, and why not.
@@ -17,24 +17,19 @@ func Available() (bool, string) { return true, "" }
 
 // Parse parses one file.
 func (Frontend) Parse(name string, src []byte) (*review.File, error) {
-	p := sitter.NewParser()
-	defer p.Close()
-	if err := p.SetLanguage(sitter.NewLanguage(tspython.Language())); err != nil {
+	tree, err := tsconv.Parse(tspython.Language(), src)
+	if err != nil {
 		return nil, err
-	}
-	tree := p.Parse(src, nil)
-	if tree == nil {
-		return nil, errors.New("the parser gave no tree")
 	}
 	defer tree.Close()
 	root := tree.RootNode()
-	c := &converter{src: src, idx: review.NewLineIndex(src)}
+	c := &converter{Source: tsconv.NewSource(src)}
 	f := &review.File{
 		Path:    name,
 		Lang:    review.LangPython,
 		Package: moduleName(name),
 		Imports: map[string]string{},
-		Lines:   c.idx.Lines(),
+		Lines:   c.Idx.Lines(),
 		Src:     src,
 	}
 	c.file = f
@@ -58,8 +53,7 @@ func moduleName(p string) string {
 }
 
 type converter struct {
-	src  []byte
-	idx  *review.LineIndex
+	tsconv.Source
 	file *review.File
 	// class is the class whose body is being read.
 	class string
@@ -142,31 +136,11 @@ func ctorType(x *review.Expr) string {
 	return ""
 }
 
-func (c *converter) text(n *sitter.Node) string {
-	if n == nil {
-		return ""
-	}
-	return string(c.src[n.StartByte():n.EndByte()])
-}
+func (c *converter) text(n *sitter.Node) string { return c.Source.Text(n) }
 
-func (c *converter) pos(n *sitter.Node) review.Pos {
-	p := n.StartPosition()
-	return c.idx.PosAt(int(p.Row), int(p.Column))
-}
+func (c *converter) pos(n *sitter.Node) review.Pos { return c.Source.Pos(n) }
 
-func named(n *sitter.Node) []*sitter.Node {
-	if n == nil {
-		return nil
-	}
-	k := n.NamedChildCount()
-	out := make([]*sitter.Node, 0, k)
-	for i := uint(0); i < k; i++ {
-		if ch := n.NamedChild(i); ch != nil && ch.Kind() != "comment" {
-			out = append(out, ch)
-		}
-	}
-	return out
-}
+func named(n *sitter.Node) []*sitter.Node { return tsconv.Named(n) }
 
 // imports reads every import statement, wherever it is.
 func (c *converter) imports(root *sitter.Node) {
@@ -627,18 +601,4 @@ func (c *converter) expr(n *sitter.Node) *review.Expr {
 	return x
 }
 
-func unescape(s string) string {
-	switch s {
-	case `\n`:
-		return "\n"
-	case `\t`:
-		return "\t"
-	case `\"`:
-		return `"`
-	case `\'`:
-		return "'"
-	case `\\`:
-		return `\`
-	}
-	return s
-}
+func unescape(s string) string { return tsconv.Unescape(s) }

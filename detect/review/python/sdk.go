@@ -32,25 +32,7 @@ func (c *converter) sdk() {
 			}
 			f.Registrations = append(f.Registrations, review.Registration{Name: name, Kind: kind, Func: fn.Name, Pos: d.Pos, File: f})
 		}
-		var visit func([]*review.Stmt)
-		visit = func(stmts []*review.Stmt) {
-			review.Walk(stmts, func(s *review.Stmt) bool {
-				for _, e := range s.StmtExprs() {
-					e.Exprs(func(x *review.Expr) bool {
-						if x.Kind == review.ExprFunc {
-							visit(x.Body)
-							return false
-						}
-						if x.Kind == review.ExprCall {
-							c.call(fn, x)
-						}
-						return true
-					})
-				}
-				return true
-			})
-		}
-		visit(fn.Body)
+		review.EachCall(fn.Body, func(x *review.Expr) { c.call(fn, x) })
 	}
 }
 
