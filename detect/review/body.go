@@ -638,6 +638,9 @@ func (w *walker) follow(fn *Func, call *Expr, f *frame) {
 
 // opaqueCall notes a call twice cannot see; it reports whether it did.
 func (w *walker) opaqueCall(call *Expr, f *frame) bool {
+	if f.file.Lang == LangPython && call.Name != "" && call.Name[0] >= 'A' && call.Name[0] <= 'Z' {
+		return false // a class made (an ORM model, a dataclass), not code that acts
+	}
 	if call.Ref != "" && !knownModule(f.file.Lang, call.Ref) {
 		w.noteOpaque(f, call, call.Ref)
 		return true

@@ -166,6 +166,11 @@ func TestJoinEveryDemo(t *testing.T) {
 				t.Errorf("%s: activity %s is not found in the demo services", d.Name, c.Name)
 			}
 		}
+		for _, f := range rep.Findings {
+			if unparsed[d.Name] && f.Code != nil && !f.Code.Found && !strings.Contains(f.Code.Note, "this build did not review the") {
+				t.Errorf("%s: %s is not found, and the note does not say the build left files out: %q", d.Name, f.Activity, f.Code.Note)
+			}
+		}
 		got := detect.CodeVerdict("")
 		for _, f := range rep.Findings {
 			if f.Code != nil && f.Code.Found && f.Code.Verdict != "" && got == "" {
