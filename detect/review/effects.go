@@ -583,7 +583,8 @@ func stateConditional(call *Expr) bool {
 		return true
 	}
 	t := call.Text
-	return strings.Contains(t, "first_write") || strings.Contains(t, "FirstWrite") || strings.Contains(t, "Etag:") || strings.Contains(t, "ETag:")
+	return strings.Contains(t, "first_write") || strings.Contains(t, "FirstWrite") || strings.Contains(t, "Etag:") || strings.Contains(t, "ETag:") ||
+		strings.Contains(t, "etag:") || strings.Contains(t, "ETag =") // C#: StateTransactionRequest(…, etag: e), new SaveStateItem { ETag = e }
 }
 
 func updateExprIncrements(call *Expr) bool {
