@@ -316,3 +316,33 @@ builder.Services.AddDaprWorkflow(o =>
 		t.Errorf("Archive only deletes, yet has hazards %+v", archive.Hazards)
 	}
 }
+
+// TestCSharpConditionalStateWrites: Dapr state writes that carry an etag
+// or first-write concurrency refuse a stale repeat, and are what the join
+// cites as "probably refused downstream"; a plain save is not.
+func TestCSharpConditionalStateWrites(t *testing.T) {
+	skipWithoutCSharp(t)
+	for _, tc := range []struct {
+		name, write string
+		guard       bool
+	}{
+		{"try save with etag", `await dapr.TrySaveStateAsync("vouchers", input.OrderId, input, etag);`, true},
+		{"first write", `await dapr.SaveStateAsync("vouchers", input.OrderId, input, new StateOptions { Concurrency = ConcurrencyMode.FirstWrite });`, true},
+		{"transaction with etag", `await dapr.ExecuteStateTransactionAsync("vouchers", new List<StateTransactionRequest> { new(input.OrderId, null, StateOperationType.Upsert, etag: etag) });`, true},
+		{"plain save", `await dapr.SaveStateAsync("vouchers", input.OrderId, input);`, false},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			src := csActivity("", `input.OrderId`)
+			src = strings.Replace(src, `        await dapr.SaveStateAsync("vouchers", input.OrderId, input);`,
+				"        var (_, etag) = await dapr.GetStateAndETagAsync<Voucher>(\"vouchers\", input.OrderId);\n        "+tc.write, 1)
+			rep := reviewDir(t, map[string]string{"IssueVoucher.cs": src})
+			a := rep.Activity("IssueVoucher")
+			if a == nil {
+				t.Fatal("IssueVoucher not found")
+			}
+			if got := len(a.Guards) > 0; got != tc.guard {
+				t.Fatalf("guarded: %v, want %v (guards %+v)", got, tc.guard, a.Guards)
+			}
+		})
+	}
+}
