@@ -19,6 +19,7 @@ require (
 	github.com/owenrumney/go-sarif/v3 v3.3.1
 	github.com/spf13/cobra v1.10.2
 	github.com/tree-sitter/go-tree-sitter v0.25.0
+	github.com/tree-sitter/tree-sitter-c-sharp v0.23.1
 	github.com/tree-sitter/tree-sitter-python v0.23.6
 	go.uber.org/goleak v1.3.0
 	go.yaml.in/yaml/v3 v3.0.6

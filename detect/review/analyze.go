@@ -24,26 +24,36 @@ func analyze(rep *Report, files []*File) {
 		fn  *Func
 	}
 	var acts, wfs []regFn
-	for _, f := range files {
-		for _, r := range f.Registrations {
-			fn := r.Inline
-			if fn == nil {
-				fn = ix.resolve(f, r.Func)
-			}
-			switch r.Kind {
-			case KindActivity:
-				acts = append(acts, regFn{r, fn})
-				if fn != nil {
-					if _, dup := ix.registered[fn]; !dup {
-						ix.registered[fn] = r.Name
-					}
+	// Registrations made by a call come first: a class the SDK registers
+	// by its type is listed where the code registers it, if it does.
+	var regs []Registration
+	for _, implicit := range []bool{false, true} {
+		for _, f := range files {
+			for _, r := range f.Registrations {
+				if r.Implicit == implicit {
+					regs = append(regs, r)
 				}
-			case KindWorkflow:
-				wfs = append(wfs, regFn{r, fn})
-				if fn != nil {
-					if _, dup := ix.workflows[fn]; !dup {
-						ix.workflows[fn] = r.Name
-					}
+			}
+		}
+	}
+	for _, r := range regs {
+		fn := r.Inline
+		if fn == nil {
+			fn = ix.resolve(r.File, r.Func)
+		}
+		switch r.Kind {
+		case KindActivity:
+			acts = append(acts, regFn{r, fn})
+			if fn != nil {
+				if _, dup := ix.registered[fn]; !dup {
+					ix.registered[fn] = r.Name
+				}
+			}
+		case KindWorkflow:
+			wfs = append(wfs, regFn{r, fn})
+			if fn != nil {
+				if _, dup := ix.workflows[fn]; !dup {
+					ix.workflows[fn] = r.Name
 				}
 			}
 		}
@@ -71,10 +81,16 @@ func analyze(rep *Report, files []*File) {
 		ap.Func, ap.Location = a.fn.Name, Location{File: a.fn.File.Path, Line: a.fn.Pos.Line, Col: a.fn.Pos.Col}
 	}
 	fnOf := map[string]*Func{}
+	// selfOf is the registered class when its body is a base class's
+	// method (a template-method base activity): this.M() calls go to it.
+	selfOf := map[string]string{}
 	for _, a := range acts {
 		if a.fn != nil {
 			if k := a.reg.Name + "@" + a.fn.File.Path + ":" + a.fn.Name; fnOf[k] == nil {
 				fnOf[k] = a.fn
+				if i := strings.LastIndexByte(a.reg.Func, '.'); i > 0 && a.reg.Inline == nil && a.fn.Recv != "" && simpleName(a.reg.Func[:i]) != a.fn.Recv {
+					selfOf[k] = a.reg.Func[:i]
+				}
 			}
 		}
 	}
@@ -84,9 +100,10 @@ func analyze(rep *Report, files []*File) {
 		if ap.Unresolved {
 			continue
 		}
-		fn := fnOf[ap.Name+"@"+ap.File+":"+ap.Func]
-		w := &walker{ix: ix, act: ap, root: fn, seen: map[string]bool{}, stack: map[*Func]bool{}, opaque: map[string]bool{}}
-		f := &frame{fn: fn, file: fn.File, taint: map[string]*source{}, values: map[string]*Expr{}, ctx: ctxParam(fn)}
+		k := ap.Name + "@" + ap.File + ":" + ap.Func
+		fn := fnOf[k]
+		w := &walker{ix: ix, act: ap, root: fn, self: selfOf[k], seen: map[string]bool{}, stack: map[*Func]bool{}, opaque: map[string]bool{}}
+		f := &frame{fn: fn, file: fn.File, taint: map[string]*source{}, values: map[string]*Expr{}, counted: map[string]*op{}, ctx: ctxParam(fn)}
 		w.walkFunc(fn, f)
 		w.finish(f)
 		walkers[string(ap.Lang)+":"+ap.Name] = w
@@ -194,7 +211,17 @@ func orchestrators(rep *Report, ix *index, files []*File, walkers map[string]*wa
 			continue
 		}
 		w := walkers[string(s.file.Lang)+":"+s.target]
-		if w == nil || len(w.rejections) == 0 {
+		if w == nil {
+			continue
+		}
+		if len(w.rejections) == 0 {
+			if w.statusRaise != nil {
+				// raise_for_status(): every 4xx is raised, retried as a 5xx.
+				h := mk(s, RuleRetriedRejection, s.target, fmt.Sprintf("%s calls %s (%s:%d), which raises a permanent 4xx (a declined, invalid or not-found request) as it raises a transient 5xx, and this call retries it with %s: return a 4xx as a value and raise only what a retry can fix",
+					s.target, w.statusCall, w.statusRaise.File, w.statusRaise.Line, Clip(s.PolicyID)))
+				h.Severity = detect.SeverityLow
+				addTo(s.target, h)
+			}
 			continue
 		}
 		rl := w.rejections[0]
@@ -202,6 +229,8 @@ func orchestrators(rep *Report, ix *index, files []*File, walkers map[string]*wa
 		switch {
 		case s.file.Lang == LangPython:
 			msg += "; dapr-ext-workflow's RetryPolicy has no error predicate (first_retry_interval, max_number_of_attempts, backoff_coefficient, max_retry_interval, retry_timeout), so the rejection must come back as a value"
+		case s.file.Lang == LangCSharp:
+			msg += "; Dapr.Workflow's WorkflowRetryPolicy has no error predicate (maxNumberOfAttempts, firstRetryInterval, backoffCoefficient, maxRetryInterval, retryTimeout), so the rejection must come back as a value"
 		case !s.PredicateSupported:
 			msg += "; the Dapr Go SDK's workflow.RetryPolicy has no error predicate, so the rejection must come back as a value"
 		default:

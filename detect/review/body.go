@@ -22,6 +22,8 @@ type op struct {
 	vars []string
 	// end is a check's last seq (the end of its if body).
 	end int
+	// key is a state read's store and key, as written.
+	key string
 	// cond is a check's condition.
 	cond *Expr
 	// text is what the op is, for messages.
@@ -39,9 +41,11 @@ const (
 
 // walker reviews one activity's body.
 type walker struct {
-	ix     *index
-	act    *Activity
-	root   *Func
+	ix   *index
+	act  *Activity
+	root *Func
+	// self is the activity's class when root is a method it inherits.
+	self   string
 	ops    []op
 	seq    int
 	seen   map[string]bool // hazards already reported, by rule and place
@@ -56,7 +60,18 @@ type walker struct {
 	// rejections are business rejections the body raises.
 	rejections []Location
 	rejectText []string
+	// statusRaise is a raise_for_status() or EnsureSuccessStatusCode()
+	// the body calls with no branch before it that returns a 4xx as a
+	// value: it raises a permanent 4xx as it raises a transient 5xx.
+	statusRaise *Location
+	statusCall  string
+	// handled4xx is set once the body has returned on a 4xx status.
+	handled4xx bool
 	opaque     map[string]bool
+	// typing counts typeOf's nesting.
+	typing int
+	// httpRetried is set once a retrying HttpClient is reported.
+	httpRetried bool
 }
 
 // frame is one function being walked.
@@ -68,6 +83,10 @@ type frame struct {
 	ctx    string // the activity context parameter's name
 	depth  int
 	via    []string
+	// counted maps a variable to the state read its value was computed
+	// from by adding or subtracting (qty := item.Qty - n): written back
+	// to the same key, it is an increment.
+	counted map[string]*op
 }
 
 func (w *walker) loc(f *frame, p Pos) Location {
@@ -154,6 +173,9 @@ func (w *walker) stmt(s *Stmt, f *frame) {
 		w.expr(s.X, f)
 		condReads := w.readsSince(readsBefore)
 		w.stmts(s.Body, f)
+		if returns4xx(s) {
+			w.handled4xx = true
+		}
 		if leavesEarly(s.Body) {
 			w.add(op{kind: opCheck, cond: s.X, end: w.seq, loc: w.loc(f, s.Pos), via: f.via, vars: condReads})
 			w.ops[len(w.ops)-1].seq = start + 1
@@ -172,7 +194,26 @@ func (w *walker) stmt(s *Stmt, f *frame) {
 		w.expr(s.X, f)
 		w.raise(s, f)
 	case StmtTry:
+		from := len(w.ops)
 		w.stmts(s.Body, f)
+		if c := catchesDuplicate(s); c != "" {
+			// try: INSERT … except IntegrityError: the unique constraint
+			// refuses the repeat and the handler swallows it (insert-ignore).
+			// An ORM's insert before the try is refused by the commit or
+			// SaveChanges inside it.
+			start := from
+			for i := from; i < len(w.ops); i++ {
+				if w.ops[i].kind == opWriteCall {
+					start = 0
+				}
+			}
+			for i := start; i < len(w.ops); i++ {
+				if o := &w.ops[i]; o.kind == opEffect && o.eff.kind == effInsert && (i >= from || o.eff.sql == "") {
+					o.eff.kind = effGuard
+					o.eff.what += ", its duplicate refused by a unique constraint (catches " + c + ")"
+				}
+			}
+		}
 		for _, h := range s.Handlers {
 			w.stmts(h, f)
 		}
@@ -239,6 +280,11 @@ func (w *walker) assign(s *Stmt, f *frame, before int) {
 		}
 		switch l.Kind {
 		case ExprIdent:
+			if rd := w.countedFrom(r, f); rd != nil {
+				f.counted[l.Name] = rd
+			} else if !aug {
+				delete(f.counted, l.Name)
+			}
 			if aug {
 				if src := w.taintOf(r, f); src != nil {
 					f.taint[l.Name] = src
@@ -257,6 +303,18 @@ func (w *walker) assign(s *Stmt, f *frame, before int) {
 				w.ops[idx].vars = append(w.ops[idx].vars, l.Name)
 			}
 		case ExprAttr:
+			if !aug && r != nil {
+				// cmd.CommandText = "INSERT …": the value a later call reads.
+				f.values[l.Text] = r
+			}
+			if aug && (s.Op == "+=" || s.Op == "-=") {
+				// item.Qty -= n on a state read: the object now holds a count.
+				if root := rootIdent(l); root != "" {
+					if rd := w.readOf(root); rd != nil {
+						f.counted[root] = rd
+					}
+				}
+			}
 			if (aug && (s.Op == "+=" || s.Op == "-=")) || (!aug && r != nil && r.Kind == ExprBinary && (r.Op == "+" || r.Op == "-") && r.Arg(0) != nil && r.Arg(0).Text == l.Text) {
 				if !isLocalObject(l, f) {
 					w.add(op{kind: opAugAttr, loc: w.loc(f, s.Pos), via: f.via, text: l.Text + " " + s.Op + " …"})
@@ -290,7 +348,7 @@ func isLocalObject(l *Expr, f *frame) bool {
 	if x == nil || x.Kind != ExprIdent {
 		return false
 	}
-	if x.Name == "self" || strings.HasPrefix(x.Name, "recv:") {
+	if x.Name == "self" || x.Name == "this" || strings.HasPrefix(x.Name, "recv:") {
 		return true
 	}
 	for _, p := range f.fn.Params {
@@ -336,8 +394,15 @@ func (w *walker) expr(e *Expr, f *frame) {
 // key positions, code twice cannot see.
 func (w *walker) call(call *Expr, f *frame) {
 	w.keyPositions(call, f)
+	if isStatusRaise(call) && !w.handled4xx && w.statusRaise == nil {
+		l := w.loc(f, call.Pos)
+		w.statusRaise, w.statusCall = &l, call.Method()+"()"
+	}
 	if lib := retryLibrary(call.Ref); lib != "" {
 		w.hazard(f, RuleRetryInBody, call.Pos, "calls "+lib+", which retries inside the body")
+	}
+	if what := w.pollyRetry(call, f); what != "" {
+		w.hazard(f, RuleRetryInBody, call.Pos, what)
 	}
 	if helper := w.helper(call, f); helper != nil {
 		if f.depth < maxDepth {
@@ -359,7 +424,26 @@ func (w *walker) call(call *Expr, f *frame) {
 	if eff.kind == effPost && (anyKey(call, isIdemName)) {
 		w.idemKV = true
 	}
-	w.add(op{kind: opEffect, eff: eff, loc: w.loc(f, call.Pos), via: f.via})
+	var key string
+	switch eff.kind {
+	case effRead:
+		key = stateKey(call, f.file.Lang, false)
+	case effIdempotent:
+		if k := stateKey(call, f.file.Lang, true); k != "" {
+			if rd, what := w.countedValue(stateValue(call, f.file.Lang), f); rd != nil && rd.key == k {
+				eff.kind = effIncrement
+				eff.what = fmt.Sprintf("%s of %s (read from the same key at line %d, then added to or subtracted from)", call.Method(), Clip(what), rd.loc.Line)
+			}
+		}
+	}
+	if eff.http && !w.httpRetried {
+		if r := w.httpRetryFor(f); r != nil {
+			w.httpRetried = true
+			w.hazard(f, RuleRetryInBody, call.Pos, fmt.Sprintf("%s goes through an HttpClient that %s (%s:%d) makes retry each request: retries inside the activity, invisible to the history and multiplied by the engine's, which repeat a request the server may already have acted on",
+				Clip(eff.what), r.Call, r.File.Path, r.Pos.Line))
+		}
+	}
+	w.add(op{kind: opEffect, eff: eff, loc: w.loc(f, call.Pos), via: f.via, key: key})
 	if eff.kind == effOpaqueWrite {
 		w.noteOpaque(f, call, "")
 	}
@@ -403,6 +487,20 @@ func (w *walker) helper(call *Expr, f *frame) *Func {
 		if fx.Ref != "" {
 			return w.ix.resolve(f.file, fx.Ref)
 		}
+		// this.M() in a method the activity inherits: the activity's own
+		// class's M first (an override of a template method's hook).
+		if w.self != "" && fx.X != nil && fx.X.Kind == ExprIdent && (fx.X.Name == "this" || fx.X.Name == "self") {
+			if fn := w.ix.method(f.file, w.self, fx.Name); fn != nil {
+				return fn
+			}
+		}
+		// A method of the object's type: a declared variable, a field of
+		// the receiver, a value a constructor of the tree returned.
+		if t := w.typeOf(fx.X, f, 0); t != "" {
+			if fn := w.ix.method(f.file, t, fx.Name); fn != nil {
+				return fn
+			}
+		}
 		obj := fx.X
 		if obj != nil && obj.Kind == ExprIdent {
 			// self.m(), or a Go method on the receiver.
@@ -412,6 +510,89 @@ func (w *walker) helper(call *Expr, f *frame) *Func {
 		}
 	}
 	return nil
+}
+
+// httpRetryFor is the retrying HttpClient configuration that applies to
+// a request made in the frame's function: every client, the typed client
+// the function's class is (or the activity's), or a named client the
+// function creates.
+func (w *walker) httpRetryFor(f *frame) *HTTPRetry {
+	for i := range w.ix.httpRetries {
+		r := &w.ix.httpRetries[i]
+		switch {
+		case r.Scope == "":
+			return r
+		case strings.HasPrefix(r.Scope, "name:"):
+			name := strings.TrimPrefix(r.Scope, "name:")
+			for _, fn := range []*Func{f.fn, w.root} {
+				if createsClient(fn, name) {
+					return r
+				}
+			}
+		default:
+			if t := simpleName(r.Scope); t == f.fn.Recv || t == w.root.Recv {
+				return r
+			}
+		}
+	}
+	return nil
+}
+
+// createsClient reports whether a function calls CreateClient("name").
+func createsClient(fn *Func, name string) bool {
+	found := false
+	Walk(fn.Body, func(s *Stmt) bool {
+		for _, e := range s.StmtExprs() {
+			for _, c := range e.Calls() {
+				if c.Name == "CreateClient" && c.Arg(0) != nil && c.Arg(0).Kind == ExprString && c.Arg(0).Str == name {
+					found = true
+				}
+			}
+		}
+		return !found
+	})
+	return found
+}
+
+// typeOf is an expression's static type as far as the tree says: what
+// the front-end knew, a field of a typed object, the type a literal or a
+// constructor of the tree makes, or a variable's value's type.
+func (w *walker) typeOf(e *Expr, f *frame, depth int) string {
+	// depth bounds one chain; typing bounds the recursion through helper
+	// (x = x.Next() would otherwise loop).
+	if e == nil || depth > 4 || w.typing > 8 {
+		return ""
+	}
+	w.typing++
+	defer func() { w.typing-- }()
+	if e.Type != "" {
+		return e.Type
+	}
+	switch e.Kind {
+	case ExprIdent:
+		if v := f.values[e.Name]; v != nil && v != e {
+			return w.typeOf(v, f, depth+1)
+		}
+	case ExprAttr:
+		if e.Ref == "" {
+			if t := w.typeOf(e.X, f, depth+1); t != "" {
+				return w.ix.fieldType(f.file, t, e.Name)
+			}
+		}
+	case ExprUnary:
+		if e.Op == "&" || e.Op == "*" || e.Op == "await" {
+			return w.typeOf(e.X, f, depth+1)
+		}
+	case ExprComposite:
+		if f.file.Lang == LangGo && e.Name != "" && !strings.ContainsAny(e.Name, "[]{}") {
+			return qualifyIn(f.file, strings.TrimPrefix(e.Name, "*"))
+		}
+	case ExprCall:
+		if fn := w.helper(e, f); fn != nil && fn.Result != "" {
+			return qualifyIn(fn.File, fn.Result)
+		}
+	}
+	return ""
 }
 
 func isRecv(fn *Func, name string) bool {
@@ -426,7 +607,7 @@ func isRecv(fn *Func, name string) bool {
 // follow walks a helper's body with its parameters bound to the call's
 // arguments' taint.
 func (w *walker) follow(fn *Func, call *Expr, f *frame) {
-	nf := &frame{fn: fn, file: fn.File, taint: map[string]*source{}, values: map[string]*Expr{}, ctx: "",
+	nf := &frame{fn: fn, file: fn.File, taint: map[string]*source{}, values: map[string]*Expr{}, counted: map[string]*op{}, ctx: "",
 		depth: f.depth + 1, via: append(append([]string(nil), f.via...), fmt.Sprintf("%s (called at %s:%d)", fn.Name, f.file.Path, call.Pos.Line))}
 	params := fn.Params
 	var plain []string
@@ -457,6 +638,9 @@ func (w *walker) follow(fn *Func, call *Expr, f *frame) {
 
 // opaqueCall notes a call twice cannot see; it reports whether it did.
 func (w *walker) opaqueCall(call *Expr, f *frame) bool {
+	if f.file.Lang == LangPython && call.Name != "" && call.Name[0] >= 'A' && call.Name[0] <= 'Z' {
+		return false // a class made (an ORM model, a dataclass), not code that acts
+	}
 	if call.Ref != "" && !knownModule(f.file.Lang, call.Ref) {
 		w.noteOpaque(f, call, call.Ref)
 		return true
@@ -488,6 +672,11 @@ func (w *walker) taintOf(e *Expr, f *frame) *source {
 			if s := f.taint[x.Name]; s != nil && (found == nil || s.kind != srcWorkflowID) {
 				found = s
 			}
+			// C#: UtcNow through using static System.DateTime.
+			if f.file.Lang == LangCSharp && isGenerator(x.Ref) {
+				found = &source{kind: srcGenerated, expr: x}
+				return false
+			}
 		case ExprCall:
 			if isGenerator(x.Ref) {
 				found = &source{kind: srcGenerated, expr: x}
@@ -501,11 +690,21 @@ func (w *walker) taintOf(e *Expr, f *frame) *source {
 				}
 			}
 		case ExprAttr:
+			// C#'s clock is a property: DateTime.UtcNow.
+			if f.file.Lang == LangCSharp && isGenerator(x.Ref) {
+				found = &source{kind: srcGenerated, expr: x}
+				return false
+			}
 			if x.X != nil && x.X.Kind == ExprIdent && x.X.Name == f.ctx && f.ctx != "" {
 				switch x.Name {
 				case "task_id", "TaskId", "TaskID":
 					found = &source{kind: srcPerAttempt, expr: x}
 					return false
+				case "TaskExecutionKey":
+					if f.file.Lang == LangCSharp {
+						found = &source{kind: srcPerAttempt, expr: x, what: "the task execution id, which the .NET SDK makes anew for every retry (each attempt is scheduled as a new task)"}
+						return false
+					}
 				case "workflow_id", "orchestration_id", "InstanceId", "WorkflowId":
 					found = &source{kind: srcWorkflowID, expr: x}
 					return false
@@ -537,6 +736,8 @@ func (w *walker) keyPositions(call *Expr, f *frame) {
 		w.keyPosition(f, "key", callArgOrKw(call, 1, "key"), call.Pos)
 	case "SaveState", "SaveStateWithETag":
 		w.keyPosition(f, "key", call.Arg(2), call.Pos)
+	case "SaveStateAsync", "TrySaveStateAsync":
+		w.keyPosition(f, "key", callArgOrKw(call, 1, "key"), call.Pos)
 	}
 	// Keywords and literal entries anywhere in the arguments.
 	for _, k := range call.Keys {
@@ -609,8 +810,12 @@ func (w *walker) keyPosition(f *frame, name string, v *Expr, at Pos) {
 		w.hazard(f, RuleKeyGeneratedInBody, at, fmt.Sprintf("%s is %s, made inside the activity body: every retry sends a new one",
 			keyWord(name), Clip(src.expr.Text)))
 	case srcPerAttempt:
-		w.hazard(f, RulePerAttemptKey, at, fmt.Sprintf("%s is derived from %s, the per-attempt scheduling id: every retry has a different one",
-			keyWord(name), Clip(src.expr.Text)))
+		what := src.what
+		if what == "" {
+			what = "the per-attempt scheduling id"
+		}
+		w.hazard(f, RulePerAttemptKey, at, fmt.Sprintf("%s is derived from %s, %s: every retry has a different one",
+			keyWord(name), Clip(src.expr.Text), what))
 	case srcWorkflowID:
 		l := w.loc(f, at)
 		w.wfIDKeys = append(w.wfIDKeys, Hazard{Rule: RulePerAttemptKey, Activity: w.act.Name, Location: l,
@@ -620,7 +825,7 @@ func (w *walker) keyPosition(f *frame, name string, v *Expr, at Pos) {
 }
 
 func keyWord(name string) string {
-	if name == "" {
+	if name == "" || name == "key" {
 		return "the key"
 	}
 	return "the key in " + strconv.Quote(name)

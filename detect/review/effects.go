@@ -48,6 +48,9 @@ type effect struct {
 	sql string
 	// sqlArg is the position of the SQL argument.
 	sqlArg int
+	// http marks a request made through .NET's HttpClient (which the app
+	// may configure to retry).
+	http bool
 }
 
 var (
@@ -157,6 +160,12 @@ var neutralMethods = map[string]bool{
 	"Do": true, "Header": true, "WithContext": true, "Begin": true, "BeginTx": true, "begin": true,
 	"Sleep": true, "sleep": true, "GetInput": true, "get_input": true, "GetTaskID": true, "GetTaskExecutionID": true,
 	"get_inner_context": true, "Context": true, "GetTraceContext": true, "get_propagated_history": true, "raise_for_status": true, "json": true, "Unwrap": true, "New": true,
+	// .NET: logging, EF Core's unit of work (isPersist), ADO.NET plumbing,
+	// Polly's and Dapper's Execute (a SQL argument is classified first).
+	"LogInformation": true, "LogWarning": true, "LogError": true, "LogDebug": true, "LogCritical": true, "LogTrace": true,
+	"SaveChanges": true, "SaveChangesAsync": true, "CreateClient": true, "AddWithValue": true, "OpenAsync": true, "Open": true,
+	"CreateCommand": true, "Execute": true, "ExecuteAsync": true, "EnsureSuccessStatusCode": true, "ReadFromJsonAsync": true,
+	"ReadAsStringAsync": true, "ReadAsByteArrayAsync": true, "ReadAsStreamAsync": true, "Dispose": true, "DisposeAsync": true,
 }
 
 // methodWords splits a method name into lower-case words.
@@ -231,7 +240,9 @@ func heldKey(call *Expr, pred func(string) bool, values func(string) *Expr) bool
 		return false
 	}
 	for _, id := range call.Idents() {
-		if v := values(id); v != nil && v.Kind == ExprComposite {
+		// A literal, or an object built with an initializer (C#: new
+		// ServiceBusMessage(…) { MessageId = … }).
+		if v := values(id); v != nil && (v.Kind == ExprComposite || v.Kind == ExprCall && v.Op == "new") {
 			for _, k := range v.Keys {
 				if pred(k.Key) {
 					return true
@@ -246,7 +257,7 @@ func heldKey(call *Expr, pred func(string) bool, values func(string) *Expr) bool
 // entry by name as its first argument.
 func isHeaderSetter(m string) bool {
 	switch m {
-	case "Set", "Add", "SetHeader", "set", "add", "putheader", "add_header", "AddHeader", "Append", "WithHeader", "Header":
+	case "Set", "Add", "SetHeader", "set", "add", "putheader", "add_header", "AddHeader", "Append", "WithHeader", "Header", "TryAddWithoutValidation":
 		return true
 	}
 	return false
@@ -280,6 +291,11 @@ func classify(call *Expr, lang Lang, values func(string) *Expr) effect {
 				e.kind, e.what, e.sql, e.sqlArg = k, what, s, i
 				return e
 			}
+		}
+	}
+	if lang == LangCSharp {
+		if ec := classifyCSharp(call, values); ec.kind != effNone {
+			return keyEffect(ec, call, values)
 		}
 	}
 	// SQLAlchemy: session.execute(insert(t).values(…)[.on_conflict_do_nothing()]).
@@ -409,24 +425,30 @@ func classify(call *Expr, lang Lang, values func(string) *Expr) effect {
 		e.kind, e.what = effRead, m
 	}
 	if e.kind != effNone {
-		switch e.kind {
-		case effPost:
-			e.keyed = anyKey(call, isIdemName)
-		case effPublish:
-			e.keyed = anyKey(call, isMessageIDName) || heldKey(call, isMessageIDName, values)
-		case effEmail:
-			e.keyed = anyKey(call, isIdemName)
-		}
-		if e.kind == effPost && !e.payment {
-			e.payment = isPaymentURL(e.what)
-		}
-		return e
+		return keyEffect(e, call, values)
 	}
 	if recv != nil && ref == "" {
 		e.kind = classifyByName(m)
 		if e.kind != effNone {
 			e.what = call.X.Text
 		}
+	}
+	return e
+}
+
+// keyEffect notes whether a POST, publish or send carries its own key
+// (an idempotency key, a message id), and whether a POST is a payment.
+func keyEffect(e effect, call *Expr, values func(string) *Expr) effect {
+	switch e.kind {
+	case effPost:
+		e.keyed = anyKey(call, isIdemName)
+	case effPublish:
+		e.keyed = anyKey(call, isMessageIDName) || heldKey(call, isMessageIDName, values)
+	case effEmail:
+		e.keyed = anyKey(call, isIdemName)
+	}
+	if e.kind == effPost && !e.payment {
+		e.payment = isPaymentURL(e.what)
 	}
 	return e
 }
@@ -561,7 +583,8 @@ func stateConditional(call *Expr) bool {
 		return true
 	}
 	t := call.Text
-	return strings.Contains(t, "first_write") || strings.Contains(t, "FirstWrite") || strings.Contains(t, "Etag:") || strings.Contains(t, "ETag:")
+	return strings.Contains(t, "first_write") || strings.Contains(t, "FirstWrite") || strings.Contains(t, "Etag:") || strings.Contains(t, "ETag:") ||
+		strings.Contains(t, "etag:") || strings.Contains(t, "ETag =") // C#: StateTransactionRequest(…, etag: e), new SaveStateItem { ETag = e }
 }
 
 func updateExprIncrements(call *Expr) bool {

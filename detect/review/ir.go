@@ -16,6 +16,19 @@ const (
 	LangCSharp Lang = "csharp"
 )
 
+// Title is the language's name as people write it: Go, Python, C#.
+func (l Lang) Title() string {
+	switch l {
+	case LangGo:
+		return "Go"
+	case LangPython:
+		return "Python"
+	case LangCSharp:
+		return "C#"
+	}
+	return string(l)
+}
+
 // Pos is a place in a file: 1-based line and column, the column counted in
 // Unicode code points.
 type Pos struct {
@@ -85,6 +98,14 @@ type Expr struct {
 	Ref string
 	// Body is a function literal's statements.
 	Body []*Stmt
+	// Type is the expression's static type when the front-end knows it
+	// from a declaration and no import Ref already names it: a variable's
+	// or field's declared type, this, a created object's type, a static
+	// class named in a call. It is a type of the reviewed tree or one twice
+	// does not know, as written ("Gateway", "billing.Client" qualified to
+	// "example.com/shop/billing.Client"). The analysis follows a call
+	// x.M() into the tree through x's type.
+	Type string
 }
 
 // KeyValue is a keyword argument or a keyed composite entry. Key is the
@@ -135,8 +156,10 @@ type Stmt struct {
 	X    *Expr
 	Body []*Stmt
 	Else []*Stmt
-	// Handlers are a try's exception handlers.
+	// Handlers are a try's exception handlers; Catches what each catches
+	// (its exception types and filter, as written; nil: everything).
 	Handlers [][]*Stmt
+	Catches  []*Expr
 	Finally  []*Stmt
 }
 
@@ -151,6 +174,10 @@ type Func struct {
 	Recv string
 	// Params are the parameter names, in order.
 	Params []string
+	// Result is the type the function returns first, as written, when it
+	// is a named type ("*Gateway" → "Gateway"): a variable made by
+	// calling it has that type.
+	Result string
 	Pos    Pos
 	Body   []*Stmt
 	// Decorators are a Python function's decorators, or C# attributes.
@@ -175,6 +202,11 @@ type Registration struct {
 	// Pos is the registration's place; File its file.
 	Pos  Pos
 	File *File
+	// Implicit is set when no call registers it: the SDK finds it by its
+	// type (Dapr.Workflow's source generator registers every class that
+	// derives WorkflowActivity<,> under its name). A call that registers
+	// the same function wins.
+	Implicit bool
 }
 
 // DefKind says what a registration registers.
@@ -216,6 +248,18 @@ type CallSite struct {
 	Caller *Func
 }
 
+// HTTPRetry is an HTTP client configured to retry each request itself.
+type HTTPRetry struct {
+	// Scope is the clients it applies to: "" every client of the app
+	// (ConfigureHttpClientDefaults), a type name (the typed client of
+	// AddHttpClient<T>), or "name:x" (the named client AddHttpClient("x")).
+	Scope string
+	// Call is the configuring call's name (AddStandardResilienceHandler).
+	Call string
+	Pos  Pos
+	File *File
+}
+
 // File is one parsed source file.
 type File struct {
 	// Path is the file's path as found under the reviewed root, with
@@ -228,13 +272,23 @@ type File struct {
 	// Imports maps a local name to the qualified name it stands for:
 	// "u" → "github.com/google/uuid", "mk" → "uuid.uuid4".
 	Imports map[string]string
-	Funcs   []*Func
+	// OpenImports are namespaces imported whole (C#'s using directives):
+	// a type name the file does not define may be declared in any of them.
+	OpenImports []string
+	// Types are the classes, structs, records and interfaces the file
+	// declares, with their base types (C#), so a call on an interface
+	// can be followed into its one implementation.
+	Types []TypeDecl
+	Funcs []*Func
 	// Globals are the file's top-level assignments (a package-level or
 	// module-level retry policy, a client).
 	Globals []*Stmt
 	// Registrations and CallSites, wherever they appear in the file.
 	Registrations []Registration
 	CallSites     []CallSite
+	// HTTPRetries are HTTP clients the file configures to retry inside
+	// every call (.NET's AddStandardResilienceHandler and Polly handlers).
+	HTTPRetries []HTTPRetry
 	// Lines is the number of lines.
 	Lines int
 	// Src is the file's bytes (for excerpts).
@@ -243,6 +297,24 @@ type File struct {
 	// has an error predicate (Go durabletask-go workflow: yes; Go
 	// go-sdk workflow and Python dapr-ext-workflow: no).
 	PredicateSupported bool
+}
+
+// TypeDecl is a type the file declares.
+type TypeDecl struct {
+	// Name is the type's simple name; Bases its base class and the
+	// interfaces it implements, as written (generic arguments dropped).
+	Name      string
+	Bases     []string
+	Interface bool
+	// Fields maps a field or property to its declared type, as written
+	// (pointers and generic arguments dropped).
+	Fields map[string]string
+	// Methods are an interface's method names (Go: its implementations
+	// are the types that have them all).
+	Methods []string
+	// Abstract is set for an abstract class.
+	Abstract bool
+	Pos      Pos
 }
 
 // Walk calls fn for every statement in stmts and in their nested blocks
@@ -260,6 +332,27 @@ func Walk(stmts []*Stmt, fn func(*Stmt) bool) {
 		}
 		Walk(s.Finally, fn)
 	}
+}
+
+// EachCall calls fn for every call in the statements, in source order,
+// outermost first, including the calls inside function literals and
+// lambdas (a registration or call site made in a callback).
+func EachCall(stmts []*Stmt, fn func(*Expr)) {
+	Walk(stmts, func(s *Stmt) bool {
+		for _, e := range s.StmtExprs() {
+			e.Exprs(func(x *Expr) bool {
+				if x.Kind == ExprFunc {
+					EachCall(x.Body, fn)
+					return false
+				}
+				if x.Kind == ExprCall {
+					fn(x)
+				}
+				return true
+			})
+		}
+		return true
+	})
 }
 
 // Exprs calls fn for the expression and every sub-expression, outermost

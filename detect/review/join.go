@@ -2,6 +2,7 @@ package review
 
 import (
 	"fmt"
+	"strings"
 
 	"github.com/twice-cli/twice/detect"
 )
@@ -33,14 +34,27 @@ func Join(rep *detect.Report, code *Report) {
 		}
 		if f.ID == detect.FindingChildWorkflowRetried {
 			f.Code = childEvidence(f, code)
+		} else if ca, ok := findCode(rep, byName, f.Activity, code); ok {
+			f.Code = evidence(f, ca)
+		} else {
 			continue
 		}
-		ca, ok := findCode(rep, byName, f.Activity, code)
-		if !ok {
-			continue
+		if !f.Code.Found && len(code.Unavailable) > 0 {
+			// The definition may be in the files this build could not read.
+			f.Code.Note += "; this build did not review the " + unreviewed(code) + " files given, which may define it"
 		}
-		f.Code = evidence(f, ca)
 	}
+}
+
+// unreviewed names the languages a review left out ("Python and C#").
+func unreviewed(code *Report) string {
+	var names []string
+	for _, l := range []Lang{LangGo, LangPython, LangCSharp} {
+		if _, ok := code.Unavailable[l]; ok {
+			names = append(names, l.Title())
+		}
+	}
+	return strings.Join(names, " and ")
 }
 
 func findCode(rep *detect.Report, byName map[string]int, name string, code *Report) (detect.CodeActivity, bool) {

@@ -9,6 +9,7 @@ import (
 
 	"github.com/twice-cli/twice/detect"
 	"github.com/twice-cli/twice/detect/review"
+	"github.com/twice-cli/twice/detect/review/csharp"
 	"github.com/twice-cli/twice/detect/review/langs"
 	"github.com/twice-cli/twice/detect/review/python"
 	"github.com/twice-cli/twice/fixtures"
@@ -19,7 +20,11 @@ func reviewDir(t *testing.T, files map[string]string) *review.Report {
 	t.Helper()
 	dir := t.TempDir()
 	for name, src := range files {
-		if err := os.WriteFile(filepath.Join(dir, name), []byte(src), 0o644); err != nil {
+		p := filepath.Join(dir, filepath.FromSlash(name))
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte(src), 0o644); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -111,8 +116,9 @@ func TestJoinVerdicts(t *testing.T) {
 }
 
 // TestJoinEveryDemo joins every demo history to the bundled demo
-// services: each activity of each run is listed, found or not, and every
-// finding on a found activity carries a note.
+// services: each activity of each run is defined there (none is listed as
+// not found when the build parses every language), and the first verdict
+// is the one the demo's service explains.
 func TestJoinEveryDemo(t *testing.T) {
 	opts := langs.Options()
 	opts.FS = fixtures.DemoServices()
@@ -126,14 +132,24 @@ func TestJoinEveryDemo(t *testing.T) {
 		"card-declined":   detect.VerdictConfirmed,
 		"worker-crash":    detect.VerdictUnprotected,
 		"child-retried":   detect.VerdictLikelyDuplicate,
+		"dotnet-retry":    detect.VerdictLikelyDuplicate,
 	}
+	// Without cgo the Python and C# services are not reviewed: their
+	// activities are listed as not found, and the review says why.
+	unparsed := map[string]bool{}
 	if ok, _ := python.Available(); !ok {
-		// Without cgo the Python services are not reviewed: their
-		// activities are listed as not found, and the review says why.
 		if code.Unavailable[review.LangPython] == "" {
 			t.Fatal("a build without a Python parser does not say the Python services were not reviewed")
 		}
 		want["card-declined"], want["worker-crash"], want["payment-timeout"] = "", "", ""
+		unparsed["card-declined"], unparsed["worker-crash"], unparsed["payment-timeout"] = true, true, true
+		unparsed["lookup-retried"], unparsed["metadata-withheld"] = true, true
+	}
+	if ok, _ := csharp.Available(); !ok {
+		if code.Unavailable[review.LangCSharp] == "" {
+			t.Fatal("a build without a C# parser does not say the C# service was not reviewed")
+		}
+		want["dotnet-retry"], unparsed["dotnet-retry"] = "", true
 	}
 	for _, d := range fixtures.Demos() {
 		h, err := fixtures.OpenDemo(d.Name, fixtures.OpenOptions{})
@@ -144,6 +160,16 @@ func TestJoinEveryDemo(t *testing.T) {
 		review.Join(rep, code)
 		if rep.Code == nil {
 			t.Fatalf("%s: no code section", d.Name)
+		}
+		for _, c := range rep.Code {
+			if !c.Found && !unparsed[d.Name] {
+				t.Errorf("%s: activity %s is not found in the demo services", d.Name, c.Name)
+			}
+		}
+		for _, f := range rep.Findings {
+			if unparsed[d.Name] && f.Code != nil && !f.Code.Found && !strings.Contains(f.Code.Note, "this build did not review the") {
+				t.Errorf("%s: %s is not found, and the note does not say the build left files out: %q", d.Name, f.Activity, f.Code.Note)
+			}
 		}
 		got := detect.CodeVerdict("")
 		for _, f := range rep.Findings {

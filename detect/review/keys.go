@@ -23,6 +23,8 @@ const (
 type source struct {
 	kind sourceKind
 	expr *Expr
+	// what names the value when the rule's words do not fit it.
+	what string
 }
 
 // generators are the calls that make a new value on every run, by the
@@ -47,8 +49,11 @@ var generators = []string{
 	"github.com/matoous/go-nanoid/v2.", "github.com/lithammer/shortuuid.New", "github.com/lithammer/shortuuid/v3.New",
 	"github.com/lithammer/shortuuid/v4.New", "github.com/jaevor/go-nanoid.",
 	// C#
-	"System.Guid.NewGuid", "System.DateTime.Now", "System.DateTime.UtcNow", "System.DateTimeOffset.Now",
-	"System.DateTimeOffset.UtcNow", "System.Random.", "System.Security.Cryptography.RandomNumberGenerator.",
+	"System.Guid.NewGuid", "System.Guid.CreateVersion7", "System.DateTime.Now", "System.DateTime.UtcNow", "System.DateTime.Today",
+	"System.DateTimeOffset.Now", "System.DateTimeOffset.UtcNow", "System.Random", "System.Random.",
+	"System.Security.Cryptography.RandomNumberGenerator.", "System.Ulid.NewUlid", "System.Environment.TickCount",
+	"System.Environment.TickCount64", "System.TimeProvider.System.GetUtcNow", "System.Diagnostics.Stopwatch.GetTimestamp",
+	"MassTransit.NewId.",
 }
 
 // isGenerator reports whether a qualified name makes a new value per run.
@@ -66,6 +71,14 @@ func isGenerator(ref string) bool {
 		}
 	}
 	return false
+}
+
+// IsKnownCall reports whether a qualified name is one the rules know: a
+// generator of per-run values, a sleep, or a retry library's entry. A
+// front-end uses it to choose between candidate resolutions (C#'s static
+// usings).
+func IsKnownCall(ref string) bool {
+	return isGenerator(ref) || isSleepRef(ref) || retryLibrary(ref) != ""
 }
 
 // norm folds a name for matching: lower case, no separators.

@@ -47,7 +47,7 @@ func Rules() []Rule {
 			"Make the write itself refuse the duplicate (ON CONFLICT DO NOTHING, an upsert, a compare-and-swap, an etag or version precondition, IF NOT EXISTS). Keep the read only as a latency optimisation in front of it."},
 		{RulePerAttemptKey, "Key derived from a per-attempt id", detect.SeverityHigh,
 			"Each retry attempt is a new scheduled task with its own scheduling id, and a retried child workflow is a new instance with a new instance id: a key derived from either differs on every attempt.",
-			"Use the activity context's task execution id, which every retry of one invocation shares, or a natural key from the input; for a child workflow, derive the key from the parent or pass it down in the child's input."},
+			"Use a natural key from the input (the order id), or the activity context's task execution id where every retry of one invocation shares it (the Go and Python SDKs; not .NET's, whose SDK schedules each retry as a new task with a new id); for a child workflow, derive the key from the parent or pass it down in the child's input."},
 		{RuleRetryInBody, "Retry loop inside the activity body", detect.SeverityMedium,
 			"A retry written inside the body is invisible to history, does not survive a worker crash, and multiplies with the engine's own retries.",
 			"Remove it and configure the retry policy where the activity is called, in the orchestrator; engine retries use durable timers and every attempt appears in history."},

@@ -149,7 +149,7 @@ func Review(ctx context.Context, roots []string, opts Options) (*Report, error) 
 		if rep.Unavailable == nil {
 			rep.Unavailable = map[Lang]string{}
 		}
-		rep.Unavailable[l] = fmt.Sprintf("%d %s file(s) not reviewed: %s", n, l, opts.Unavailable[l])
+		rep.Unavailable[l] = fmt.Sprintf("%d %s file(s) not reviewed: %s", n, l.Title(), opts.Unavailable[l])
 	}
 	parsed, skipped, err := parseAll(ctx, files, opts.Workers, maxBytes, opts.FS)
 	if err != nil {
@@ -184,7 +184,7 @@ func parseAll(ctx context.Context, files []sourceFile, workers int, maxBytes int
 					errs[i] = err.Error()
 					continue
 				}
-				f, err := sf.fe.Parse(sf.display, src)
+				f, err := parseOne(sf.fe, sf.display, src)
 				if err != nil {
 					errs[i] = "does not parse: " + firstLine(err.Error())
 					continue
@@ -215,6 +215,18 @@ func parseAll(ctx context.Context, files []sourceFile, workers int, maxBytes int
 		}
 	}
 	return parsed, skipped, nil
+}
+
+// parseOne parses one file; a front-end that fails on it (a panic in a
+// grammar's converter) skips that file, saying so, instead of stopping
+// the review.
+func parseOne(fe Frontend, name string, src []byte) (f *File, err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			f, err = nil, fmt.Errorf("twice's %s front-end failed on this file (%v): please report it", fe.Lang().Title(), r)
+		}
+	}()
+	return fe.Parse(name, src)
 }
 
 func readCapped(fsys fs.FS, p string, maxBytes int64) ([]byte, error) {

@@ -44,10 +44,90 @@ func retryLibrary(ref string) string {
 	return ""
 }
 
+// pollyRetryMethods are the Polly builder methods that add a retry: v7's
+// policies (Policy.Handle<E>().WaitAndRetryAsync(…)) and v8's pipelines
+// (new ResiliencePipelineBuilder().AddRetry(…)).
+var pollyRetryMethods = map[string]bool{
+	"Retry": true, "RetryAsync": true, "RetryForever": true, "RetryForeverAsync": true, "WaitAndRetry": true,
+	"WaitAndRetryAsync": true, "WaitAndRetryForever": true, "WaitAndRetryForeverAsync": true, "AddRetry": true,
+}
+
+// chainRoot is the start of a method chain: the name or the created
+// object the first call is made on.
+func chainRoot(e *Expr) *Expr {
+	for e != nil {
+		switch {
+		case e.Kind == ExprCall && e.Op == "new":
+			return e
+		case e.Kind == ExprCall || e.Kind == ExprAttr:
+			if e.X == nil {
+				return e
+			}
+			e = e.X
+		default:
+			return e
+		}
+	}
+	return nil
+}
+
+// isPollyRetry reports whether an expression builds a Polly retry.
+func isPollyRetry(e *Expr) bool {
+	found := false
+	e.Exprs(func(x *Expr) bool {
+		if x.Kind == ExprCall && pollyRetryMethods[x.Name] {
+			if r := chainRoot(x); r != nil && strings.HasPrefix(r.Ref, "Polly.") {
+				found = true
+			}
+		}
+		return !found
+	})
+	return found
+}
+
+// pollyRetry says whether a call builds a Polly retry in the body, or runs
+// the body's work through a retry policy the class holds (a field built
+// in its initializer or constructor, or typed as a Polly retry policy).
+func (w *walker) pollyRetry(call *Expr, f *frame) string {
+	if f.file.Lang != LangCSharp {
+		return ""
+	}
+	if pollyRetryMethods[call.Name] {
+		if r := chainRoot(call); r != nil && strings.HasPrefix(r.Ref, "Polly.") {
+			return "builds a Polly retry (" + call.Name + ") inside the body"
+		}
+	}
+	switch call.Name {
+	case "Execute", "ExecuteAsync", "ExecuteAndCapture", "ExecuteAndCaptureAsync":
+	default:
+		return ""
+	}
+	if strings.HasPrefix(call.Ref, "Polly.Retry.") {
+		return "runs its work through a Polly retry policy (" + Clip(call.X.Text) + ")"
+	}
+	recv := call.Receiver()
+	if recv == nil {
+		return ""
+	}
+	name := recv.Name
+	if recv.Kind == ExprAttr && (recv.X == nil || recv.X.Name != "this") {
+		return ""
+	}
+	if _, local := f.values[name]; local {
+		return "" // built in the body: reported where it is built
+	}
+	if v := w.ix.pkgOf(f.file).global(name); v != nil && isPollyRetry(v) {
+		return "runs its work through " + name + ", a Polly retry policy the class builds"
+	}
+	return ""
+}
+
 // isSleep reports whether a call waits: time.sleep, asyncio.sleep,
 // time.Sleep, <-time.After, Task.Delay.
-func isSleep(e *Expr) bool {
-	switch e.Ref {
+func isSleep(e *Expr) bool { return isSleepRef(e.Ref) }
+
+func isSleepRef(ref string) bool {
+	switch ref {
 	case "time.sleep", "asyncio.sleep", "time.Sleep", "time.After", "gevent.sleep", "trio.sleep", "System.Threading.Tasks.Task.Delay", "System.Threading.Thread.Sleep":
 		return true
 	}
@@ -164,6 +244,52 @@ func httpStatusArg(e *Expr) int {
 	return 0
 }
 
+// duplicateCatch names the exceptions and codes of a unique-constraint
+// violation: SQLAlchemy's and DB-API's IntegrityError, psycopg's
+// UniqueViolation, EF Core's DbUpdateException, Postgres 23505, SQL
+// Server 2627 and 2601, MongoDB's DuplicateKey.
+var duplicateCatch = regexp.MustCompile(`IntegrityError|UniqueViolation|DuplicateKey|DbUpdateException|23505|\b2627\b|\b2601\b|(?i)duplicate key|unique constraint`)
+
+// catchesDuplicate names what a try's handler catches when it is a
+// unique-constraint violation ("" when none is).
+func catchesDuplicate(s *Stmt) string {
+	for _, c := range s.Catches {
+		if c != nil {
+			if m := duplicateCatch.FindString(c.Text); m != "" {
+				return m
+			}
+		}
+	}
+	return ""
+}
+
+// isStatusRaise reports whether a call raises on any HTTP error status,
+// 4xx and 5xx alike: requests' and httpx's raise_for_status(), .NET's
+// EnsureSuccessStatusCode().
+func isStatusRaise(call *Expr) bool {
+	switch call.Method() {
+	case "raise_for_status", "EnsureSuccessStatusCode":
+		return call.Receiver() != nil
+	}
+	return false
+}
+
+var status4xx = regexp.MustCompile(`\b4\d\d\b|<\s*500\b|>=?\s*400\b|IsClientError|is_client_error|BadRequest|PaymentRequired|NotFound|Conflict|UnprocessableEntity`)
+
+// returns4xx reports whether an if tests an HTTP status for a 4xx and
+// returns (the rejection comes back as a value).
+func returns4xx(s *Stmt) bool {
+	if s.X == nil || !textHas(s.X, "status") || !status4xx.MatchString(s.X.Text) {
+		return false
+	}
+	for _, st := range s.Body {
+		if st.Kind == StmtReturn {
+			return true
+		}
+	}
+	return false
+}
+
 // raise records a business rejection raised in the body.
 func (w *walker) raise(s *Stmt, f *frame) {
 	if ok, what := rejection(s.X); ok {
@@ -221,6 +347,10 @@ func (w *walker) wholeBody(e *Expr, f *frame, depth int) string {
 			return e.Text + " (the whole response body)"
 		case (e.Name == "json" || e.Name == "read" || e.Name == "text") && len(e.Args) == 0 && e.Receiver() != nil && textHas(e.Receiver(), "resp", "response", "res", "r"):
 			return e.Text + " (the whole response body)"
+		case e.Name == "ReadAsStringAsync" || e.Name == "ReadAsByteArrayAsync" || e.Name == "GetStringAsync" || e.Name == "GetByteArrayAsync":
+			return e.Text + " (the whole response body)"
+		case (e.Name == "ReadFromJsonAsync" || e.Name == "GetFromJsonAsync") && f.file.Lang == LangCSharp:
+			return e.Text + " (the whole response document)"
 		case e.Name == "fetchall" || e.Name == "all" && textHas(e.Receiver(), "query", "scalars", "result", "cursor"):
 			return e.Text + " (every row)"
 		case e.Name == "string" || e.Name == "RawMessage" || e.Name == "loads" || e.Name == "list" || e.Name == "str":
@@ -253,6 +383,14 @@ var knownModules = []string{
 	"github.com/gofrs/", "github.com/oklog/", "github.com/pkg/errors", "golang.org/x/",
 }
 
+// knownNamespaces are the C# root namespaces of libraries twice
+// understands or knows to have no side effect it must see.
+var knownNamespaces = map[string]bool{
+	"System": true, "Microsoft": true, "Dapr": true, "Polly": true, "Stripe": true, "SendGrid": true, "Twilio": true,
+	"Azure": true, "Amazon": true, "Npgsql": true, "Dapper": true, "StackExchange": true, "MassTransit": true,
+	"Confluent": true, "MailKit": true, "MimeKit": true, "MongoDB": true, "Newtonsoft": true, "Serilog": true,
+}
+
 // knownModule reports whether a qualified name is in a known module.
 func knownModule(lang Lang, ref string) bool {
 	switch lang {
@@ -277,7 +415,8 @@ func knownModule(lang Lang, ref string) bool {
 		}
 		return false
 	case LangCSharp:
-		return strings.HasPrefix(ref, "System.") || strings.HasPrefix(ref, "Microsoft.") || strings.HasPrefix(ref, "Dapr.")
+		first, _, _ := strings.Cut(ref, ".")
+		return knownNamespaces[first]
 	}
 	for _, m := range knownModules {
 		if strings.HasPrefix(ref, m) {
@@ -427,8 +566,16 @@ func (w *walker) checkThenAct() {
 	}
 }
 
-// checks reports whether an if tests a read's result.
+// checks reports whether an if tests a read's result for presence (an
+// ordering comparison, qty < 0, tests a value, not whether the write was
+// done).
 func checks(c, r op) bool {
+	if c.cond != nil && c.cond.Kind == ExprBinary && isOrdering(c.cond.Op) && !textHas(c.cond, "len(", "count", "length") {
+		return false
+	}
+	if isErrCheck(c.cond) {
+		return false // Go's if err != nil { return err }: the read failed
+	}
 	for _, v := range c.vars {
 		if v == "#read"+strconv.Itoa(r.seq) {
 			return true
@@ -443,6 +590,26 @@ func checks(c, r op) bool {
 				return true
 			}
 		}
+	}
+	return false
+}
+
+// isErrCheck reports whether a condition is err != nil.
+func isErrCheck(e *Expr) bool {
+	if e == nil || e.Kind != ExprBinary || e.Op != "!=" || len(e.Args) != 2 {
+		return false
+	}
+	a, b := e.Args[0], e.Args[1]
+	if a.Kind == ExprIdent && a.Name == "nil" {
+		a, b = b, a
+	}
+	return b.Kind == ExprIdent && b.Name == "nil" && a.Kind == ExprIdent && (a.Name == "err" || strings.HasSuffix(a.Name, "Err"))
+}
+
+func isOrdering(op string) bool {
+	switch op {
+	case "<", ">", "<=", ">=":
+		return true
 	}
 	return false
 }

@@ -62,7 +62,12 @@ func (Frontend) Parse(name string, src []byte) (*review.File, error) {
 	}
 	for _, d := range af.Decls {
 		if gd, ok := d.(*ast.GenDecl); ok && gd.Tok == token.VAR {
+			c.vars = nil
 			f.Globals = c.stmt(f.Globals, &ast.DeclStmt{Decl: gd})
+			continue
+		}
+		if gd, ok := d.(*ast.GenDecl); ok && gd.Tok == token.TYPE {
+			c.types(gd)
 			continue
 		}
 		fd, ok := d.(*ast.FuncDecl)
@@ -70,17 +75,24 @@ func (Frontend) Parse(name string, src []byte) (*review.File, error) {
 			continue
 		}
 		fn := &review.Func{Short: fd.Name.Name, Name: fd.Name.Name, Pos: c.pos(fd.Name.Pos()), File: f}
+		c.vars = map[string]string{}
 		if fd.Recv != nil && len(fd.Recv.List) == 1 {
 			fn.Recv = recvType(fd.Recv.List[0].Type)
 			fn.Name = fn.Recv + "." + fn.Short
 			for _, n := range fd.Recv.List[0].Names {
 				fn.Params = append(fn.Params, "recv:"+n.Name)
+				c.vars[n.Name] = fn.Recv
 			}
 		}
 		for _, p := range fd.Type.Params.List {
+			t := c.typeName(p.Type)
 			for _, n := range p.Names {
 				fn.Params = append(fn.Params, n.Name)
+				c.vars[n.Name] = t
 			}
+		}
+		if res := fd.Type.Results; res != nil && len(res.List) > 0 {
+			fn.Result = c.typeName(res.List[0].Type)
 		}
 		c.fn, c.lits = fn, 0
 		fn.Body = c.stmts(fd.Body.List)
@@ -138,6 +150,111 @@ type converter struct {
 	file *review.File
 	fn   *review.Func
 	lits int // function literals seen in the current declaration
+	// vars maps the current function's receiver, parameters and declared
+	// variables to their named types.
+	vars map[string]string
+}
+
+// types records the file's struct and interface types: fields, embedded
+// types and interface methods, so a call on a field or an interface is
+// followed into the tree.
+func (c *converter) types(gd *ast.GenDecl) {
+	for _, sp := range gd.Specs {
+		ts, ok := sp.(*ast.TypeSpec)
+		if !ok {
+			continue
+		}
+		td := review.TypeDecl{Name: ts.Name.Name, Pos: c.pos(ts.Name.Pos())}
+		switch t := ts.Type.(type) {
+		case *ast.StructType:
+			td.Fields = map[string]string{}
+			for _, fl := range t.Fields.List {
+				tn := c.typeName(fl.Type)
+				if len(fl.Names) == 0 {
+					if tn != "" {
+						td.Bases = append(td.Bases, tn)
+						td.Fields[tn[strings.LastIndexByte(tn, '.')+1:]] = tn
+					}
+					continue
+				}
+				for _, n := range fl.Names {
+					if tn != "" {
+						td.Fields[n.Name] = tn
+					}
+				}
+			}
+		case *ast.InterfaceType:
+			td.Interface = true
+			for _, m := range t.Methods.List {
+				if _, ok := m.Type.(*ast.FuncType); ok {
+					for _, n := range m.Names {
+						td.Methods = append(td.Methods, n.Name)
+					}
+				} else if tn := c.typeName(m.Type); tn != "" {
+					td.Bases = append(td.Bases, tn)
+				}
+			}
+		default:
+			continue
+		}
+		c.file.Types = append(c.file.Types, td)
+	}
+}
+
+// typeName is a named type as written, through pointers and generic
+// arguments, qualified with its package's import path (*billing.Client →
+// "example.com/shop/billing.Client"); "" for built-in, slice, map, func
+// and channel types.
+func (c *converter) typeName(e ast.Expr) string {
+	switch t := e.(type) {
+	case *ast.StarExpr:
+		return c.typeName(t.X)
+	case *ast.Ident:
+		if builtinTypes[t.Name] {
+			return ""
+		}
+		return t.Name
+	case *ast.SelectorExpr:
+		if id, ok := t.X.(*ast.Ident); ok {
+			if p, ok := c.file.Imports[id.Name]; ok {
+				return p + "." + t.Sel.Name
+			}
+			return id.Name + "." + t.Sel.Name
+		}
+	case *ast.IndexExpr:
+		return c.typeName(t.X)
+	case *ast.IndexListExpr:
+		return c.typeName(t.X)
+	case *ast.ParenExpr:
+		return c.typeName(t.X)
+	}
+	return ""
+}
+
+// madeType is the named type a literal or new() makes ("" otherwise).
+func (c *converter) madeType(e ast.Expr) string {
+	switch t := e.(type) {
+	case *ast.UnaryExpr:
+		if t.Op == token.AND {
+			return c.madeType(t.X)
+		}
+	case *ast.CompositeLit:
+		if t.Type != nil {
+			return c.typeName(t.Type)
+		}
+	case *ast.CallExpr:
+		if id, ok := t.Fun.(*ast.Ident); ok && id.Name == "new" && len(t.Args) == 1 {
+			return c.typeName(t.Args[0])
+		}
+	}
+	return ""
+}
+
+// builtinTypes are Go's predeclared types: no method of the tree.
+var builtinTypes = map[string]bool{
+	"string": true, "bool": true, "error": true, "any": true, "byte": true, "rune": true, "int": true, "int8": true,
+	"int16": true, "int32": true, "int64": true, "uint": true, "uint8": true, "uint16": true, "uint32": true,
+	"uint64": true, "uintptr": true, "float32": true, "float64": true, "complex64": true, "complex128": true,
 }
 
 func (c *converter) pos(p token.Pos) review.Pos {
@@ -173,6 +290,18 @@ func (c *converter) stmt(out []*review.Stmt, s ast.Stmt) []*review.Stmt {
 	p := c.pos(s.Pos())
 	switch s := s.(type) {
 	case *ast.AssignStmt:
+		// x := &T{…}, T{…} or new(T): x has type T.
+		if s.Tok == token.DEFINE && c.vars != nil && len(s.Lhs) == len(s.Rhs) {
+			for i, l := range s.Lhs {
+				if id, ok := l.(*ast.Ident); ok {
+					if t := c.madeType(s.Rhs[i]); t != "" {
+						c.vars[id.Name] = t
+					} else {
+						delete(c.vars, id.Name)
+					}
+				}
+			}
+		}
 		return append(out, &review.Stmt{Kind: review.StmtAssign, Pos: p, Lhs: c.exprs(s.Lhs), Rhs: c.exprs(s.Rhs), Op: s.Tok.String()})
 	case *ast.DeclStmt:
 		gd, ok := s.Decl.(*ast.GenDecl)
@@ -181,7 +310,17 @@ func (c *converter) stmt(out []*review.Stmt, s ast.Stmt) []*review.Stmt {
 		}
 		for _, sp := range gd.Specs {
 			vs, ok := sp.(*ast.ValueSpec)
-			if !ok || len(vs.Values) == 0 {
+			if !ok {
+				continue
+			}
+			if vs.Type != nil && c.vars != nil {
+				if t := c.typeName(vs.Type); t != "" {
+					for _, n := range vs.Names {
+						c.vars[n.Name] = t
+					}
+				}
+			}
+			if len(vs.Values) == 0 {
 				continue
 			}
 			var lhs []*review.Expr
@@ -320,7 +459,9 @@ func (c *converter) expr(e ast.Expr) *review.Expr {
 	switch e := e.(type) {
 	case *ast.Ident:
 		x.Kind, x.Name = review.ExprIdent, e.Name
-		if p, ok := c.file.Imports[e.Name]; ok {
+		if t, ok := c.vars[e.Name]; ok {
+			x.Type = t
+		} else if p, ok := c.file.Imports[e.Name]; ok {
 			x.Ref = p
 		}
 	case *ast.SelectorExpr:

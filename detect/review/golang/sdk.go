@@ -1,6 +1,8 @@
 package golang
 
 import (
+	"go/ast"
+	"go/parser"
 	"strings"
 
 	"github.com/twice-cli/twice/detect/review"
@@ -23,25 +25,7 @@ import (
 //     package.
 func (c *converter) sdk(f *review.File) {
 	for _, fn := range f.Funcs {
-		var visit func(stmts []*review.Stmt)
-		visit = func(stmts []*review.Stmt) {
-			review.Walk(stmts, func(s *review.Stmt) bool {
-				for _, e := range s.StmtExprs() {
-					e.Exprs(func(x *review.Expr) bool {
-						if x.Kind == review.ExprFunc {
-							visit(x.Body)
-							return false
-						}
-						if x.Kind == review.ExprCall {
-							c.call(f, fn, x)
-						}
-						return true
-					})
-				}
-				return true
-			})
-		}
-		visit(fn.Body)
+		review.EachCall(fn.Body, func(x *review.Expr) { c.call(f, fn, x) })
 	}
 }
 
@@ -52,11 +36,11 @@ func (c *converter) call(f *review.File, caller *review.Func, x *review.Expr) {
 	case "RegisterWorkflow", "AddWorkflow":
 		c.register(f, caller, x, review.KindWorkflow, x.Arg(0), "")
 	case "AddActivityN":
-		if n := x.Arg(0); n != nil && n.Kind == review.ExprString {
+		if n := x.Arg(0); n != nil && (n.Kind == review.ExprString || n.Kind == review.ExprIdent) {
 			c.register(f, caller, x, review.KindActivity, x.Arg(1), n.Str)
 		}
 	case "AddWorkflowN":
-		if n := x.Arg(0); n != nil && n.Kind == review.ExprString {
+		if n := x.Arg(0); n != nil && (n.Kind == review.ExprString || n.Kind == review.ExprIdent) {
 			c.register(f, caller, x, review.KindWorkflow, x.Arg(1), n.Str)
 		}
 	case "CallActivity":
@@ -76,8 +60,23 @@ func (c *converter) register(f *review.File, caller *review.Func, x *review.Expr
 	if ref == nil {
 		return
 	}
+	// for _, a := range []any{ChargeCard, SendEmail} { w.RegisterActivity(a) }:
+	// one registration per element.
+	if ref.Kind == review.ExprIdent && ref.Ref == "" {
+		if elems, keyVar, ok := review.RangeOf(caller.Body, f.Globals, x.Pos, ref.Name, true); ok {
+			nameArg := x.Arg(0)
+			for _, el := range elems {
+				n := name
+				if el.Key != nil && el.Key.Kind == review.ExprString && nameArg != nil && nameArg.Kind == review.ExprIdent && nameArg.Name == keyVar {
+					n = el.Key.Str
+				}
+				c.register(f, caller, x, kind, el.Value, n)
+			}
+			return
+		}
+	}
 	r := review.Registration{Kind: kind, Pos: x.Pos, File: f}
-	r.Func, r.Name = funcRef(ref, caller)
+	r.Func, r.Name = c.funcRef(ref, caller)
 	if ref.Kind == review.ExprFunc {
 		r.Inline = &review.Func{Name: r.Func, Short: r.Func, Pos: ref.Pos, Body: ref.Body, File: f}
 	}
@@ -94,7 +93,7 @@ func (c *converter) register(f *review.File, caller *review.Func, x *review.Expr
 // package (or through an import) and the name the SDKs' reflection gives
 // it: the last dot-separated element of its runtime name, which is
 // "Name-fm" for a method value and "funcN" for a function literal.
-func funcRef(ref *review.Expr, caller *review.Func) (fn, name string) {
+func (c *converter) funcRef(ref *review.Expr, caller *review.Func) (fn, name string) {
 	switch ref.Kind {
 	case review.ExprIdent:
 		return ref.Name, ref.Name
@@ -102,9 +101,13 @@ func funcRef(ref *review.Expr, caller *review.Func) (fn, name string) {
 		if ref.Ref != "" {
 			return ref.Ref, ref.Name
 		}
-		// A method value: x.Method. Its type is not known without type
-		// checking; "?.Method" asks the resolver for the package's method
+		// A method value: x.Method. When x is a variable of a declared type
+		// (acts := &Activities{…}; a parameter), that type's method;
+		// else "?.Method" asks the resolver for the package's only method
 		// of that name.
+		if t := c.typeOfValue(ref.X, caller, 0); t != "" {
+			return t + "." + ref.Name, ref.Name + "-fm"
+		}
 		return "?." + ref.Name, ref.Name + "-fm"
 	case review.ExprString:
 		return "", ref.Str
@@ -112,10 +115,52 @@ func funcRef(ref *review.Expr, caller *review.Func) (fn, name string) {
 		return caller.Short + "." + ref.Name, ref.Name
 	case review.ExprUnary:
 		if ref.X != nil {
-			return funcRef(ref.X, caller)
+			return c.funcRef(ref.X, caller)
 		}
 	}
 	return "", ""
+}
+
+// typeOfValue is the named type of a value that registers a method: a
+// typed variable, &T{…} or T{…}, or a variable assigned one of them or
+// the result of a function of the file that returns a named type
+// (acts := NewActivities(db)).
+func (c *converter) typeOfValue(e *review.Expr, caller *review.Func, depth int) string {
+	if e == nil || depth > 3 {
+		return ""
+	}
+	if e.Type != "" {
+		return e.Type
+	}
+	switch e.Kind {
+	case review.ExprUnary:
+		return c.typeOfValue(e.X, caller, depth+1)
+	case review.ExprComposite:
+		return c.typeName(c.typeExpr(e.Name))
+	case review.ExprIdent:
+		if v := review.Assigned(caller.Body, c.file.Globals, e.Name); v != nil && v != e {
+			return c.typeOfValue(v, caller, depth+1)
+		}
+	case review.ExprCall:
+		if e.X != nil && e.X.Kind == review.ExprIdent {
+			for _, fn := range c.file.Funcs {
+				if fn.Name == e.X.Name && fn.Result != "" {
+					return fn.Result
+				}
+			}
+		}
+	}
+	return ""
+}
+
+// typeExpr parses a composite literal's type text back into a type
+// expression ("" when it is not one).
+func (c *converter) typeExpr(s string) ast.Expr {
+	e, err := parser.ParseExpr(s)
+	if err != nil {
+		return nil
+	}
+	return e
 }
 
 func (c *converter) callSite(caller *review.Func, x *review.Expr, child bool) review.CallSite {
@@ -124,7 +169,7 @@ func (c *converter) callSite(caller *review.Func, x *review.Expr, child bool) re
 	if target.Kind == review.ExprString {
 		cs.Target, cs.ByName = target.Str, true
 	} else {
-		cs.Target, _ = funcRef(target, caller)
+		cs.Target, _ = c.funcRef(target, caller)
 	}
 	for _, opt := range x.Args[1:] {
 		if opt.Kind != review.ExprCall {

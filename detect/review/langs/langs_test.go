@@ -8,12 +8,14 @@ import (
 	"testing"
 
 	"github.com/twice-cli/twice/detect/review"
+	"github.com/twice-cli/twice/detect/review/csharp"
 	"github.com/twice-cli/twice/detect/review/python"
 )
 
 // TestUnreviewedLanguagesAreNamed reviews a tree of Go, Python and C#:
-// every language this build cannot parse is counted and named with why,
-// never silently dropped; the others are reviewed.
+// every language this build cannot parse (Python and C# without cgo) is
+// counted and named with why, never silently dropped; the others are
+// reviewed.
 func TestUnreviewedLanguagesAreNamed(t *testing.T) {
 	dir := t.TempDir()
 	for name, src := range map[string]string{
@@ -33,16 +35,22 @@ func TestUnreviewedLanguagesAreNamed(t *testing.T) {
 	if rep.Files[review.LangGo] != 1 {
 		t.Errorf("Go files reviewed: %d, want 1", rep.Files[review.LangGo])
 	}
-	if !strings.Contains(rep.Unavailable[review.LangCSharp], "1 csharp file(s) not reviewed") {
-		t.Errorf("C#: %q", rep.Unavailable[review.LangCSharp])
-	}
-	ok, why := python.Available()
-	switch {
-	case ok && rep.Files[review.LangPython] != 1:
-		t.Errorf("Python files reviewed: %d, want 1", rep.Files[review.LangPython])
-	case !ok && !strings.Contains(rep.Unavailable[review.LangPython], why):
-		t.Errorf("a build without cgo must say why Python was not reviewed; got %q", rep.Unavailable[review.LangPython])
-	case !ok && !strings.Contains(why, "cgo"):
-		t.Errorf("the reason %q does not name cgo", why)
+	for _, l := range []struct {
+		lang      review.Lang
+		available func() (bool, string)
+	}{{review.LangPython, python.Available}, {review.LangCSharp, csharp.Available}} {
+		ok, why := l.available()
+		switch {
+		case ok && rep.Files[l.lang] != 1:
+			t.Errorf("%s files reviewed: %d, want 1", l.lang, rep.Files[l.lang])
+		case ok && rep.Unavailable[l.lang] != "":
+			t.Errorf("%s is parsed by this build, yet reported as not reviewed: %q", l.lang, rep.Unavailable[l.lang])
+		case !ok && !strings.Contains(rep.Unavailable[l.lang], "1 "+l.lang.Title()+" file(s) not reviewed"):
+			t.Errorf("a build without cgo must count the %s file it did not review; got %q", l.lang, rep.Unavailable[l.lang])
+		case !ok && !strings.Contains(rep.Unavailable[l.lang], why):
+			t.Errorf("a build without cgo must say why %s was not reviewed; got %q", l.lang, rep.Unavailable[l.lang])
+		case !ok && !strings.Contains(why, "cgo"):
+			t.Errorf("the reason %q does not name cgo", why)
+		}
 	}
 }

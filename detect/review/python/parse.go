@@ -3,13 +3,13 @@
 package python
 
 import (
-	"errors"
 	"strings"
 
 	sitter "github.com/tree-sitter/go-tree-sitter"
 	tspython "github.com/tree-sitter/tree-sitter-python/bindings/go"
 
 	"github.com/twice-cli/twice/detect/review"
+	"github.com/twice-cli/twice/detect/review/internal/tsconv"
 )
 
 // Available reports whether this build can parse Python, and why not.
@@ -17,24 +17,19 @@ func Available() (bool, string) { return true, "" }
 
 // Parse parses one file.
 func (Frontend) Parse(name string, src []byte) (*review.File, error) {
-	p := sitter.NewParser()
-	defer p.Close()
-	if err := p.SetLanguage(sitter.NewLanguage(tspython.Language())); err != nil {
+	tree, err := tsconv.Parse(tspython.Language(), src)
+	if err != nil {
 		return nil, err
-	}
-	tree := p.Parse(src, nil)
-	if tree == nil {
-		return nil, errors.New("the parser gave no tree")
 	}
 	defer tree.Close()
 	root := tree.RootNode()
-	c := &converter{src: src, idx: review.NewLineIndex(src)}
+	c := &converter{Source: tsconv.NewSource(src)}
 	f := &review.File{
 		Path:    name,
 		Lang:    review.LangPython,
 		Package: moduleName(name),
 		Imports: map[string]string{},
-		Lines:   c.idx.Lines(),
+		Lines:   c.Idx.Lines(),
 		Src:     src,
 	}
 	c.file = f
@@ -58,39 +53,94 @@ func moduleName(p string) string {
 }
 
 type converter struct {
-	src  []byte
-	idx  *review.LineIndex
+	tsconv.Source
 	file *review.File
 	// class is the class whose body is being read.
 	class string
 	lits  int
+	// self is the class of the method whose body is being read (self's
+	// type); vars maps its annotated parameters to their types; fields
+	// collects the class's attributes' types (self.x = Gateway(…), a
+	// parameter annotated gateway: Gateway, a class-level x: T).
+	self   string
+	vars   map[string]string
+	fields map[string]string
 }
 
-func (c *converter) text(n *sitter.Node) string {
+// typeOf is an annotation's type, through Optional[T], T | None and
+// quotes, qualified through the imports ("" for builtins and unions of
+// several types).
+func (c *converter) typeOf(n *sitter.Node) string {
 	if n == nil {
 		return ""
 	}
-	return string(c.src[n.StartByte():n.EndByte()])
-}
-
-func (c *converter) pos(n *sitter.Node) review.Pos {
-	p := n.StartPosition()
-	return c.idx.PosAt(int(p.Row), int(p.Column))
-}
-
-func named(n *sitter.Node) []*sitter.Node {
-	if n == nil {
-		return nil
-	}
-	k := n.NamedChildCount()
-	out := make([]*sitter.Node, 0, k)
-	for i := uint(0); i < k; i++ {
-		if ch := n.NamedChild(i); ch != nil && ch.Kind() != "comment" {
-			out = append(out, ch)
+	switch n.Kind() {
+	case "type":
+		if xs := named(n); len(xs) == 1 {
+			return c.typeOf(xs[0])
+		}
+	case "identifier":
+		name := c.text(n)
+		switch name {
+		case "str", "int", "float", "bool", "bytes", "dict", "list", "tuple", "set", "None", "Any", "object":
+			return ""
+		}
+		if q, ok := c.file.Imports[name]; ok {
+			return q
+		}
+		return name
+	case "attribute":
+		obj := c.typeOf(n.ChildByFieldName("object"))
+		if obj == "" {
+			return ""
+		}
+		return obj + "." + c.text(n.ChildByFieldName("attribute"))
+	case "string":
+		for _, ch := range named(n) {
+			if ch.Kind() == "string_content" {
+				return c.text(ch)
+			}
+		}
+	case "generic_type", "subscript":
+		// Optional[Gateway]
+		xs := named(n)
+		if len(xs) == 2 && (c.text(xs[0]) == "Optional" || strings.HasSuffix(c.text(xs[0]), ".Optional")) {
+			return c.typeOf(xs[1])
+		}
+	case "type_parameter":
+		if xs := named(n); len(xs) == 1 {
+			return c.typeOf(xs[0])
+		}
+	case "binary_operator":
+		// Gateway | None
+		l, r := n.ChildByFieldName("left"), n.ChildByFieldName("right")
+		if c.text(r) == "None" {
+			return c.typeOf(l)
 		}
 	}
-	return out
+	return ""
 }
+
+// ctorType is the class a call constructs (Gateway(…), gateways.Gateway(…)):
+// a callee whose last name is capitalised.
+func ctorType(x *review.Expr) string {
+	if x == nil || x.Kind != review.ExprCall || x.Name == "" || x.Name[0] < 'A' || x.Name[0] > 'Z' {
+		return ""
+	}
+	if x.Ref != "" {
+		return x.Ref
+	}
+	if x.X != nil {
+		return x.X.Text
+	}
+	return ""
+}
+
+func (c *converter) text(n *sitter.Node) string { return c.Source.Text(n) }
+
+func (c *converter) pos(n *sitter.Node) review.Pos { return c.Source.Pos(n) }
+
+func named(n *sitter.Node) []*sitter.Node { return tsconv.Named(n) }
 
 // imports reads every import statement, wherever it is.
 func (c *converter) imports(root *sitter.Node) {
@@ -170,29 +220,53 @@ func (c *converter) definition(n *sitter.Node, decorators []*review.Expr) {
 			c.definition(d, decorators)
 		}
 	case "class_definition":
-		saved := c.class
-		c.class = c.text(n.ChildByFieldName("name"))
+		saved, savedFields := c.class, c.fields
+		c.class, c.fields = c.text(n.ChildByFieldName("name")), map[string]string{}
+		td := review.TypeDecl{Name: c.class, Pos: c.pos(n.ChildByFieldName("name")), Fields: c.fields}
+		for _, b := range named(n.ChildByFieldName("superclasses")) {
+			if t := c.typeOf(b); t != "" {
+				td.Bases = append(td.Bases, t)
+			}
+		}
 		for _, ch := range named(n.ChildByFieldName("body")) {
 			switch ch.Kind() {
 			case "function_definition", "decorated_definition", "class_definition":
 				c.definition(ch, nil)
+			case "expression_statement":
+				// gateway: Gateway (a dataclass field or an annotation).
+				for _, a := range named(ch) {
+					if a.Kind() == "assignment" && a.ChildByFieldName("type") != nil {
+						if t := c.typeOf(a.ChildByFieldName("type")); t != "" {
+							c.fields[c.text(a.ChildByFieldName("left"))] = t
+						}
+					}
+				}
 			}
 		}
-		c.class = saved
+		c.file.Types = append(c.file.Types, td)
+		c.class, c.fields = saved, savedFields
 	case "function_definition":
 		name := c.text(n.ChildByFieldName("name"))
 		fn := &review.Func{Name: name, Short: name, Recv: c.class, Pos: c.pos(n.ChildByFieldName("name")), File: c.file, Decorators: decorators}
 		if c.class != "" {
 			fn.Name = c.class + "." + name
 		}
+		savedSelf, savedVars := c.self, c.vars
+		c.self, c.vars = c.class, map[string]string{}
 		for _, p := range named(n.ChildByFieldName("parameters")) {
-			fn.Params = append(fn.Params, c.paramName(p))
+			pn := c.paramName(p)
+			fn.Params = append(fn.Params, pn)
+			if t := c.typeOf(p.ChildByFieldName("type")); t != "" {
+				c.vars[pn] = t
+			}
 		}
+		fn.Result = c.typeOf(n.ChildByFieldName("return_type"))
 		saved := c.class
 		c.class = ""
 		c.lits = 0
 		fn.Body = c.block(n.ChildByFieldName("body"))
 		c.class = saved
+		c.self, c.vars = savedSelf, savedVars
 		c.file.Funcs = append(c.file.Funcs, fn)
 	}
 }
@@ -262,12 +336,16 @@ func (c *converter) stmt(out []*review.Stmt, n *sitter.Node) []*review.Stmt {
 			switch ch.Kind() {
 			case "except_clause", "except_group_clause":
 				var body []*review.Stmt
+				var catches *review.Expr
 				for _, b := range named(ch) {
 					if b.Kind() == "block" {
 						body = c.block(b)
+					} else if catches == nil {
+						catches = c.expr(b) // except IntegrityError [as e]
 					}
 				}
 				st.Handlers = append(st.Handlers, body)
+				st.Catches = append(st.Catches, catches)
 			case "else_clause":
 				st.Else = c.block(ch.ChildByFieldName("body"))
 			case "finally_clause":
@@ -340,8 +418,30 @@ func (c *converter) stmt(out []*review.Stmt, n *sitter.Node) []*review.Stmt {
 	return out
 }
 
+// fieldType records self.x = v's type on the class: a constructor call
+// or an annotated parameter.
+func (c *converter) fieldType(st *review.Stmt) {
+	if c.fields == nil || c.self == "" || len(st.Lhs) != 1 || len(st.Rhs) != 1 {
+		return
+	}
+	l, r := st.Lhs[0], st.Rhs[0]
+	if l.Kind != review.ExprAttr || l.X == nil || l.X.Name != "self" {
+		return
+	}
+	t := r.Type
+	if t == "" {
+		t = ctorType(r)
+	}
+	if t != "" {
+		if _, seen := c.fields[l.Name]; !seen {
+			c.fields[l.Name] = t
+		}
+	}
+}
+
 func (c *converter) assign(n *sitter.Node) *review.Stmt {
 	st := &review.Stmt{Kind: review.StmtAssign, Pos: c.pos(n), Op: "="}
+	defer c.fieldType(st)
 	if n.Kind() == "augmented_assignment" {
 		st.Op = c.text(n.ChildByFieldName("operator"))
 	}
@@ -373,7 +473,14 @@ func (c *converter) expr(n *sitter.Node) *review.Expr {
 	switch n.Kind() {
 	case "identifier":
 		x.Kind, x.Name = review.ExprIdent, c.text(n)
-		x.Ref = c.file.Imports[x.Name]
+		switch t, ok := c.vars[x.Name]; {
+		case (x.Name == "self" || x.Name == "cls") && c.self != "":
+			x.Type = c.self
+		case ok:
+			x.Type = t
+		default:
+			x.Ref = c.file.Imports[x.Name]
+		}
 	case "attribute":
 		x.Kind, x.X, x.Name = review.ExprAttr, c.expr(n.ChildByFieldName("object")), c.text(n.ChildByFieldName("attribute"))
 		if x.X != nil && x.X.Ref != "" {
@@ -494,18 +601,4 @@ func (c *converter) expr(n *sitter.Node) *review.Expr {
 	return x
 }
 
-func unescape(s string) string {
-	switch s {
-	case `\n`:
-		return "\n"
-	case `\t`:
-		return "\t"
-	case `\"`:
-		return `"`
-	case `\'`:
-		return "'"
-	case `\\`:
-		return `\`
-	}
-	return s
-}
+func unescape(s string) string { return tsconv.Unescape(s) }

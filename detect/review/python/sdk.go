@@ -32,25 +32,7 @@ func (c *converter) sdk() {
 			}
 			f.Registrations = append(f.Registrations, review.Registration{Name: name, Kind: kind, Func: fn.Name, Pos: d.Pos, File: f})
 		}
-		var visit func([]*review.Stmt)
-		visit = func(stmts []*review.Stmt) {
-			review.Walk(stmts, func(s *review.Stmt) bool {
-				for _, e := range s.StmtExprs() {
-					e.Exprs(func(x *review.Expr) bool {
-						if x.Kind == review.ExprFunc {
-							visit(x.Body)
-							return false
-						}
-						if x.Kind == review.ExprCall {
-							c.call(fn, x)
-						}
-						return true
-					})
-				}
-				return true
-			})
-		}
-		visit(fn.Body)
+		review.EachCall(fn.Body, func(x *review.Expr) { c.call(fn, x) })
 	}
 }
 
@@ -83,12 +65,12 @@ func (c *converter) call(caller *review.Func, x *review.Expr) {
 	f := c.file
 	switch x.Method() {
 	case "register_activity", "add_activity":
-		c.register(x, review.KindActivity, x.Arg(0), stringKw(x, "name"))
+		c.registerIn(caller, x, review.KindActivity, x.Arg(0), stringKw(x, "name"), x.Keyword("name"))
 	case "register_workflow", "add_orchestrator":
-		c.register(x, review.KindWorkflow, x.Arg(0), stringKw(x, "name"))
+		c.registerIn(caller, x, review.KindWorkflow, x.Arg(0), stringKw(x, "name"), x.Keyword("name"))
 	case "add_named_activity":
-		if n := x.Arg(0); n != nil && n.Kind == review.ExprString {
-			c.register(x, review.KindActivity, x.Arg(1), n.Str)
+		if n := x.Arg(0); n != nil && (n.Kind == review.ExprString || n.Kind == review.ExprIdent) {
+			c.registerIn(caller, x, review.KindActivity, x.Arg(1), n.Str, n)
 		}
 	case "call_activity":
 		if len(x.Args) > 0 || x.Keyword("activity") != nil {
@@ -106,6 +88,36 @@ func stringKw(x *review.Expr, k string) string {
 		return v.Str
 	}
 	return ""
+}
+
+// registerIn registers ref, or, when ref is the variable of a loop over
+// a literal list or dict (for fn in [charge, ship]: wfr.register_activity(fn)),
+// each element; nameExpr is the name argument, which may be the loop's key.
+func (c *converter) registerIn(caller *review.Func, x *review.Expr, kind review.DefKind, ref *review.Expr, name string, nameExpr *review.Expr) {
+	if ref != nil && ref.Kind == review.ExprIdent && ref.Ref == "" {
+		if elems, keyVar, ok := review.RangeOf(caller.Body, c.file.Globals, x.Pos, ref.Name, false); ok {
+			for _, el := range elems {
+				n := name
+				if el.Key != nil && el.Key.Kind == review.ExprString && nameExpr != nil && nameExpr.Kind == review.ExprIdent && nameExpr.Name == keyVar {
+					n = el.Key.Str
+				}
+				c.register(x, kind, el.Value, n)
+			}
+			return
+		}
+	}
+	c.register(x, kind, ref, name)
+	// wfr.register_activity(acts.charge): acts's class's method, when its
+	// type is known (a typed parameter, acts = PaymentActivities(…)).
+	if ref != nil && ref.Kind == review.ExprAttr && ref.Ref == "" && ref.X != nil && len(c.file.Registrations) > 0 {
+		t := ref.X.Type
+		if t == "" && ref.X.Kind == review.ExprIdent {
+			t = ctorType(review.Assigned(caller.Body, c.file.Globals, ref.X.Name))
+		}
+		if t != "" {
+			c.file.Registrations[len(c.file.Registrations)-1].Func = t + "." + ref.Name
+		}
+	}
 }
 
 func (c *converter) register(x *review.Expr, kind review.DefKind, ref *review.Expr, name string) {

@@ -54,7 +54,7 @@ func (e *FindingsError) Error() string {
 type SourceError struct{ Err error }
 
 func (e *SourceError) Error() string {
-	return "cannot review the source: " + e.Err.Error() + "; give a file or directory of Go or Python source"
+	return "cannot review the source: " + e.Err.Error() + "; give a file or directory of Go, Python or C# source"
 }
 
 func (e *SourceError) Unwrap() error { return e.Err }

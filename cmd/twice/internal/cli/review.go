@@ -38,7 +38,7 @@ func NewCmdReview(f *Factory, runF func(*ReviewOptions) error) *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "review PATH...",
 		Short: "Review workflow and activity source for the hazards of running twice",
-		Long: `Read the source of your workflows and activities (Go and Python; files or directories)
+		Long: `Read the source of your workflows and activities (Go, Python and C#; files or directories)
 and report, per activity, what makes it unsafe to run twice: an idempotency key generated
 inside the body, a side effect with no key or conditional write, check-then-act, a key
 derived from a per-attempt id, a retry loop inside the body, one retry policy for

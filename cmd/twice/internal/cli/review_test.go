@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/twice-cli/twice/detect/review/csharp"
 	"github.com/twice-cli/twice/detect/review/python"
 )
 
@@ -91,6 +92,33 @@ func TestShowSourceDemo(t *testing.T) {
 	}
 	if len(h.tuiCalls) != 0 {
 		t.Error("--source opened the interactive view, which has no Code tab")
+	}
+}
+
+// TestShowSourceDemoDotnet joins the .NET demo to its C# service: the
+// duplicate is likely real because ReserveHotelActivity keys its request
+// on context.TaskExecutionKey, which the .NET SDK changes per retry (the
+// history's three execution ids), and both activities are found.
+func TestShowSourceDemoDotnet(t *testing.T) {
+	if ok, why := csharp.Available(); !ok {
+		t.Skip("the dotnet-retry service is C#: " + why)
+	}
+	h := newHarness(t)
+	res := h.run("show", "demo:dotnet-retry", "--source", "demo")
+	if res.code != ExitOK {
+		t.Fatalf("exit %d: %s", res.code, res.errOut)
+	}
+	for _, want := range []string{
+		"code: likely a real duplicate: ReserveHotelActivity derives its key from a per-attempt id (demo/services/dotnet-retry/Activities/ReserveHotelActivity.cs:19)",
+		`message.Headers.Add("Idempotency-Key", context.TaskExecutionKey);`,
+		"ChargeDepositActivity  demo/services/dotnet-retry/Activities/ChargeDepositActivity.cs",
+	} {
+		if !strings.Contains(res.out, want) {
+			t.Errorf("output lacks %q:\n%s", want, res.out)
+		}
+	}
+	if strings.Contains(res.out, "not found") {
+		t.Errorf("an activity of the run is not found in the demo service:\n%s", res.out)
 	}
 }
 

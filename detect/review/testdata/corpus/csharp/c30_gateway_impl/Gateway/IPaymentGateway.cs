@@ -1,0 +1,6 @@
+namespace Payments;
+
+public interface IPaymentGateway
+{
+    Task<string> ChargeAsync(string orderId, long amountCents);
+}
