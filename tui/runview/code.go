@@ -119,9 +119,16 @@ type codeIndex struct {
 	// the review's activity (nil where the source does not define it).
 	names []string
 	acts  []*review.Activity
-	rows  []codeRow
-	terms *table.Terms
-	flags []uint8
+	// listed holds the names, for the Findings tab's code rows.
+	listed map[string]struct{}
+	// findings are, per activity, the first of its findings with code
+	// evidence (most severe first, at most maxFindingsOn), and findingCount
+	// how many it has: a long run has thousands on one activity.
+	findings     [][]int32
+	findingCount []int
+	rows         []codeRow
+	terms        *table.Terms
+	flags        []uint8
 	// loc is each row's LOCATION cell: the file under prefix, the folder
 	// every row's file is in, and the line.
 	loc    []string
@@ -155,10 +162,12 @@ func (x *Index) AddCode(src *CodeSource) {
 
 func newCodeIndex(x *Index, src *CodeSource) *codeIndex {
 	rep := x.Report
-	ci := &codeIndex{src: src, names: make([]string, len(rep.Code)), acts: make([]*review.Activity, len(rep.Code)), worst: -1}
+	ci := &codeIndex{src: src, names: make([]string, len(rep.Code)), acts: make([]*review.Activity, len(rep.Code)),
+		listed: make(map[string]struct{}, len(rep.Code)), worst: -1}
 	for i := range rep.Code {
 		ca := &rep.Code[i]
 		ci.names[i] = ca.Name
+		ci.listed[ca.Name] = struct{}{}
 		a := src.Review.Activity(ca.Name)
 		if !ca.Found || a == nil {
 			ci.add(codeRow{kind: codeNotFound, activity: int32(i), item: -1, rule: ruleNotFound,
@@ -185,20 +194,35 @@ func newCodeIndex(x *Index, src *CodeSource) *codeIndex {
 				loc: codeLoc(a.Location)})
 		}
 	}
+	ci.findings, ci.findingCount = make([][]int32, len(rep.Code)), make([]int, len(rep.Code))
+	byName := make(map[string]int, len(rep.Code))
+	for i, n := range ci.names {
+		byName[n] = i
+	}
+	for fi := range rep.Findings {
+		f := &rep.Findings[fi]
+		i, ok := byName[f.Activity]
+		if !ok || f.Code == nil {
+			continue
+		}
+		if ci.findingCount[i]++; len(ci.findings[i]) < maxFindingsOn {
+			ci.findings[i] = append(ci.findings[i], int32(fi))
+		}
+	}
 	ci.readContext()
 	ci.index(x)
 	return ci
 }
 
+// maxFindingsOn is how many of an activity's findings a Code row's detail
+// shows.
+const maxFindingsOn = 3
+
 // has reports whether an activity has rows in the Code tab (every
 // activity the run called has at least one).
 func (ci *codeIndex) has(activity string) bool {
-	for _, n := range ci.names {
-		if n == activity {
-			return true
-		}
-	}
-	return false
+	_, ok := ci.listed[activity]
+	return ok
 }
 
 func codeLoc(l review.Location) detect.CodeLocation {

@@ -400,35 +400,36 @@ func describeCode(d *viewData, r *codeRow) (string, []string) {
 		h := &a.Hazards[r.item]
 		rule, _ := review.RuleByID(h.Rule)
 		title = format.SeverityMark(r.severity) + " " + format.Line(r.rule) + " · " + name
+		// The place and its lines first: on a small screen they are what
+		// shows without scrolling.
+		b.kv("", "at", format.Line(format.CodeLocText(r.loc)))
+		b.excerpt(r)
+		b.blank()
+		b.kv("", "found", format.Line(r.message))
+		b.findingsOn(r.activity)
+		b.blank()
 		b.kv("", "rule", format.Line(r.rule)+" — "+format.Line(rule.Name))
-		b.kv("", "severity", format.SeverityMark(r.severity))
 		b.kv("", "activity", activityText(a))
 		if h.Workflow != "" {
 			b.kv("", "call site in", "the workflow "+format.Line(h.Workflow))
 		}
-		b.kv("", "at", format.Line(format.CodeLocText(r.loc)))
 		for _, v := range h.Via {
 			b.kv("", "through", format.Line(v))
 		}
-		b.excerpt(r)
-		b.blank()
-		b.kv("", "found", format.Line(r.message))
-		b.findingsOn(ca.Name)
-		b.blank()
 		b.kv("", "why it is a hazard", format.Line(rule.Why))
 		b.kv("", "fix", format.Line(rule.Fix))
 	case codeRefusal:
 		title = "✓ refusing write · " + name
-		b.kv("", "activity", activityText(a))
 		b.kv("", "at", format.Line(format.CodeLocText(r.loc)))
 		b.excerpt(r)
 		b.blank()
 		b.kv("", "found", format.Line(r.message))
+		b.kv("", "activity", activityText(a))
 		b.line("This write refuses its own duplicate: its key comes from the activity's input, so a second " +
 			"attempt with the same input is refused downstream rather than applied twice.")
 	case codeClean:
 		title = "· no hazard · " + name
-		b.kv("", "activity", activityText(a))
+		b.kv("", "defined at", format.Line(format.CodeLocText(r.loc)))
 		b.excerpt(r)
 		b.blank()
 		b.line("twice found no hazard in " + name + "'s body, nor in the helpers it calls (two levels deep).")
@@ -447,7 +448,7 @@ func describeCode(d *viewData, r *codeRow) (string, []string) {
 		b.notFound(ca.Name, ci)
 	}
 	if r.kind != codeHazard {
-		b.findingsOn(ca.Name)
+		b.findingsOn(r.activity)
 	}
 	b.sourceLines(r, ci.src)
 	return title, b.out
@@ -553,23 +554,25 @@ func langName(l review.Lang) string {
 	return format.Line(string(l))
 }
 
-// findingsOn adds what this run's findings on the activity say its code
-// changes.
-func (b *text) findingsOn(name string) {
-	first := true
-	for fi := range b.d.idx.Report.Findings {
+// findingsOn adds what this run's findings on activity a (its position in
+// Report.Code) say its code changes: the most severe few, and how many
+// more there are.
+func (b *text) findingsOn(a int32) {
+	ci := b.d.idx.code
+	fs := ci.findings[a]
+	if len(fs) == 0 {
+		return
+	}
+	b.heading("In this run")
+	for _, fi := range fs {
 		f := &b.d.idx.Report.Findings[fi]
-		if f.Activity != name || f.Code == nil {
-			continue
-		}
-		if first {
-			b.heading("In this run")
-			first = false
-		}
 		b.line("  " + format.SeverityMark(f.Severity) + " " + string(f.ID) + " (" + string(f.Confidence) + ")")
 		if f.Code.Note != "" {
 			b.line("    " + format.Line(f.Code.Note))
 		}
+	}
+	if more := ci.findingCount[a] - len(fs); more > 0 {
+		b.line("  … and " + format.Plural(more, "more finding") + " on " + format.Line(ci.names[a]) + " (the Findings tab lists them)")
 	}
 }
 
