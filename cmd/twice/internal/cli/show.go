@@ -55,11 +55,16 @@ engine stamped an event earlier (an outcome is stamped before the turn that reco
 The run is a history file of any format twice reads (a twice saved history, Dapr
 protojson, Catalyst flattened events, dapr workflow history -o json), - for standard
 input (on a terminal the view then reads keys from the terminal), demo:NAME for a bundled demo (twice demo list), or a run id read from
-Catalyst with --app (and --project).`,
+Catalyst with --app (and --project).
+
+With --source DIR (or source: in twice.yaml), each finding is joined to the code of
+its activity (twice review): the view adds a Code tab of every activity's hazards,
+where e opens a line in $VISUAL or $EDITOR; the text says what the code changes.`,
 		Example: `  twice show demo:payment-timeout
   dapr workflow history charge-7731 -a payments -o json | twice show -
   twice show charge-7731 --app payments --project default -o markdown
   twice show demo:payment-timeout --timeline
+  twice show demo:payment-timeout --source demo
   dapr workflow history charge-7731 -a payments -o json | twice show - --run charge-7731 --app payments`,
 		Args: usageArgs(cobra.ExactArgs(1)),
 		RunE: func(cmd *cobra.Command, args []string) error {
