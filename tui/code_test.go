@@ -243,6 +243,13 @@ func TestFindingJumpsToItsCode(t *testing.T) {
 	if s := plain(m); !strings.Contains(s, "›    └ code: likely a real duplicate: ChargeCard makes its key") {
 		t.Fatalf("the finding has no code row:\n%s", s)
 	}
+	if s := plain(m); !strings.Contains(s, "enter show code · e open in editor") {
+		t.Errorf("the code row's keys are not in the key bar:\n%s", s)
+	}
+	m = keys(t, m, "e") // no editor here: it says what it would have opened
+	if want := "no editor to open testdata/source/charge.go:33 in"; !strings.Contains(m.status.text, want) {
+		t.Errorf("e on the code row said %q, want %q", m.status.text, want)
+	}
 	m = keys(t, m, "enter")
 	if m.run.Tab() != runview.TabCode || !strings.Contains(plain(m), "› ▲ HIGH") {
 		t.Errorf("enter on the code row did not select ChargeCard's hazard in the Code tab:\n%s", plain(m))

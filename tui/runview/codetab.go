@@ -605,6 +605,16 @@ func codePlace(ev *detect.CodeEvidence) detect.CodeLocation {
 	return ev.Definition
 }
 
+// editPlace is what e asks for on a finding's code row: its code
+// evidence's place in the editor.
+func editPlace(d *viewData, f *detect.Finding) EditMsg {
+	at := codePlace(f.Code)
+	if at.File == "" {
+		return EditMsg{Why: "the source given does not define " + format.Line(f.Activity) + ": there is no file to open"}
+	}
+	return EditMsg{File: at.File, Line: at.Line, Source: d.code}
+}
+
 // describeFindingCode shows a finding's code evidence (its code row in
 // the Findings tab): what the activity's code changes about it, and where.
 func describeFindingCode(d *viewData, fi int) (string, []string) {

@@ -300,6 +300,13 @@ func (t *findingsTab) update(msg tea.KeyPressMsg) tea.Cmd {
 		}
 		return nil
 	}
+	if key.Matches(msg, k.Edit) {
+		if r, ok := t.selected(); ok && t.isCode(r) {
+			m := editPlace(t.d, &t.d.idx.Report.Findings[r.f])
+			return func() tea.Msg { return m }
+		}
+		return nil
+	}
 	t.list.tbl.Update(msg, k)
 	return nil
 }
@@ -314,6 +321,9 @@ func (t *findingsTab) keys() []key.Binding {
 		return nil
 	case t.isCode(r):
 		b.SetHelp("enter", "show code")
+		if codePlace(t.d.idx.Report.Findings[r.f].Code).File != "" {
+			return []key.Binding{b, t.d.c.Keys.Edit}
+		}
 	case r.ev >= 0:
 		b.SetHelp("enter", "show event")
 	case t.d.idx.Report.Findings[r.f].InvocationIndex >= 0:
