@@ -532,26 +532,13 @@ func sourceCounts(rev *review.Report) string {
 	for _, l := range []review.Lang{review.LangGo, review.LangPython, review.LangCSharp} {
 		if n := rev.Files[l]; n > 0 {
 			total += n
-			parts = append(parts, format.Count(n)+" "+langName(l))
+			parts = append(parts, format.Count(n)+" "+format.LangName(l))
 		}
 	}
 	if total == 0 {
 		return " (no file reviewed)"
 	}
 	return " (" + format.Plural(total, "file") + ": " + strings.Join(parts, ", ") + ")"
-}
-
-// langName is a language's name as people write it.
-func langName(l review.Lang) string {
-	switch l {
-	case review.LangGo:
-		return "Go"
-	case review.LangPython:
-		return "Python"
-	case review.LangCSharp:
-		return "C#"
-	}
-	return format.Line(string(l))
 }
 
 // findingsOn adds what this run's findings on activity a (its position in

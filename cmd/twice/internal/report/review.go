@@ -27,7 +27,7 @@ func reviewSummary(r *review.Report) string {
 	var langs []string
 	files, lines := 0, 0
 	for _, l := range sortedLangs(r.Files) {
-		langs = append(langs, fmt.Sprintf("%d %s", r.Files[l], langTitle(l)))
+		langs = append(langs, fmt.Sprintf("%d %s", r.Files[l], format.LangName(l)))
 		files += r.Files[l]
 		lines += r.Lines[l]
 	}
@@ -58,18 +58,6 @@ func count(n int, word string) string {
 		return format.Count(n) + " " + word[:len(word)-1] + "ies"
 	}
 	return plural(n, word)
-}
-
-func langTitle(l review.Lang) string {
-	switch l {
-	case review.LangGo:
-		return "Go"
-	case review.LangPython:
-		return "Python"
-	case review.LangCSharp:
-		return "C#"
-	}
-	return string(l)
 }
 
 func sortedLangs[V any](m map[review.Lang]V) []review.Lang {
