@@ -1,8 +1,12 @@
 package tui
 
 import (
-	"github.com/twice-cli/twice/fixtures/gen"
+	"fmt"
+	"strings"
 	"testing"
+	"testing/fstest"
+
+	"github.com/twice-cli/twice/fixtures/gen"
 
 	"charm.land/bubbles/v2/spinner"
 	tea "charm.land/bubbletea/v2"
@@ -17,9 +21,9 @@ import (
 func benchSizes() []int { return []int{10_000, 100_000, 1_000_000} }
 
 // loaded returns a root model showing h with its analysis idx at 120×40,
-// as a run just opened shows it.
-func loaded(h *catalyst.History, idx *runview.Index) *Model {
-	m := New(testOptions(Options{History: h}))
+// as a run just opened shows it (with the Code tab when code is set).
+func loaded(h *catalyst.History, idx *runview.Index, code *runview.CodeSource) *Model {
+	m := New(testOptions(Options{History: h, Code: code}))
 	m.Update(tea.WindowSizeMsg{Width: 120, Height: 40})
 	m.run.SetHistory(h, idx, false)
 	m.setStatus(m.run.OpenSummary())
@@ -38,6 +42,11 @@ func BenchmarkUpdateView(b *testing.B) {
 func benchKeys(b *testing.B, n int) {
 	h := tuitest.Big(n)
 	idx := runview.NewIndex(h, detect.Analyze(h, detect.Options{}))
+	// With source (twice show --source): the report joined to the code of
+	// its activities, and the Code tab.
+	code := benchCode()
+	idxCode := runview.NewIndex(h, detect.Analyze(h, detect.Options{}))
+	idxCode.AddCode(code)
 	cases := []struct {
 		name  string
 		setup []string
@@ -46,6 +55,8 @@ func benchKeys(b *testing.B, n int) {
 		// runs in one) and applies their results, so the time is the
 		// whole filter, not just the key press.
 		settle bool
+		// code shows the run with its source joined.
+		code bool
 	}{
 		{name: "move", setup: []string{"tab", "tab"}, keys: []string{"j", "k"}},
 		{name: "page", setup: []string{"tab", "tab"}, keys: []string{"ctrl+d", "ctrl+u"}},
@@ -65,10 +76,17 @@ func benchKeys(b *testing.B, n int) {
 		{name: "sort-keystroke", setup: []string{"tab", "tab"}, keys: []string{"s", "t"}},
 		{name: "sort-settled", setup: []string{"tab", "tab"}, keys: []string{"s", "t"}, settle: true},
 		{name: "detail-focused-page", setup: []string{"l"}, keys: []string{"ctrl+d", "ctrl+u"}},
+		{name: "code-move", setup: []string{"["}, keys: []string{"j", "k"}, code: true},
+		{name: "code-filter-keystroke-settled", setup: []string{"[", "/"}, keys: []string{"s", "backspace"}, settle: true, code: true},
+		{name: "code-findings-move", setup: []string{"[", "["}, keys: []string{"j", "k"}, code: true},
+		{name: "code-findings-filter-settled", setup: []string{"[", "[", "/"}, keys: []string{"s", "backspace"}, settle: true, code: true},
 	}
 	for _, c := range cases {
 		b.Run(c.name, func(b *testing.B) {
-			m := loaded(h, idx)
+			m := loaded(h, idx, nil)
+			if c.code {
+				m = loaded(h, idxCode, code)
+			}
 			for _, k := range c.setup {
 				m.Update(keyMsg(k))
 			}
@@ -132,6 +150,45 @@ func BenchmarkFirstFrameOpened(b *testing.B) {
 		next, _ := m.Update(tea.WindowSizeMsg{Width: 120, Height: 40})
 		next, _ = next.Update(historyDecodedMsg{to: m.run, seq: m.run.req.seq, history: h})
 		_ = next.(*Model).View()
+	}
+}
+
+// benchCode is the source of Big's first ten activities (Step0…Step9),
+// each making its idempotency key with uuid: a hazard apiece, and the
+// other ninety activities not found.
+func benchCode() *runview.CodeSource {
+	var b strings.Builder
+	b.WriteString("package steps\n\nimport (\n\t\"net/http\"\n\t\"strings\"\n\n" +
+		"\t\"github.com/dapr/durabletask-go/workflow\"\n\t\"github.com/google/uuid\"\n)\n\n")
+	for i := range 10 {
+		fmt.Fprintf(&b, "func Step%d(ctx workflow.ActivityContext) (any, error) {\n"+
+			"\treq, _ := http.NewRequest(http.MethodPost, \"https://api.example/v1/steps\", strings.NewReader(\"{}\"))\n"+
+			"\treq.Header.Set(\"Idempotency-Key\", uuid.NewString())\n"+
+			"\t_, err := http.DefaultClient.Do(req)\n\treturn nil, err\n}\n\n", i)
+	}
+	b.WriteString("func Register(r *workflow.Registry) {\n")
+	for i := range 10 {
+		fmt.Fprintf(&b, "\t_ = r.AddActivity(Step%d)\n", i)
+	}
+	b.WriteString("}\n")
+	return reviewed(fstest.MapFS{"steps/steps.go": {Data: []byte(b.String())}}, "steps")
+}
+
+// BenchmarkAddCode measures what source adds to the background work after
+// a load: the join and the Code tab's index (files read included).
+func BenchmarkAddCode(b *testing.B) {
+	code := benchCode()
+	for _, n := range benchSizes() {
+		b.Run(gen.SizeName(n), func(b *testing.B) {
+			h := tuitest.Big(n)
+			b.ResetTimer()
+			for i := 0; i < b.N; i++ {
+				b.StopTimer()
+				x := runview.NewIndex(h, detect.Analyze(h, detect.Options{}))
+				b.StartTimer()
+				x.AddCode(code)
+			}
+		})
 	}
 }
 

@@ -126,6 +126,7 @@ type loadRequest struct {
 // request's own: cancelled when a newer request supersedes it), and answers
 // as req.kind says.
 func loadHistory(ctx context.Context, src catalyst.Source, analyze analyzeFunc, req loadRequest) tea.Cmd {
+	code := req.to.Code()
 	return func() tea.Msg {
 		h, err := fetchHistory(ctx, src, req.ref)
 		if req.kind == loadOpen {
@@ -133,7 +134,7 @@ func loadHistory(ctx context.Context, src catalyst.Source, analyze analyzeFunc, 
 		}
 		r := reloaded{to: req.to, seq: req.seq, history: h, err: err}
 		if err == nil {
-			r.index, r.err = analyzed(h, analyze)
+			r.index, r.err = analyzed(h, analyze, code)
 		}
 		if req.kind == loadPoll {
 			return historyPolledMsg(r)
@@ -155,15 +156,22 @@ func fetchHistory(ctx context.Context, src catalyst.Source, ref catalyst.RunRef)
 // analyzeHistory runs detect on a history that is already on screen, for
 // the run screen to and its request seq.
 func analyzeHistory(h *catalyst.History, analyze analyzeFunc, to *runScreen, seq int) tea.Cmd {
+	code := to.Code()
 	return func() tea.Msg {
-		idx, err := analyzed(h, analyze)
+		idx, err := analyzed(h, analyze, code)
 		return historyAnalyzedMsg{to: to, seq: seq, index: idx, err: err}
 	}
 }
 
-// analyzed runs detect on h and indexes its report for the view.
-func analyzed(h *catalyst.History, analyze analyzeFunc) (*runview.Index, error) {
-	return guarded(h, func() *runview.Index { return runview.NewIndex(h, analyze(h)) })
+// analyzed runs detect on h and indexes its report for the view, joined
+// to the code of its activities when source was given (code; nil for
+// none).
+func analyzed(h *catalyst.History, analyze analyzeFunc, code *runview.CodeSource) (*runview.Index, error) {
+	return guarded(h, func() *runview.Index {
+		x := runview.NewIndex(h, analyze(h))
+		x.AddCode(code)
+		return x
+	})
 }
 
 // guarded runs f, the analysis of h; a panic in it (a bug in detect or in

@@ -86,7 +86,7 @@ func (m *Model) handleMouse(msg tea.MouseMsg) tea.Cmd {
 // openRun puts a run view on top of the list and fetches the run.
 func (m *Model) openRun(run catalyst.Run) tea.Cmd {
 	ref := runlist.RefOf(run)
-	s := &runScreen{Model: runview.New(m.c), ref: &ref}
+	s := &runScreen{Model: m.newRunView(), ref: &ref}
 	m.push(s)
 	m.run = s
 	return s.load(m, loadOpen)
@@ -97,7 +97,7 @@ func (m *Model) openRun(run catalyst.Run) tea.Cmd {
 // file (or standard input, or a demo), a screen that says the child is not
 // in it, with its id and link, and how to read it.
 func (m *Model) openChild(msg runview.OpenChildMsg) tea.Cmd {
-	s := &runScreen{Model: runview.New(m.c)}
+	s := &runScreen{Model: m.newRunView()}
 	if msg.Parent.Provenance.Saved() || m.opts.Source == nil || !msg.Parent.Provenance.Live() {
 		s.SetAbsent(msg.Run, m.absentLines(msg))
 		m.push(s)

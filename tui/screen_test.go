@@ -288,7 +288,7 @@ func TestRunsStackAndAnswersFindTheirScreen(t *testing.T) {
 	// takes it, the child does not.
 	seq := parent.req.start(context.Background())
 	refreshed := tuitest.Charge()
-	idx, _ := analyzed(refreshed, m.analyze)
+	idx, _ := analyzed(refreshed, m.analyze, nil)
 	m = send(t, m, historyRefreshedMsg{to: parent, seq: seq, history: refreshed, index: idx})
 	if parent.History() != refreshed || child.History().Run.ID != "checkout-7731" {
 		t.Fatalf("the parent's answer went to the wrong screen")

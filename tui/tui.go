@@ -27,6 +27,7 @@ import (
 	"github.com/twice-cli/twice/catalyst/safetext"
 	"github.com/twice-cli/twice/detect"
 	"github.com/twice-cli/twice/tui/common"
+	"github.com/twice-cli/twice/tui/editor"
 	"github.com/twice-cli/twice/tui/format"
 	"github.com/twice-cli/twice/tui/runlist"
 	"github.com/twice-cli/twice/tui/runview"
@@ -90,6 +91,17 @@ type Options struct {
 	// Width and Height, when both are set, are the terminal's size before
 	// it reports one (tests that draw into a buffer).
 	Width, Height int
+	// Code is the workflow and activity source joined to every run the
+	// view shows (twice show --source): each finding gains its activity's
+	// code evidence, and the run view a Code tab. nil: no source, no tab.
+	Code *runview.CodeSource
+	// Editor opens a source file at a line (e on the Code tab); its zero
+	// value means neither $VISUAL nor $EDITOR is set, which e says.
+	Editor editor.Editor
+	// TempDir is where e writes the copy of a file of an embedded source
+	// (the bundled demo services) for the editor ("" = the system's
+	// temporary folder); the copies are removed when Run returns.
+	TempDir string
 }
 
 // ErrInterrupted is what Run returns when the user quit with ctrl+c (the
@@ -154,6 +166,10 @@ type Model struct {
 
 	// interrupted is set when the user quit with ctrl+c.
 	interrupted bool
+
+	// copies is the temporary folder of the embedded source files e
+	// opened ("" before the first); Run removes it.
+	copies string
 }
 
 // New returns the root model for opts. It does no work proportional to the
@@ -174,18 +190,19 @@ func New(opts Options) *Model {
 		SourceNote: opts.SourceNote,
 	}
 	m := &Model{
-		opts:        opts,
-		c:           c,
-		ctx:         context.Background(),
-		analyze:     analyzer(opts.Detect, opts.Now),
-		list:        &listScreen{Model: runlist.New(c)},
-		run:         &runScreen{Model: runview.New(c)},
+		opts:    opts,
+		c:       c,
+		ctx:     context.Background(),
+		analyze: analyzer(opts.Detect, opts.Now),
+		list:    &listScreen{Model: runlist.New(c)},
+
 		followDelay: opts.FollowInterval,
 		// Until the terminal reports its size (it may never, when the
 		// output is not a terminal), draw at the classic 80×24.
 		width:  80,
 		height: 24,
 	}
+	m.run = &runScreen{Model: m.newRunView()}
 	m.list.SetSource(opts.Query, opts.SourceName)
 	opened := opts.History != nil || opts.Open != nil
 	if opts.Source != nil || !opened {
@@ -203,6 +220,13 @@ func New(opts Options) *Model {
 		m.run.SetHistory(opts.History, nil, false)
 	}
 	return m
+}
+
+// newRunView returns a run view, with the Code tab when source was given.
+func (m *Model) newRunView() *runview.Model {
+	v := runview.New(m.c)
+	v.SetCode(m.opts.Code)
+	return v
 }
 
 // Init starts what the first screen needs: the analysis of a given history,
@@ -258,6 +282,7 @@ func Run(ctx context.Context, opts Options) error {
 	if opts.Width > 0 && opts.Height > 0 {
 		popts = append(popts, tea.WithWindowSize(opts.Width, opts.Height))
 	}
+	defer m.removeCopies()
 	_, err := tea.NewProgram(m, popts...).Run()
 	if errors.Is(err, tea.ErrProgramKilled) && ctx.Err() != nil {
 		return ctx.Err()
@@ -307,6 +332,11 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		return m, m.openRun(msg.Run)
 	case runview.OpenChildMsg:
 		return m, m.openChild(msg)
+	case runview.EditMsg:
+		return m, m.edit(msg)
+	case editorClosedMsg:
+		m.onEditorClosed(msg)
+		return m, nil
 	case refreshTickMsg:
 		return m, m.onRefreshTick(msg)
 	case common.BackMsg:

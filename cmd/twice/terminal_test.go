@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/twice-cli/twice/catalyst/catalysttest"
+	"github.com/twice-cli/twice/detect/review/python"
 )
 
 // These tests run the real binary in a real terminal: a tmux server on a
@@ -272,4 +273,46 @@ func TestTerminalOpensAChildAndReturns(t *testing.T) {
 		t.Errorf("exit status %s, want 0", st)
 	}
 	term.checkRestored()
+}
+
+// TestTerminalShowSourceOpensTheCodeTab runs twice show
+// demo:payment-timeout --source demo in a real terminal: the view opens
+// (not text) with a Code tab; enter shows ChargeCard's line whole screen;
+// e suspends the view for the editor ($EDITOR=true: it exits at once, and
+// twice does not know its line syntax) on a temporary copy of the embedded
+// demo source; the view comes back, and the copy is gone when twice quits.
+func TestTerminalShowSourceOpensTheCodeTab(t *testing.T) {
+	if ok, why := python.Available(); !ok {
+		t.Skip("the payment-timeout service is Python: " + why)
+	}
+	bin := buildTwice(t)
+	home, tmp := t.TempDir(), t.TempDir()
+	env := append(baseEnv, "HOME="+home, "XDG_CONFIG_HOME="+home, "EDITOR=true", "TMPDIR="+tmp)
+	term := startTerminal(t, 120, 40, env, bin+" show demo:payment-timeout --source demo")
+	term.waitFor("Code 4")
+	term.keys("[")
+	term.waitFor("[Code 4]")
+	term.waitFor("› ▲ HIGH   key-generated-in-body ChargeCard")
+	term.keys("Enter")
+	term.waitFor(`› 37 │     headers={"Idempotency-Key": str(uuid.uuid4())},`)
+	term.keys("Escape")
+	// One key at a time: ESC followed at once by e reads as alt+e.
+	term.waitFor("enter show excerpt")
+	term.keys("e")
+	s := term.waitFor("back from true (demo/services/payment-timeout/checkout.py:37)")
+	if !strings.Contains(s, "[Code 4]") {
+		t.Errorf("the view did not come back on the Code tab:\n%s", s)
+	}
+	copies, err := filepath.Glob(filepath.Join(tmp, "twice-demo-source-*", "demo", "services", "payment-timeout", "checkout.py"))
+	if err != nil || len(copies) != 1 {
+		t.Errorf("the demo source's copy: %q, %v; want one checkout.py", copies, err)
+	}
+	term.keys("q")
+	if st := term.exitStatus(); st != "0" {
+		t.Errorf("exit status %s, want 0", st)
+	}
+	term.checkRestored()
+	if left, _ := os.ReadDir(tmp); len(left) != 0 {
+		t.Errorf("twice left %d entries in its temporary folder after quitting", len(left))
+	}
 }

@@ -64,6 +64,10 @@ type Keys struct {
 
 	Open, CopyID, CopyLink, Refresh, Follow key.Binding
 
+	// Edit opens a source file at a line in the user's editor (the Code
+	// tab, with source given).
+	Edit key.Binding
+
 	Help, Quit, ForceQuit key.Binding
 }
 
@@ -107,6 +111,7 @@ func DefaultKeys() Keys {
 		CopyLink: b("Y", "copy link", "Y"),
 		Refresh:  b("R", "refresh", "R"),
 		Follow:   b("F", "follow run", "F"),
+		Edit:     b("e", "open in editor", "e"),
 
 		Help:      b("?", "help", "?"),
 		Quit:      b("q", "quit", "q"),

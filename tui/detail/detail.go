@@ -12,6 +12,7 @@ import (
 	"charm.land/bubbles/v2/key"
 	"charm.land/bubbles/v2/viewport"
 	tea "charm.land/bubbletea/v2"
+	"github.com/charmbracelet/x/ansi"
 
 	"github.com/twice-cli/twice/tui/common"
 	"github.com/twice-cli/twice/tui/format"
@@ -145,6 +146,9 @@ func wrapIndented(line string, width int) []string {
 	if !strings.Contains(body, " ") {
 		hang = indent
 	}
+	if g := gutter(line); g > 0 {
+		hang = g // a line of source continues under its text, not its number
+	}
 	if hang > width/2 {
 		hang, indent = 0, 0
 		body = line
@@ -158,6 +162,21 @@ func wrapIndented(line string, width int) []string {
 		}
 	}
 	return out
+}
+
+// gutter returns the width of a source line's gutter — "  37 │ " or
+// "› 37 │ ", the mark possibly styled — or 0 when the line has none.
+func gutter(line string) int {
+	i := strings.Index(line, "│")
+	if i < 0 || i > 48 {
+		return 0
+	}
+	head := ansi.Strip(line[:i])
+	num := strings.TrimLeft(strings.TrimSuffix(head, " "), " ›")
+	if num == "" || len(num) == len(head) || strings.Trim(num, "0123456789") != "" {
+		return 0
+	}
+	return format.Width(head) + 2 // "│ "
 }
 
 // scrollMark says how far the pane is scrolled and how to scroll it.

@@ -95,3 +95,33 @@ func TestViewSizeAndScroll(t *testing.T) {
 		t.Error("a pane that fits shows a scroll position")
 	}
 }
+
+// TestWrapSourceLine: a line of source with its gutter ("  37 │ ", the
+// marked one "› 37 │ ", possibly styled) continues under its text, not
+// under its number; a line that only looks alike keeps the usual indent.
+func TestWrapSourceLine(t *testing.T) {
+	for _, line := range []string{
+		"  37 │ headers = {'Idempotency-Key': str(uuid.uuid4())}",
+		"› 37 │ headers = {'Idempotency-Key': str(uuid.uuid4())}",
+		"\x1b[1m› 37 │\x1b[0m headers = {'Idempotency-Key': str(uuid.uuid4())}",
+	} {
+		got := wrapIndented(line, 30)
+		if len(got) < 2 {
+			t.Fatalf("%q did not wrap: %q", line, got)
+		}
+		for _, l := range got[1:] {
+			if !strings.HasPrefix(l, strings.Repeat(" ", 7)) || l[7] == ' ' {
+				t.Errorf("%q: continuation %q is not under the text (column 7)", line, l)
+			}
+		}
+	}
+	for line, want := range map[string]int{
+		"  abc │ not a number gutter, so the usual indent applies":  4,
+		"  12 3 │ two numbers are no gutter either, indent applies": 4,
+	} {
+		got := wrapIndented(line, 30)
+		if lead := len(got[1]) - len(strings.TrimLeft(got[1], " ")); lead != want {
+			t.Errorf("%q: continuation %q indented %d, want %d", line, got[1], lead, want)
+		}
+	}
+}

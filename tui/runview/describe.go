@@ -337,6 +337,9 @@ func (b *text) finding(f *detect.Finding) {
 	if f.Advice != "" {
 		b.kv("  ", "advice", format.Line(f.Advice))
 	}
+	if f.Code != nil && f.Code.Note != "" {
+		b.kv("  ", "code", format.Line(f.Code.Note))
+	}
 }
 
 // describeFinding shows a finding with all its evidence.
@@ -371,6 +374,10 @@ func describeFinding(d *viewData, fi int) (string, []string) {
 	if f.Advice != "" {
 		b.blank()
 		b.kv("", "advice", format.Line(f.Advice))
+	}
+	if f.Code != nil {
+		b.heading("Code (--source)")
+		b.code(f.Code)
 	}
 	for _, s := range rep.Skipped {
 		if s.Invocation == "" || s.Invocation == f.Invocation {

@@ -246,8 +246,27 @@ func (t *findingsTab) buildRows() {
 	if t.d.idx != nil {
 		fs = t.d.idx.Report.Findings
 	}
-	t.rows = newFindRows(t.list.order, func(f int32) int { return len(fs[f].Evidence) })
+	t.rows = newFindRows(t.list.order, func(f int32) int { return len(fs[f].Evidence) + t.codeRows(f) })
 	t.list.tbl.SetLen(t.rows.n)
+}
+
+// codeRows is the number of code rows finding f has: one, after its
+// evidence, when source was given and its activity is among the run's
+// (the row opens the activity in the Code tab); none otherwise.
+func (t *findingsTab) codeRows(f int32) int {
+	x := t.d.idx
+	if x == nil || x.code == nil {
+		return 0
+	}
+	if fd := &x.Report.Findings[f]; fd.Code != nil && x.code.has(fd.Activity) {
+		return 1
+	}
+	return 0
+}
+
+// isCode reports whether row r is its finding's code row.
+func (t *findingsTab) isCode(r findRow) bool {
+	return r.ev >= 0 && int(r.ev) == len(t.d.idx.Report.Findings[r.f].Evidence)
 }
 
 // selectRow puts the cursor on r, or on its finding; false when hidden.
@@ -267,6 +286,10 @@ func (t *findingsTab) update(msg tea.KeyPressMsg) tea.Cmd {
 			return nil
 		}
 		f := &t.d.idx.Report.Findings[r.f]
+		if t.isCode(r) {
+			msg := jumpToCodeMsg{to: t.d, activity: f.Activity, loc: codePlace(f.Code)}
+			return func() tea.Msg { return msg }
+		}
 		if r.ev >= 0 {
 			msg := jumpToEventMsg{to: t.d, event: f.Evidence[r.ev].Event}
 			return func() tea.Msg { return msg }
@@ -274,6 +297,13 @@ func (t *findingsTab) update(msg tea.KeyPressMsg) tea.Cmd {
 		if f.InvocationIndex >= 0 {
 			msg := jumpToInvocationMsg{to: t.d, invocation: f.InvocationIndex}
 			return func() tea.Msg { return msg }
+		}
+		return nil
+	}
+	if key.Matches(msg, k.Edit) {
+		if r, ok := t.selected(); ok && t.isCode(r) {
+			m := editPlace(t.d, &t.d.idx.Report.Findings[r.f])
+			return func() tea.Msg { return m }
 		}
 		return nil
 	}
@@ -289,6 +319,11 @@ func (t *findingsTab) keys() []key.Binding {
 	switch {
 	case !ok:
 		return nil
+	case t.isCode(r):
+		b.SetHelp("enter", "show code")
+		if codePlace(t.d.idx.Report.Findings[r.f].Code).File != "" {
+			return []key.Binding{b, t.d.c.Keys.Edit}
+		}
 	case r.ev >= 0:
 		b.SetHelp("enter", "show event")
 	case t.d.idx.Report.Findings[r.f].InvocationIndex >= 0:
@@ -326,6 +361,13 @@ func (t *findingsTab) lines(width, height int) []string {
 			cursor = t.d.cursor()
 		}
 		var line string
+		if t.isCode(r) {
+			line = format.Pad(cursor+"    └ code: "+format.Clip(f.Code.Note, 300), width)
+			if selected {
+				return s.Selected.Render(line)
+			}
+			return line
+		}
 		if r.ev >= 0 {
 			ev := f.Evidence[r.ev]
 			line = format.Pad(cursor+"    └ "+eventRef(t.d.h, ev.Event)+": "+format.Clip(ev.Fact, 300), width)
@@ -412,6 +454,8 @@ func (t *findingsTab) describe() (string, []string) {
 		return "Finding", t.noFindings()
 	case !ok:
 		return "Finding", []string{"no finding matches the filter"}
+	case t.isCode(r):
+		return describeFindingCode(t.d, int(r.f))
 	case r.ev >= 0:
 		return describeEvidence(t.d, int(r.f), int(r.ev))
 	}

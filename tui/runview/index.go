@@ -56,6 +56,8 @@ type Index struct {
 	// FLAG cells need (the widest, capped); eventNameWidth the Events tab's
 	// NAME cells.
 	nameWidth, flagWidth, eventNameWidth, keyWidth int
+	// code is the Code tab's rows (AddCode), nil when no source was given.
+	code *codeIndex
 }
 
 // Caps of the wanted column widths (the table gives no column more than

@@ -3,8 +3,9 @@
 // console link, and four tabs — Invocations (one row per logical call,
 // expandable into its attempts), Timeline (the attempts on one time axis),
 // Events (the history in engine order, with the Dapr CLI's column names)
-// and Findings — with a detail pane that shows the selected row in full,
-// can be widened to the whole screen, and takes the focus to scroll.
+// and Findings — and a fifth, Code, when the workflow and activity source
+// was given (SetCode) — with a detail pane that shows the selected row in
+// full, can be widened to the whole screen, and takes the focus to scroll.
 package runview
 
 import (
@@ -50,12 +51,14 @@ type OpenChildMsg struct {
 	Parent catalyst.Run
 }
 
-// Tabs of the run view.
+// Tabs of the run view. TabCode is there only when source was given
+// (SetCode).
 const (
 	TabInvocations = iota
 	TabTimeline
 	TabEvents
 	TabFindings
+	TabCode
 	tabCount
 )
 
@@ -92,6 +95,9 @@ type viewData struct {
 	// wide is set when the view is wide enough for the lists' extra
 	// columns.
 	wide bool
+	// code is the workflow and activity source joined to the run (nil:
+	// none, and the view has no Code tab).
+	code *CodeSource
 }
 
 // analyzing returns the lines a tab shows while detect runs on the history,
@@ -206,16 +212,21 @@ const (
 
 // Model is the run view.
 type Model struct {
-	c    *common.Common
-	d    *viewData
-	tabs [tabCount]tabPane
+	c *common.Common
+	d *viewData
+	// tabs are the view's tabs, in TabInvocations… order: four, or five
+	// with the Code tab.
+	tabs []tabPane
 	tab  int
 
 	detail      detail.Model
 	detailSize  int
 	focusDetail bool
 	detailSel   string // what the detail pane shows (tab + selection + filter)
-	fitted      areas  // the areas the tabs and the detail pane are sized for
+	// excerptOpen is set while the detail pane is full screen because
+	// enter showed a Code row in it: esc then gives the list the keys.
+	excerptOpen bool
+	fitted      areas // the areas the tabs and the detail pane are sized for
 
 	filter  filterState
 	input   lineinput.Model
@@ -250,11 +261,32 @@ func New(c *common.Common) *Model {
 		spin:       spinner.New(spinner.WithSpinner(spinner.Line)),
 	}
 	inv := newInvocationsTab(d)
+	m.tabs = make([]tabPane, TabCode, tabCount)
 	m.tabs[TabInvocations] = inv
 	m.tabs[TabTimeline] = newTimelineTab(d, inv)
 	m.tabs[TabEvents] = newEventsTab(d)
 	m.tabs[TabFindings] = newFindingsTab(d)
 	return m
+}
+
+// SetCode joins the workflow and activity source to the runs the view
+// shows: it adds the Code tab. Call it before the first history; the
+// analysis that fills the tab is the index's (Index.AddCode).
+func (m *Model) SetCode(src *CodeSource) {
+	if src == nil || m.d.code != nil {
+		return
+	}
+	m.d.code = src
+	m.tabs = append(m.tabs, newCodeTab(m.d))
+	m.layout()
+}
+
+// Code returns the source joined to the view, nil for none (or no view).
+func (m *Model) Code() *CodeSource {
+	if m == nil {
+		return nil
+	}
+	return m.d.code
 }
 
 // SetLoading shows that a run is being fetched (what names it, e.g. its id)
@@ -397,7 +429,8 @@ func (m *Model) Tab() int { return m.tab }
 // Invocations and Timeline tabs.
 func (m *Model) SetTab(t int) tea.Cmd {
 	from := m.tab
-	m.tab = (t%tabCount + tabCount) % tabCount
+	n := len(m.tabs)
+	m.tab = (t%n + n) % n
 	inv := m.tabs[TabInvocations].(*invocationsTab)
 	tl := m.tabs[TabTimeline].(*timelineTab)
 	switch {
@@ -476,6 +509,15 @@ func (m *Model) Update(msg tea.Msg) tea.Cmd {
 		if msg.to == m.d {
 			m.jumpToInvocation(msg.invocation)
 		}
+	case jumpToCodeMsg:
+		if msg.to == m.d {
+			m.jumpToCode(msg)
+		}
+	case showExcerptMsg:
+		if msg.to == m.d {
+			m.resizeDetail(detailFull, false)
+			m.excerptOpen = true
+		}
 	case filteredMsg:
 		if msg.to == m.d {
 			m.filteredRows(msg)
@@ -505,6 +547,8 @@ func (m *Model) filteredRows(msg filteredMsg) {
 	case *eventsTab:
 		t.filteredRows(msg)
 	case *findingsTab:
+		t.filteredRows(msg)
+	case *codeTab:
 		t.filteredRows(msg)
 	}
 	m.syncDetail(false)
@@ -564,7 +608,12 @@ func (m *Model) handleKey(msg tea.KeyPressMsg) tea.Cmd {
 		case m.filter.active():
 			return m.setFilter(filterState{})
 		case m.detailSize == detailFull:
+			back := m.excerptOpen
 			m.resizeDetail(detailNormal, false)
+			if back {
+				// enter showed the row in full: esc goes back to the list.
+				m.setFocus(false)
+			}
 		default:
 			return func() tea.Msg { return common.BackMsg{} }
 		}
@@ -583,6 +632,7 @@ func (m *Model) handleKey(msg tea.KeyPressMsg) tea.Cmd {
 // hidden pane that has no room is skipped over.
 func (m *Model) resizeDetail(size int, cycle bool) {
 	m.detailSize = size
+	m.excerptOpen = false
 	if cycle && size == detailHidden && m.fitted.dw == 0 {
 		m.detailSize = detailNormal
 	}
@@ -649,7 +699,7 @@ func (m *Model) paste(msg tea.PasteMsg) tea.Cmd {
 // of its rows match (large lists are filtered in commands).
 func (m *Model) setFilter(f filterState) tea.Cmd {
 	m.filter = f
-	cmds := make([]tea.Cmd, 0, tabCount)
+	cmds := make([]tea.Cmd, 0, len(m.tabs))
 	for _, t := range m.tabs {
 		cmds = append(cmds, t.applyFilter(f))
 	}
@@ -680,6 +730,21 @@ func (m *Model) jumpToInvocation(inv int) {
 	if t.applyFilter(m.filter) != nil || !t.selectInvocation(inv, true) {
 		m.clearFilterNow()
 		t.selectInvocation(inv, true)
+	}
+	m.syncDetail(false)
+}
+
+// jumpToCode selects an activity's row in the Code tab (at the place a
+// finding's code evidence names), clearing the filter if it hides it.
+func (m *Model) jumpToCode(msg jumpToCodeMsg) {
+	if len(m.tabs) <= TabCode {
+		return
+	}
+	m.tab = TabCode
+	t := m.tabs[TabCode].(*codeTab)
+	if t.applyFilter(m.filter) != nil || !t.selectFor(msg.activity, msg.loc) {
+		m.clearFilterNow()
+		t.selectFor(msg.activity, msg.loc)
 	}
 	m.syncDetail(false)
 }
@@ -1116,7 +1181,7 @@ func (m *Model) Legend() []common.Legend {
 	for _, l := range format.TimelineLegend {
 		timeline.Marks = append(timeline.Marks, [2]string{l[0], l[2]})
 	}
-	return []common.Legend{
+	out := []common.Legend{
 		{Title: "Marks", Marks: [][2]string{
 			{sev, "high, medium, low severity"},
 			{format.FindingWord(detect.FindingDuplicateSideEffect, detect.ConfidenceProbable), "probable duplicate side effect"},
@@ -1131,13 +1196,23 @@ func (m *Model) Legend() []common.Legend {
 		}},
 		timeline,
 	}
+	if m.d.code != nil {
+		out = append(out, common.Legend{Title: "Code", Marks: [][2]string{
+			{sev, "a hazard of the activity's code, by severity"},
+			{codeMark(&codeRow{kind: codeRefusal}), "a write that refuses its own duplicate"},
+			{codeMark(&codeRow{kind: codeClean}), "an activity with no hazard found"},
+			{codeMark(&codeRow{kind: codeNotFound}), "an activity the source does not define"},
+			{"›", "the hazard's line, in the excerpt"},
+		}})
+	}
+	return out
 }
 
 // KeyGroups returns every key of the run view in titled groups.
 func (m *Model) KeyGroups() []common.KeyGroup {
 	k := &m.c.Keys
 	zoom := key.NewBinding(key.WithKeys("+", "-"), key.WithHelp("+/- 0", "zoom the Timeline, whole run"))
-	return []common.KeyGroup{
+	groups := []common.KeyGroup{
 		{Title: "Move", Keys: k.Navigation()},
 		{Title: "Run view", Keys: []key.Binding{k.Enter, k.Expand, k.Back, k.NextTab, k.PrevTab, k.Sort}},
 		{Title: "Detail pane", Keys: []key.Binding{k.FocusDetail, k.FocusList, k.Detail, k.Grow, k.Shrink, k.DetailDown, k.DetailUp}},
@@ -1146,4 +1221,11 @@ func (m *Model) KeyGroups() []common.KeyGroup {
 		{Title: "Run", Keys: []key.Binding{k.Open, k.CopyID, k.CopyLink, k.Refresh, k.Follow}},
 		{Title: "App", Keys: []key.Binding{k.Help, k.Quit, k.ForceQuit}},
 	}
+	if m.d.code != nil {
+		excerpt := k.Enter
+		excerpt.SetHelp("enter", "the excerpt, whole screen")
+		code := common.KeyGroup{Title: "Code", Keys: []key.Binding{excerpt, k.Edit}}
+		groups = append(groups[:len(groups)-1], code, groups[len(groups)-1])
+	}
+	return groups
 }

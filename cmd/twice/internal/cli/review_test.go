@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -91,7 +92,66 @@ func TestShowSourceDemo(t *testing.T) {
 		}
 	}
 	if len(h.tuiCalls) != 0 {
-		t.Error("--source opened the interactive view, which has no Code tab")
+		t.Error("piped, --source opened the interactive view instead of printing text")
+	}
+}
+
+// TestShowSourceOnTerminalOpensTheView: on a terminal, show --source opens
+// the interactive view (its Code tab) as show does without it, with the
+// review and where its files are: the bundled demo services are embedded,
+// a directory is read from disk. The editor e uses is $VISUAL, else
+// $EDITOR. Piped or with -o, it prints text (TestShowSourceDemo).
+func TestShowSourceOnTerminalOpensTheView(t *testing.T) {
+	dir := t.TempDir()
+	if err := os.WriteFile(filepath.Join(dir, "x.go"), []byte("package main\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	cfg := writeFile(t, "twice.yaml", "source: \"demo:\"\n")
+	cases := []struct {
+		name     string
+		args     []string
+		env      map[string]string
+		embedded bool
+		editor   []string
+	}{
+		{"demo", []string{"show", "demo:payment-timeout", "--source", "demo"}, map[string]string{"EDITOR": "vim", "VISUAL": "code --wait"}, true, []string{"code", "--wait"}},
+		{"directory", []string{"show", "demo:payment-timeout", "--source", dir}, map[string]string{"EDITOR": "nano"}, false, []string{"nano"}},
+		{"config", []string{"--config", cfg, "show", "demo:email-503"}, nil, true, nil},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			h := newHarness(t)
+			h.env = testEnv(t, c.env)
+			h.tty, h.tuiErr = true, nil
+			r := h.run(c.args...)
+			if r.code != ExitOK || r.out != "" {
+				t.Fatalf("exit %d, stdout %q, stderr %q: want the view, no text", r.code, r.out, r.errOut)
+			}
+			if len(h.tuiCalls) != 1 {
+				t.Fatalf("the view ran %d times", len(h.tuiCalls))
+			}
+			req := h.tuiCalls[0]
+			if req.Code == nil || len(req.Code.Roots) == 0 {
+				t.Fatalf("the view was given no review: %+v", req)
+			}
+			if (req.CodeFiles != nil) != c.embedded {
+				t.Errorf("CodeFiles = %v, want embedded %v", req.CodeFiles, c.embedded)
+			}
+			if !slices.Equal(req.Editor.Argv, c.editor) {
+				t.Errorf("editor %q, want %q", req.Editor.Argv, c.editor)
+			}
+			if opts := tuiOptions(req); opts.Code == nil || opts.Code.Review != req.Code || opts.Code.Embedded() != c.embedded {
+				t.Errorf("the view's options carry code %+v", opts.Code)
+			}
+		})
+	}
+
+	// Without source the view has none (no Code tab).
+	h := newHarness(t)
+	h.tty, h.tuiErr = true, nil
+	h.run("show", "demo:payment-timeout")
+	if len(h.tuiCalls) != 1 || h.tuiCalls[0].Code != nil || tuiOptions(h.tuiCalls[0]).Code != nil {
+		t.Errorf("show without --source gave the view a source: %+v", h.tuiCalls)
 	}
 }
 

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"time"
 
 	"github.com/spf13/cobra"
@@ -54,11 +55,16 @@ engine stamped an event earlier (an outcome is stamped before the turn that reco
 The run is a history file of any format twice reads (a twice saved history, Dapr
 protojson, Catalyst flattened events, dapr workflow history -o json), - for standard
 input (on a terminal the view then reads keys from the terminal), demo:NAME for a bundled demo (twice demo list), or a run id read from
-Catalyst with --app (and --project).`,
+Catalyst with --app (and --project).
+
+With --source DIR (or source: in twice.yaml), each finding is joined to the code of
+its activity (twice review): the view adds a Code tab of every activity's hazards,
+where e opens a line in $VISUAL or $EDITOR; the text says what the code changes.`,
 		Example: `  twice show demo:payment-timeout
   dapr workflow history charge-7731 -a payments -o json | twice show -
   twice show charge-7731 --app payments --project default -o markdown
   twice show demo:payment-timeout --timeline
+  twice show demo:payment-timeout --source demo
   dapr workflow history charge-7731 -a payments -o json | twice show - --run charge-7731 --app payments`,
 		Args: usageArgs(cobra.ExactArgs(1)),
 		RunE: func(cmd *cobra.Command, args []string) error {
@@ -75,7 +81,7 @@ Catalyst with --app (and --project).`,
 	cmd.Flags().StringVarP(&opts.Output, "output", "o", "", "print as text, json, jsonl or markdown instead of the interactive view")
 	cmd.Flags().BoolVar(&opts.Timeline, "timeline", false,
 		"print the run's timeline as text (its attempts on one time axis, as the view's Timeline tab draws them), to the terminal's width or 100 columns")
-	cmd.Flags().StringArrayVar(&opts.Source, "source", nil, "join each finding to the code of its activity in this source `DIR` (repeatable; demo: the bundled demo services); prints text")
+	cmd.Flags().StringArrayVar(&opts.Source, "source", nil, "join each finding to the code of its activity in this source `DIR` (repeatable; demo: the bundled demo services); the view adds a Code tab")
 	cmd.Flags().DurationVar(&opts.OverdueAfter, "overdue-after", 0,
 		"how long a running run's pending attempt may wait before its outcome is called unknown (default "+detect.DefaultOverdueAfter.String()+")")
 	return cmd
@@ -116,10 +122,6 @@ func runShow(ctx context.Context, opts *ShowOptions) error {
 	if err != nil {
 		return err
 	}
-	if code != nil && format == "" {
-		// The interactive view has no Code tab yet: the join is printed.
-		format = outputText
-	}
 	t, err := resolveTarget(opts.Target, first(opts.App, cfg.App), first(opts.Project, cfg.Project))
 	if err != nil {
 		return err
@@ -142,6 +144,7 @@ func runShow(ctx context.Context, opts *ShowOptions) error {
 	// A history on standard input is read first (below).
 	if format == "" && f.interactive() && t.kind != targetStdin {
 		req := f.tuiRequest(det, cfg.Console, ropts.TimeFormat)
+		req.Code, req.CodeFiles = code, sourceFiles(opts.Source, cfg.Source)
 		if t.kind == targetLive {
 			req.Source, req.Ref = interactiveSource(lc), &t.ref
 			// Back from the run (esc), the list shows the runs of its
@@ -173,6 +176,7 @@ func runShow(ctx context.Context, opts *ShowOptions) error {
 	if format == "" && t.kind == targetStdin && f.stdoutTTY() && f.IO.OpenTTY != nil {
 		if tty, err := f.IO.OpenTTY(); err == nil {
 			req := f.tuiRequest(det, cfg.Console, ropts.TimeFormat)
+			req.Code, req.CodeFiles = code, sourceFiles(opts.Source, cfg.Source)
 			req.History, req.In = h, tty
 			err = f.RunTUI(ctx, req)
 			tty.Close()
@@ -193,6 +197,22 @@ func runShow(ctx context.Context, opts *ShowOptions) error {
 	}
 	ropts.Events = true
 	return writeAnalyses(f.IO.Out, format, []report.Analysis{a}, ropts)
+}
+
+// sourceFiles is where the view reads the files of the source joined to
+// the run (--source, else the config's source:): the bundled demo
+// services, embedded in twice, or the disk (nil).
+func sourceFiles(flags, config []string) fs.FS {
+	paths := flags
+	if len(paths) == 0 {
+		paths = config
+	}
+	for _, p := range paths {
+		if isDemoSource(p) {
+			return fixtures.DemoServices()
+		}
+	}
+	return nil
 }
 
 // timelineWidth is how wide --timeline draws when standard output is not a

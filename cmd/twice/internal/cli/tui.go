@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"net/http"
 	"os/exec"
 	"runtime"
@@ -17,8 +18,11 @@ import (
 	"github.com/twice-cli/twice/catalyst"
 	"github.com/twice-cli/twice/catalyst/live"
 	"github.com/twice-cli/twice/detect"
+	"github.com/twice-cli/twice/detect/review"
 	"github.com/twice-cli/twice/tui"
+	"github.com/twice-cli/twice/tui/editor"
 	"github.com/twice-cli/twice/tui/format"
+	"github.com/twice-cli/twice/tui/runview"
 )
 
 // TUIRequest is what the commands ask of the interactive view: a source,
@@ -59,6 +63,15 @@ type TUIRequest struct {
 	Refresh time.Duration
 	// Redact removes the token from an error before the view shows it.
 	Redact func(string) string
+	// Code is the review of the workflow and activity source joined to
+	// the runs (--source; nil: none, and the view has no Code tab), and
+	// CodeFiles where its files are read from (the bundled demo services;
+	// nil: the disk).
+	Code      *review.Report
+	CodeFiles fs.FS
+	// Editor is the user's editor ($VISUAL, else $EDITOR; the zero value:
+	// neither is set), which e opens a source line in.
+	Editor editor.Editor
 }
 
 // errNoTUI is what a factory's RunTUI returns when it has no interactive
@@ -74,7 +87,13 @@ func tuiOptions(req TUIRequest) tui.Options {
 	if !req.Color {
 		profile = colorprofile.Ascii // no colour: reverse video, glyphs and words
 	}
+	var code *runview.CodeSource
+	if req.Code != nil {
+		code = &runview.CodeSource{Review: req.Code, Files: req.CodeFiles}
+	}
 	return tui.Options{
+		Code:         code,
+		Editor:       req.Editor,
 		Source:       req.Source,
 		Query:        req.Query,
 		Open:         req.Ref,
@@ -98,7 +117,8 @@ func tuiOptions(req TUIRequest) tui.Options {
 
 // tuiRequest starts a request with what every command passes the view.
 func (f *Factory) tuiRequest(det detect.Options, console string, tf format.TimeFormat) TUIRequest {
-	return TUIRequest{Detect: det, Console: console, Now: f.Env.Now, TimeFormat: tf,
+	ed, _ := editor.FromEnv(f.Env.getenv)
+	return TUIRequest{Detect: det, Console: console, Now: f.Env.Now, TimeFormat: tf, Editor: ed,
 		Color: mustColor(f), In: f.IO.In, Out: f.terminal().Out, OpenURL: f.browser(), Redact: f.redactor().String}
 }
 

@@ -27,7 +27,7 @@ func reviewSummary(r *review.Report) string {
 	var langs []string
 	files, lines := 0, 0
 	for _, l := range sortedLangs(r.Files) {
-		langs = append(langs, fmt.Sprintf("%d %s", r.Files[l], l.Title()))
+		langs = append(langs, fmt.Sprintf("%d %s", r.Files[l], format.LangName(l)))
 		files += r.Files[l]
 		lines += r.Lines[l]
 	}
