@@ -99,15 +99,15 @@ func (h *History) Append(e Event) *Event {
 	return &h.chunks[last][len(h.chunks[last])-1]
 }
 
-// RerunFork returns the position of the first event a rerun issued anew
-// (the one whose eventId is Run.RerunFrom, the first to carry
-// rerunParentInstanceInfo), or -1 when the history is not a rerun's.
+// RerunFork returns the position of the first event the newest rerun
+// issued anew (the one whose eventId is Run.RerunFrom, the last to carry
+// rerunParentInstanceInfo), or -1 when the history is not a marked rerun's.
 func (h *History) RerunFork() int {
 	if h.Run.RerunOf == "" {
 		return -1
 	}
-	for i, e := range h.All() {
-		if e.Detail != nil && e.Detail.RerunParentInstanceID != "" {
+	for i := h.Len() - 1; i >= 0; i-- {
+		if e := h.At(i); e.Detail != nil && e.Detail.RerunParentInstanceID != "" {
 			return i
 		}
 	}

@@ -105,6 +105,13 @@ func (m *Model) factsLine(w int) string {
 		facts = append(facts, fact{text: s.Label.Render("rerun of") + " " + format.Line(run.RerunOf) +
 			" " + s.Label.Render("from eventId") + " " + strconv.Itoa(int(run.RerunFrom)), keep: 8})
 	}
+	if x := run.ForeignStart(); x != "" {
+		// Its start names another run and nothing marks a rerun: say so,
+		// and that the fork is not known.
+		facts = append(facts, fact{text: s.Error.Render("starts as run "+format.Line(x)) +
+			" (unmarked rerun of it, or the wrong run's history; fork event unknown)", keep: 6,
+			short: s.Error.Render("starts as run " + format.Line(x)), shortKeep: 8})
+	}
 	if m.following {
 		// The status line says so too: the first to go.
 		facts = append(facts, fact{text: s.New.Render("following"), keep: 0})

@@ -243,6 +243,14 @@ func writeRunInfoMembers(e *jsonEnc, r *catalyst.Run) {
 		e.intField("from_event_id", int64(r.RerunFrom))
 		e.endObject()
 	}
+	if x := r.ForeignStart(); x != "" {
+		// No from_event_id: an unmarked rerun does not say where it forked.
+		e.key("start_names_other_run")
+		e.beginObject()
+		e.strField("id", x)
+		e.strField("note", ForeignStartText(r))
+		e.endObject()
+	}
 }
 
 func writePayloadJSON(e *jsonEnc, name string, p catalyst.Payload) {

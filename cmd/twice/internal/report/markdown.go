@@ -70,6 +70,9 @@ func (t *textWriter) markdownRun(a Analysis) {
 	if r.RerunOf != "" {
 		t.mdRow("Rerun", md(RerunText(h)))
 	}
+	if r.ForeignStart() != "" {
+		t.mdRow("Start", md(ForeignStartText(r)))
+	}
 	t.mdRow("Source", md(sourceText(h)))
 	if rec := r.Provenance.Recorded; rec != nil {
 		// A recording known to be partial says so here too.

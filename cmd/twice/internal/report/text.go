@@ -135,6 +135,16 @@ func RerunText(h *catalyst.History) string {
 	return s + "; the events before it are copied from that run, its start included"
 }
 
+// ForeignStartText says that the history's start names another run than
+// the one read (catalyst.Run.ForeignStart), what that likely means, and
+// what twice cannot know: which event a rerun started from.
+func ForeignStartText(r *catalyst.Run) string {
+	x := line(r.ForeignStart())
+	return "the history's first event (executionStarted) names run \"" + x + "\", not this run: likely a rerun of \"" + x +
+		"\" made by a Dapr version that does not mark reruns (1.16), or the server answered for the wrong run; " +
+		"which event a rerun started from is not known"
+}
+
 func (t *textWriter) header(a Analysis) {
 	h := a.History
 	r := &h.Run
@@ -163,6 +173,9 @@ func (t *textWriter) header(a Analysis) {
 	}
 	if r.RerunOf != "" {
 		t.field("Rerun", RerunText(h))
+	}
+	if r.ForeignStart() != "" {
+		t.field("Start", ForeignStartText(r))
 	}
 	t.field("Source", sourceText(h))
 	if r.Provenance.Recorded != nil {
