@@ -139,13 +139,16 @@ func typeOfDisplayName(name []byte) EventType {
 func LookupEventType(name string) (t EventType, ok bool) {
 	t = typeOfNormalised(name)
 	if t == EventUnknown {
-		t = typeOfNormalised(normaliseTypeName(name))
+		t = typeOfNormalised(FoldName(name))
 	}
 	return t, t != EventUnknown
 }
 
-// normaliseTypeName lower-cases name and drops '_', '-' and spaces.
-func normaliseTypeName(name string) string {
+// FoldName lower-cases an ASCII name and drops '_', '-' and spaces, so that
+// names spelt in different conventions compare equal ("TaskScheduled",
+// "task_scheduled", "api-key", "ApiKey"): event types here, credential
+// field names in fixtures.
+func FoldName(name string) string {
 	var b strings.Builder
 	b.Grow(len(name))
 	for i := 0; i < len(name); i++ {
@@ -161,7 +164,7 @@ func normaliseTypeName(name string) string {
 	return b.String()
 }
 
-// typeOfNormalised maps a normalised name (see normaliseTypeName) to its type.
+// typeOfNormalised maps a normalised name (see FoldName) to its type.
 func typeOfNormalised(name string) EventType {
 	switch name {
 	case "executionstarted":
