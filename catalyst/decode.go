@@ -578,6 +578,21 @@ func outputFills(have, p Payload) bool {
 	return true
 }
 
+// cliResolution is the step of the Dapr CLI's timestamps: it prints each
+// row's time truncated to the second (pkg/workflow/history.go,
+// Timestamp.Truncate(time.Second)) and fireAt in RFC 3339 without fraction.
+const cliResolution = time.Second
+
+// fromCLI records whether the events are the Dapr CLI's rows, which drop
+// facts the engine recorded (Lossy) and carry whole-second times.
+func (d *decoder) fromCLI(cli bool) {
+	d.h.Lossy = cli
+	d.h.TimeResolution = 0
+	if cli {
+		d.h.TimeResolution = cliResolution
+	}
+}
+
 // finish completes the history: run times and status, provenance, and what
 // it reports about data sharing (Catalyst's filter applies when filtered).
 func (d *decoder) finish(filtered bool) *History {

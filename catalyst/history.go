@@ -1,6 +1,9 @@
 package catalyst
 
-import "iter"
+import (
+	"iter"
+	"time"
+)
 
 // Format is the wire format a history was decoded from.
 type Format string
@@ -44,6 +47,13 @@ type History struct {
 	// Dapr CLI's JSON: whole-second timestamps, no stack traces, no child
 	// instance ids).
 	Lossy bool
+	// TimeResolution is the finest step the source's timestamps carry:
+	// time.Second for the Dapr CLI's JSON, which prints whole seconds (it
+	// truncates), so a span between two of its stamps is known only to
+	// within a second either way; 0 when the stamps are as the engine
+	// recorded them. The decoder sets it; renderers show spans through
+	// it (tui/format.Spans).
+	TimeResolution time.Duration
 	// UnknownFields counts fields the decoder did not recognise and skipped.
 	UnknownFields int
 

@@ -134,6 +134,9 @@ func writeRunJSON(e *jsonEnc, a Analysis, console string) {
 	e.strField("format", string(h.Format))
 	e.key("lossy")
 	e.bool(h.Lossy)
+	// Durations stay in milliseconds; this says how exact they are: 1000
+	// for whole-second stamps (the Dapr CLI's), 0 for the engine's own.
+	e.intField("time_resolution_ms", h.TimeResolution.Milliseconds())
 	if h.UnknownFields > 0 {
 		e.intField("unknown_fields", int64(h.UnknownFields))
 	}
