@@ -262,10 +262,11 @@ func merge(spans []span) []span {
 // encoding, its base64 forms, and (with cut) a part of it cut at either
 // end of s.
 func (p *pattern) find(s string, spans []span, cut bool) []span {
+	starts := p.starts(s)
 	for i := 0; i < len(s); i++ {
 		if !p.first[s[i]] {
 			// Jump to the next byte that may begin the secret.
-			j := p.nextStart(s, i)
+			j := starts.from(i)
 			if j < 0 {
 				break
 			}
@@ -293,6 +294,14 @@ func (p *pattern) find(s string, spans []span, cut bool) []span {
 			// s ends inside the secret: it was cut through it.
 			spans = append(spans, span{start, end})
 			i = end - 1
+		case s[i] == '\\':
+			// No escape behind this run of backslashes is the secret's, and
+			// one from any later backslash of the run reads the same
+			// character: go on after the run (trying each would make a long
+			// run quadratic).
+			for i+1 < len(s) && s[i+1] == '\\' {
+				i++
+			}
 		}
 	}
 	if cut && len(p.runes) > MinCut {
@@ -325,20 +334,59 @@ func (p *pattern) find(s string, spans []span, cut bool) []span {
 	return spans
 }
 
-// nextStart returns the first index at or after i whose byte may begin the
-// secret, or -1.
-func (p *pattern) nextStart(s string, i int) int {
-	best := -1
+// startFinder finds, in one text, the next byte that may begin a secret.
+// It remembers where each kind of byte occurs next, so a pass over the
+// text costs one scan per kind, however many candidates it meets (finding
+// each from scratch made a long answer with many backslashes quadratic).
+type startFinder struct {
+	s     string
+	bytes [4]byte
+	n     int
+	// next[k] is the index of bytes[k] at or after the last search, or
+	// len(s) when there is none.
+	next [4]int
+}
+
+// starts returns the finder of p's first bytes in s.
+func (p *pattern) starts(s string) *startFinder {
+	f := &startFinder{s: s}
 	for _, c := range [...]byte{p.secret[0], '\\', '%'} {
-		j := strings.IndexByte(s[i:], c)
-		if j >= 0 && (best < 0 || i+j < best) {
-			best = i + j
-		}
+		f.add(c)
 	}
 	if p.runes[0] == ' ' {
-		if j := strings.IndexByte(s[i:], '+'); j >= 0 && (best < 0 || i+j < best) {
-			best = i + j
+		f.add('+')
+	}
+	return f
+}
+
+func (f *startFinder) add(c byte) {
+	for _, b := range f.bytes[:f.n] {
+		if b == c {
+			return
 		}
+	}
+	f.bytes[f.n] = c
+	f.next[f.n] = -1 // not searched yet
+	f.n++
+}
+
+// from returns the first index at or after i whose byte may begin the
+// secret, or -1. Calls must not go backwards.
+func (f *startFinder) from(i int) int {
+	best := len(f.s)
+	for k := 0; k < f.n; k++ {
+		if f.next[k] < i {
+			j := strings.IndexByte(f.s[i:], f.bytes[k])
+			if j < 0 {
+				f.next[k] = len(f.s)
+			} else {
+				f.next[k] = i + j
+			}
+		}
+		best = min(best, f.next[k])
+	}
+	if best == len(f.s) {
+		return -1
 	}
 	return best
 }
