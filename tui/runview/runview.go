@@ -1007,23 +1007,47 @@ func (m *Model) tabBar() string {
 		cols, s := m.tabs[m.tab].sortState()
 		return format.Pad(m.c.Styles.Info.Render(format.Fit(sortMenu(cols, s), m.width)), m.width)
 	default:
-		var parts []string
-		if f := m.filterText(); f != "" {
-			parts = append(parts, f)
+		// The tab's note shortens, then goes, before the counts are cut.
+		right = m.tabBarRight("")
+		if n, ok := m.tabs[m.tab].(noter); ok {
+			for _, long := range []bool{true, false} {
+				if r := m.tabBarRight(n.note(long)); format.Width(r) < m.width-format.Width(left) {
+					right = r
+					break
+				}
+			}
 		}
-		if s := sortText(m.tabs[m.tab].sortState()); s != "" {
-			parts = append(parts, s)
-		}
-		if p := m.tabs[m.tab].position(); p != "" {
-			parts = append(parts, p)
-		}
-		right = strings.Join(parts, "  ")
 	}
 	room := m.width - format.Width(left)
 	if room < format.Width(right)+1 {
 		return format.Pad(format.Fit(left, m.width-min(format.Width(right), m.width/2)-1)+" "+format.Fit(right, m.width/2), m.width)
 	}
 	return left + format.PadLeft(right, room)
+}
+
+// noter is a tab with a note for the tab bar's right side, before its
+// position (the Timeline's zoom); long or short, "" for none.
+type noter interface {
+	note(long bool) string
+}
+
+// tabBarRight is the tab bar's right side: the filter, the sort, the
+// tab's note and its position.
+func (m *Model) tabBarRight(note string) string {
+	var parts []string
+	if f := m.filterText(); f != "" {
+		parts = append(parts, f)
+	}
+	if s := sortText(m.tabs[m.tab].sortState()); s != "" {
+		parts = append(parts, s)
+	}
+	if note != "" {
+		parts = append(parts, note)
+	}
+	if p := m.tabs[m.tab].position(); p != "" {
+		parts = append(parts, p)
+	}
+	return strings.Join(parts, "  ")
 }
 
 // tabAt returns the tab whose name is at column x of the tab bar, -1 for

@@ -1,6 +1,7 @@
 package runview
 
 import (
+	"math"
 	"strconv"
 	"strings"
 
@@ -48,13 +49,31 @@ func (t *timelineTab) position() string {
 	if t.tbl.Len() == 0 {
 		return ""
 	}
-	pos := format.Count(t.tbl.Cursor()+1) + "/" + format.Count(t.tbl.Len())
-	if t.zoomed && t.d.h != nil {
-		const width = 100
-		factor := float64(t.whole(width).Span()) / float64(t.axis(width).Span())
-		pos = "zoom ×" + strconv.FormatFloat(factor, 'f', -1, 64) + " (0: whole run)  " + pos
+	return format.Count(t.tbl.Cursor()+1) + "/" + format.Count(t.tbl.Len())
+}
+
+// note is the zoom for the tab bar ("zoom ×8 (0: whole run)", short:
+// "zoom ×8"); "" when the whole run is shown.
+func (t *timelineTab) note(long bool) string {
+	if !t.zoomed || t.d.h == nil {
+		return ""
 	}
-	return pos
+	const width = 100
+	n := "zoom ×" + zoomFactor(float64(t.whole(width).Span())/float64(t.axis(width).Span()))
+	if long {
+		n += " (0: whole run)"
+	}
+	return n
+}
+
+// zoomFactor prints a zoom factor as a person would say it: whole numbers
+// whole (8, not 8.000000000000002), others to one decimal (1.5), large
+// ones rounded (341).
+func zoomFactor(f float64) string {
+	if f >= 10 {
+		return strconv.FormatFloat(math.Round(f), 'f', 0, 64)
+	}
+	return strconv.FormatFloat(math.Round(f*10)/10, 'f', -1, 64)
 }
 
 func (t *timelineTab) sortState() ([]sortColumn, sortState) { return t.inv.sortState() }
