@@ -229,10 +229,11 @@ func (t *eventsTab) lines(width, height int) []string {
 	}
 	gutter := 2
 	cols := eventColumns(h.Len(), t.d.idx, t.d.withheldHeading())
+	cols, titles := sortedColumns(cols, t.sorts(), t.list.sort)
 	l := table.NewLayout(width-gutter, cols)
 	s := t.d.c.Styles
 	out := make([]string, 0, height)
-	head := "  " + l.Row(headings(cols, t.sorts(), t.list.sort)...)
+	head := "  " + l.Row(titles...)
 	if t.waiting {
 		head = format.Pad(" "+t.d.spinner+" analyzing: the filter applies when it finishes", width)
 	}
