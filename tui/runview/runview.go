@@ -884,7 +884,13 @@ func (m *Model) listWidth() int {
 	}
 	most := m.width - 1 - minDetailWidth
 	if need := m.tabs[m.tab].need(m.body()); need > 0 {
-		return min(max(need, minListWidth), most)
+		lw := min(max(need, minListWidth), most)
+		if u, ok := m.tabs[m.tab].(user); ok {
+			// The columns that fit may leave blank width (one too wide
+			// to show was hidden): it goes to the detail pane.
+			lw = max(u.used(lw), minListWidth)
+		}
+		return lw
 	}
 	return min(max(m.width*listShare/100, m.width-1-maxDetailWidth), most)
 }
@@ -1023,6 +1029,12 @@ func (m *Model) tabBar() string {
 		return format.Pad(format.Fit(left, m.width-min(format.Width(right), m.width/2)-1)+" "+format.Fit(right, m.width/2), m.width)
 	}
 	return left + format.PadLeft(right, room)
+}
+
+// user is a tab whose columns, laid out at a width, may use less of it.
+type user interface {
+	// used is the width the list's columns take when given width.
+	used(width int) int
 }
 
 // noter is a tab with a note for the tab bar's right side, before its

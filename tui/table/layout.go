@@ -244,3 +244,17 @@ func Mark(cols []Column, i int, mark string) []Column {
 	}
 	return out
 }
+
+// Used is the width the shown columns take, gaps included: less than the
+// layout's width when every column has what it wants and the rest is
+// blank.
+func (l Layout) Used() int {
+	total, n := 0, 0
+	for _, w := range l.Widths {
+		if w > 0 {
+			total += w
+			n++
+		}
+	}
+	return total + gap*max(n-1, 0)
+}
