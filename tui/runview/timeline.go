@@ -84,9 +84,10 @@ func (t *timelineTab) setSort(c int) tea.Cmd {
 }
 
 // legendRows is the line the legend takes below the rows, when the tab
-// has room for it.
+// has room for it besides its heading and a row or two (the marks are
+// shapes: without the legend they cannot be read).
 func (t *timelineTab) legendRows(h int) int {
-	if h >= 8 {
+	if h >= 4 {
 		return 1
 	}
 	return 0
@@ -278,7 +279,7 @@ func (t *timelineTab) lines(width, height int) []string {
 		return cursor + s.Alert(format.SeverityAlert(sev)).Render(glyph) + " " + name + " " + t.styledBar(t.marks)
 	})...)
 	if t.legendRows(height) > 0 {
-		out = append(out, s.Faint.Render(format.Fit(" "+format.TimelineLegendLine()+"  ▲◆● finding", width)))
+		out = append(out, s.Faint.Render(format.Pad(" "+format.TimelineLegendFit(width-1), width)))
 	}
 	return out
 }
