@@ -162,6 +162,7 @@ func triageScenes() []scene {
 		{name: "failed-header", opts: demo("card-declined")},
 		{name: "filtered-events", opts: timeout, keys: []string{"tab", "tab", "/", "C", "h", "a", "r", "g", "e", "C", "a", "r", "d", "enter", "j", "j"}},
 		{name: "filtered-invocations", opts: timeout, keys: []string{"/", "r", "e", "a", "d", " ", "t", "i", "m", "e", "d", "enter"}},
+		{name: "filtered-findings", opts: timeout, keys: []string{"/", "R", "e", "a", "d", "T", "i", "m", "e", "o", "u", "t", "enter", "tab", "tab", "tab"}},
 		{name: "sorted", opts: timeout, keys: []string{"s", "d"}},
 		{name: "detail-zoomed", opts: timeout, keys: []string{"p", "p"}},
 		{name: "detail-focused", opts: timeout, keys: []string{"l", "ctrl+d"}},

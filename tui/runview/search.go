@@ -77,6 +77,38 @@ func attemptFailures(inv *detect.Invocation, messages bool) string {
 	return strings.Join(parts, "\x00")
 }
 
+// concerned calls fn with each failure of the attempts finding f concerns
+// (its evidence's attempts) and the attempt's number, in attempt order.
+func concerned(rep *detect.Report, f *detect.Finding, fn func(int, *catalyst.Failure)) {
+	if f.InvocationIndex < 0 || f.InvocationIndex >= len(rep.Invocations) {
+		return
+	}
+	inv := &rep.Invocations[f.InvocationIndex]
+	for _, n := range f.Attempts {
+		if n >= 1 && n <= len(inv.Attempts) && inv.Attempts[n-1].Failure != nil {
+			fn(n, inv.Attempts[n-1].Failure)
+		}
+	}
+}
+
+// findingFailures joins the error types (or, with messages, the error
+// messages) of the attempts finding f concerns, for its search terms: a
+// finding about a ReadTimeout is found by /ReadTimeout, as its invocation
+// is.
+func findingFailures(rep *detect.Report, f *detect.Finding, messages bool) string {
+	var parts []string
+	concerned(rep, f, func(_ int, fl *catalyst.Failure) {
+		text := fl.Type
+		if messages {
+			text = searchCap(fl.Message)
+		}
+		if text != "" && (len(parts) == 0 || parts[len(parts)-1] != text) {
+			parts = append(parts, text)
+		}
+	})
+	return strings.Join(parts, "\x00")
+}
+
 // otherIDs reports whether an attempt of inv carries an id other than the
 // invocation's key (.NET's per-attempt execution ids, a child's instance
 // ids): they are searched when a filter runs.
@@ -310,5 +342,11 @@ func findingMatches(rep *detect.Report, fi int, q string) []string {
 	}
 	add("evidence", evidence)
 	add("explanation", holds(f.Explanation, q))
+	// The attempts it concerns: "attempt 1's error type".
+	concerned(rep, f, func(n int, fl *catalyst.Failure) {
+		attempt := "attempt " + strconv.Itoa(n) + "'s "
+		add(attempt+"error type", holds(fl.Type, q))
+		add(attempt+"error message", holds(searchCap(fl.Message), q))
+	})
 	return out
 }
