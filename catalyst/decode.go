@@ -211,7 +211,7 @@ type runFacts struct {
 	// actionApp the source of the first router on an event the workflow
 	// itself appended (its actions). See finish.
 	startID, startApp, actionApp string
-	// rerunOf and rerunFrom: the first event carrying
+	// rerunOf and rerunFrom: the last event carrying
 	// rerunParentInstanceInfo.
 	rerunOf   string
 	rerunFrom int32
@@ -508,7 +508,11 @@ func (d *decoder) noteEvent(e *Event) {
 		// the router's source; a result that arrives names its sender.
 		d.run.actionApp = e.Router.Source
 	}
-	if e.Detail != nil && e.Detail.RerunParentInstanceID != "" && d.run.rerunOf == "" {
+	if e.Detail != nil && e.Detail.RerunParentInstanceID != "" {
+		// The last marker is the newest rerun's: a rerun of a rerun copies
+		// its source's marked event before its own (dapr/dapr v1.17.0
+		// orchestrator/fork/fork.go: handleFound's event joins the inbox
+		// last).
 		d.run.rerunOf, d.run.rerunFrom = e.Detail.RerunParentInstanceID, e.ID
 	}
 	switch e.Type {
@@ -574,6 +578,21 @@ func outputFills(have, p Payload) bool {
 	return true
 }
 
+// cliResolution is the step of the Dapr CLI's timestamps: it prints each
+// row's time truncated to the second (pkg/workflow/history.go,
+// Timestamp.Truncate(time.Second)) and fireAt in RFC 3339 without fraction.
+const cliResolution = time.Second
+
+// fromCLI records whether the events are the Dapr CLI's rows, which drop
+// facts the engine recorded (Lossy) and carry whole-second times.
+func (d *decoder) fromCLI(cli bool) {
+	d.h.Lossy = cli
+	d.h.TimeResolution = 0
+	if cli {
+		d.h.TimeResolution = cliResolution
+	}
+}
+
 // finish completes the history: run times and status, provenance, and what
 // it reports about data sharing (Catalyst's filter applies when filtered).
 func (d *decoder) finish(filtered bool) *History {
@@ -581,10 +600,12 @@ func (d *decoder) finish(filtered bool) *History {
 	h.Format = d.format
 	run := &h.Run
 	run.RerunOf, run.RerunFrom = d.run.rerunOf, d.run.rerunFrom
+	run.StartID = d.run.startID
 	if run.ID == "" && d.run.rerunOf == "" {
 		// A rerun's executionStarted is a copy of the source run's: its
-		// instance id is not this run's.
-		run.ID = d.run.startID
+		// instance id is not this run's. Unmarked (Dapr 1.16), it is taken,
+		// and ReadAs may still name the run the history was read as.
+		run.ID, run.idFromStart = d.run.startID, d.run.startID != ""
 	}
 	if run.AppID == "" {
 		run.AppID = d.run.startApp

@@ -4,7 +4,7 @@ package catalyst
 // it: Dapr's GetInstanceHistory response, or Catalyst's run-with-history.
 func (d *decoder) envelope(sn sniffed) (*History, error) {
 	d.format = sn.elem.format()
-	d.h.Lossy = sn.elem == elemCLI
+	d.fromCLI(sn.elem == elemCLI)
 	sc := d.sc
 	if err := sc.BeginObject(); err != nil {
 		return nil, d.fail(err)

@@ -96,14 +96,14 @@ func (d *decoder) document(allow wrappers) (*History, error) {
 		}
 	case shapeNull:
 		d.format = FormatDaprCLI
-		d.h.Lossy = true
+		d.fromCLI(true)
 		if err := d.sc.Null(); err != nil {
 			return nil, d.fail(err)
 		}
 		return d.finish(false), nil
 	case shapeArray:
 		d.format = sn.elem.format()
-		d.h.Lossy = sn.elem == elemCLI
+		d.fromCLI(sn.elem == elemCLI)
 		if err := d.events(sn.elem); err != nil {
 			return nil, err
 		}

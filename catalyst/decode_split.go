@@ -130,7 +130,8 @@ func (sp *split) run(tmpl *jsonscan.Scanner, opts DecodeOptions, format Format, 
 			return
 		}
 		d := newDecoder(tmpl.Fork(cand), opts)
-		d.format, d.h.Lossy = format, lossy
+		d.format = format
+		d.fromCLI(lossy)
 		d.bulk = &bulk{split: true}
 		err := d.splitEvents(elem, sp, cand)
 		if sp.start.Load() == cand {

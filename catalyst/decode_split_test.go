@@ -52,9 +52,9 @@ func sameHistory(a, b *History) string {
 	if !reflect.DeepEqual(a.Run, b.Run) || a.Run.Input.Text() != b.Run.Input.Text() || a.Run.Output.Text() != b.Run.Output.Text() {
 		return fmt.Sprintf("run %+v, want %+v", a.Run, b.Run)
 	}
-	if a.Format != b.Format || a.Lossy != b.Lossy || a.UnknownFields != b.UnknownFields {
-		return fmt.Sprintf("format %s lossy %v unknown %d, want %s %v %d", a.Format, a.Lossy, a.UnknownFields,
-			b.Format, b.Lossy, b.UnknownFields)
+	if a.Format != b.Format || a.Lossy != b.Lossy || a.UnknownFields != b.UnknownFields || a.TimeResolution != b.TimeResolution {
+		return fmt.Sprintf("format %s lossy %v unknown %d resolution %v, want %s %v %d %v", a.Format, a.Lossy, a.UnknownFields,
+			a.TimeResolution, b.Format, b.Lossy, b.UnknownFields, b.TimeResolution)
 	}
 	return ""
 }

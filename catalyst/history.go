@@ -1,6 +1,9 @@
 package catalyst
 
-import "iter"
+import (
+	"iter"
+	"time"
+)
 
 // Format is the wire format a history was decoded from.
 type Format string
@@ -44,6 +47,13 @@ type History struct {
 	// Dapr CLI's JSON: whole-second timestamps, no stack traces, no child
 	// instance ids).
 	Lossy bool
+	// TimeResolution is the finest step the source's timestamps carry:
+	// time.Second for the Dapr CLI's JSON, which prints whole seconds (it
+	// truncates), so a span between two of its stamps is known only to
+	// within a second either way; 0 when the stamps are as the engine
+	// recorded them. The decoder sets it; renderers show spans through
+	// it (tui/format.Spans).
+	TimeResolution time.Duration
 	// UnknownFields counts fields the decoder did not recognise and skipped.
 	UnknownFields int
 
@@ -99,15 +109,15 @@ func (h *History) Append(e Event) *Event {
 	return &h.chunks[last][len(h.chunks[last])-1]
 }
 
-// RerunFork returns the position of the first event a rerun issued anew
-// (the one whose eventId is Run.RerunFrom, the first to carry
-// rerunParentInstanceInfo), or -1 when the history is not a rerun's.
+// RerunFork returns the position of the first event the newest rerun
+// issued anew (the one whose eventId is Run.RerunFrom, the last to carry
+// rerunParentInstanceInfo), or -1 when the history is not a marked rerun's.
 func (h *History) RerunFork() int {
 	if h.Run.RerunOf == "" {
 		return -1
 	}
-	for i, e := range h.All() {
-		if e.Detail != nil && e.Detail.RerunParentInstanceID != "" {
+	for i := h.Len() - 1; i >= 0; i-- {
+		if e := h.At(i); e.Detail != nil && e.Detail.RerunParentInstanceID != "" {
 			return i
 		}
 	}

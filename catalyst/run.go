@@ -3,6 +3,8 @@ package catalyst
 import (
 	"strings"
 	"time"
+
+	"github.com/twice-cli/twice/catalyst/safetext"
 )
 
 // Status is a run's runtime status exactly as the source reported it
@@ -170,6 +172,74 @@ type Run struct {
 	// not this run's.
 	RerunOf   string
 	RerunFrom int32
+	// StartID is the instance id the history's first executionStarted
+	// names ("" when it has none). It is ID, except in a rerun's history,
+	// whose start is a copy of its source run's: marked (RerunOf) from
+	// Dapr 1.17, unmarked before (ForeignStart).
+	StartID string
 	// Provenance says where this run was read from.
 	Provenance Provenance
+
+	// idFromStart says ID was taken from the executionStarted alone: no
+	// metadata next to the events named the run (ReadAs).
+	idFromStart bool
+}
+
+// ForeignStart returns the run the history's executionStarted names when
+// that is not this run and no rerun marker explains it, else "". The
+// history was read as run ID but begins as another run's. twice cannot
+// tell why: most likely ID is a rerun of that run made by Dapr 1.16, whose
+// rerun copies the source's executionStarted as-is and marks none of its
+// events (dapr/dapr v1.16.x pkg/actors/targets/workflow/orchestrator/fork;
+// durabletask-go v0.9/v0.10 have no rerunParentInstanceInfo), or the
+// server answered with another run's history. Nor can it tell from which
+// event such a rerun started: RerunFrom stays unset.
+func (r *Run) ForeignStart() string {
+	if r.RerunOf != "" || r.StartID == "" || r.ID == "" || r.StartID == r.ID {
+		return ""
+	}
+	return r.StartID
+}
+
+// OtherRunError says a history read as one run is clearly another's: the
+// metadata next to its events names another run (ID), or it is a rerun of
+// the very run it was read as (RerunOf), so the rerun's history, not the
+// run's.
+type OtherRunError struct {
+	// ID is the run the history names; RerunOf is set when the history is
+	// a rerun of ID (the run it was read as).
+	ID      string
+	RerunOf bool
+}
+
+// Error says whose history it is, the id escaped for a terminal.
+func (e *OtherRunError) Error() string {
+	id := safetext.Line(e.ID)
+	if e.RerunOf {
+		return "the history is a rerun of " + id + ", not " + id + " itself"
+	}
+	return "the history names run " + id
+}
+
+// ReadAs names the run as id, the run the history was read as (a live
+// read's argument, a recording's run id, --run given with a file), and
+// returns an *OtherRunError when the history is clearly another run's. A
+// history whose only claim to a run id is its executionStarted is read as
+// id even when that names another run: a rerun made by Dapr 1.16 carries
+// its source run's start and no rerun marker, and refusing it would lock
+// the user out of a run the server does hold. ForeignStart then names the
+// run its start names. An empty id changes nothing.
+func (r *Run) ReadAs(id string) error {
+	switch {
+	case id == "":
+	case r.RerunOf == id:
+		// A run is never its own rerun: Dapr makes the rerun under a new
+		// id while the source still exists.
+		return &OtherRunError{ID: id, RerunOf: true}
+	case r.ID == "" || r.ID == id || r.idFromStart:
+		r.ID, r.idFromStart = id, false
+	default:
+		return &OtherRunError{ID: r.ID}
+	}
+	return nil
 }

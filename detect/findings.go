@@ -6,6 +6,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"time"
 	"unicode/utf8"
 
 	"github.com/twice-cli/twice/catalyst"
@@ -538,7 +539,7 @@ func (d *detector) retriedPermanent(k int) {
 		switch {
 		case i < n-1:
 			next := &inv.Attempts[i+1]
-			retry = d.evidence(next.Scheduled, "attempt "+strconv.Itoa(next.Number)+" ran it again"+laterText(next))
+			retry = d.evidence(next.Scheduled, "attempt "+strconv.Itoa(next.Number)+" ran it again"+laterText(next, d.h.TimeResolution))
 		case inv.OpenRetry != nil:
 			retry = d.evidence(inv.OpenRetry.Created, "a retry timer is set to run it again")
 		default:
@@ -578,9 +579,9 @@ func (d *detector) retriedPermanent(k int) {
 	}, inv.Attempts[0].Scheduled, k, -1)
 }
 
-func laterText(a *Attempt) string {
+func laterText(a *Attempt, res time.Duration) string {
 	if a.BackoffBefore > 0 {
-		return " " + fmtDuration(a.BackoffBefore) + " later"
+		return " " + fmtSpan(a.BackoffBefore, res) + " later"
 	}
 	return ""
 }
@@ -628,7 +629,7 @@ func (d *detector) unknownOutcome(k int) {
 		conf = ConfidencePossible
 		switch {
 		case wait > d.opts.OverdueAfter:
-			fact = attemptLabel(a) + " has had no outcome for " + fmtDuration(wait) + " while the run is still running"
+			fact = attemptLabel(a) + " has had no outcome for " + fmtSpan(wait, d.h.TimeResolution) + " while the run is still running"
 		case !known:
 			// A plain file (no capture time) read with no clock: silence
 			// would pass for "fine", and the seed says unknown is unknown.

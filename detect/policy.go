@@ -17,13 +17,49 @@ type policySample struct {
 	transient     bool
 }
 
-// coefficient is the backoff coefficient the first two delays imply, or 0.
+// coefficient is the backoff coefficient the first two delays imply, or 0
+// when either is unknown.
 func (p *policySample) coefficient() float64 {
 	if p.first <= 0 || p.second <= 0 {
 		return 0
 	}
 	return float64(p.second) / float64(p.first)
 }
+
+// coefficientRange is the range of coefficients the first two delays allow
+// when each was measured between stamps of resolution res and so may be off
+// by up to res (from whole-second stamps, 5 s then 10 s is anything from
+// ×1.5 to ×2.75); lo = hi = coefficient() from exact stamps; 0, 0 when
+// unknown, or when the first delay is within one step (from whole seconds,
+// 1 s then 2 s allows any coefficient over ×0.5).
+func (p *policySample) coefficientRange(res time.Duration) (lo, hi float64) {
+	c := p.coefficient()
+	if c == 0 || res <= 0 {
+		return c, c
+	}
+	if p.first <= res {
+		// The first delay may have been next to nothing: any coefficient
+		// fits, which is not knowing it.
+		return 0, 0
+	}
+	lo = float64(max(p.second-res, 0)) / float64(p.first+res)
+	return lo, float64(p.second+res) / float64(p.first-res)
+}
+
+// coefficientText is "(×2.0)" where the delays tell the coefficient to a
+// tenth: from exact stamps, or delays of at least coarseSteps steps of
+// coarse ones; "" otherwise.
+func (p *policySample) coefficientText(res time.Duration) string {
+	c := p.coefficient()
+	if c == 0 || (res > 0 && (p.first < coarseSteps*res || p.second < coarseSteps*res)) {
+		return ""
+	}
+	return fmt.Sprintf(" (×%.1f)", c)
+}
+
+// coarseSteps is how many steps of the stamps' resolution a delay must span
+// for the coefficient it gives to be printed as one number.
+const coarseSteps = 10
 
 // sharedRetryPolicy flags one backoff schedule (first interval and
 // coefficient, inferred from each retry timer's fireAt minus the start of
@@ -110,7 +146,9 @@ func (d *detector) sharedPolicyIn(samples []policySample, members []int) {
 			if !t.transient || t.permanent || d.b.invs[t.inv].Name == d.b.invs[p.inv].Name {
 				continue
 			}
-			conf, ok := coefficientsMatch(p.coefficient(), t.coefficient())
+			pLo, pHi := p.coefficientRange(d.h.TimeResolution)
+			tLo, tHi := t.coefficientRange(d.h.TimeResolution)
+			conf, ok := coefficientsMatch(pLo, pHi, tLo, tHi)
 			if !ok {
 				continue
 			}
@@ -120,14 +158,17 @@ func (d *detector) sharedPolicyIn(samples []policySample, members []int) {
 	}
 }
 
-// coefficientsMatch compares two inferred coefficients: both known and
-// within 15% is probable; one unknown is possible; both known and apart is
-// no match.
-func coefficientsMatch(a, b float64) (Confidence, bool) {
-	if a == 0 || b == 0 {
+// coefficientsMatch compares two inferred coefficients, each a range
+// [lo, hi] (a point from exact stamps; 0 when unknown): both known and some
+// value of each within 15% of the other is probable; one unknown is
+// possible; both known and apart is no match. From exact stamps this is
+// |a−b| ≤ 15% of the larger; from whole-second stamps rounding alone
+// neither makes nor breaks a match.
+func coefficientsMatch(aLo, aHi, bLo, bHi float64) (Confidence, bool) {
+	if aHi == 0 || bHi == 0 {
 		return ConfidencePossible, true
 	}
-	if math.Abs(a-b) <= 0.15*math.Max(a, b) {
+	if aLo <= bHi/0.85 && bLo <= aHi/0.85 {
 		return ConfidenceProbable, true
 	}
 	return "", false
@@ -139,7 +180,7 @@ func (d *detector) addSharedPolicy(p, t *policySample, conf Confidence) {
 		pos := int(d.s.timers[smp.firstTimer].pos)
 		fe := d.s.h.At(int(d.s.attempts[smp.firstFailure].outcome))
 		return d.evidence(pos, quoteName(inv.Name)+" retried after "+what+" ("+failureText(fe.Failure)+
-			") by a retry timer with "+scheduleText(smp))
+			") by a retry timer with "+scheduleText(smp, d.h.TimeResolution))
 	}
 	ev := []Evidence{
 		fact(p, invP, "a permanent failure"),
@@ -161,10 +202,6 @@ func (d *detector) addSharedPolicy(p, t *policySample, conf Confidence) {
 	}, order, int(p.inv), int(t.inv))
 }
 
-func scheduleText(p *policySample) string {
-	text := "a " + fmtDuration(p.first) + " first backoff"
-	if c := p.coefficient(); c > 0 {
-		text += fmt.Sprintf(" (×%.1f)", c)
-	}
-	return text
+func scheduleText(p *policySample, res time.Duration) string {
+	return "a " + fmtSpan(p.first, res) + " first backoff" + p.coefficientText(res)
 }

@@ -45,6 +45,38 @@ func quoteName(name string) string {
 // "1.2 h".
 func fmtDuration(d time.Duration) string { return string(appendDuration(nil, d)) }
 
+// fmtSpan writes a span measured between two stamps of resolution res
+// (catalyst.History.TimeResolution): see appendSpan.
+func fmtSpan(d, res time.Duration) string { return string(appendSpan(nil, d, res)) }
+
+// appendSpan writes a span measured between two stamps of resolution res.
+// From exact stamps (res 0) it is appendDuration's. From whole-second
+// stamps (the Dapr CLI truncates its times) a span is known only to within
+// a second either way, and says so: whole seconds marked "~" ("~30 s",
+// "~2.5 min"), "under 1 s" within one step — never "1.0 s" for what may
+// have been 0.01 or 1.99 s.
+func appendSpan(b []byte, d, res time.Duration) []byte {
+	if res < time.Second {
+		return appendDuration(b, d)
+	}
+	if d > -res && d < res {
+		b = append(b, "under "...)
+		if res == time.Second {
+			return append(b, "1 s"...)
+		}
+		return appendDuration(b, res)
+	}
+	b = append(b, '~')
+	if d < 0 {
+		b = append(b, '-')
+		d = -d
+	}
+	if d = d.Round(res); d < time.Minute {
+		return append(strconv.AppendInt(b, int64(d/time.Second), 10), " s"...)
+	}
+	return appendDuration(b, d)
+}
+
 func appendDuration(b []byte, d time.Duration) []byte {
 	if d < 0 {
 		b = append(b, '-')
@@ -188,14 +220,19 @@ func keyAdvice(l *line, inv *Invocation, subject string) *line {
 }
 
 // line builds one line of text in a reusable buffer: a finding's facts are
-// built with one allocation each.
-type line struct{ b []byte }
+// built with one allocation each. res is the history's time resolution,
+// which the spans it writes (dur) honour.
+type line struct {
+	b   []byte
+	res time.Duration
+}
 
 func (l *line) str(s string) *line { l.b = append(l.b, s...); return l }
 
 func (l *line) num(n int) *line { l.b = strconv.AppendInt(l.b, int64(n), 10); return l }
 
-func (l *line) dur(d time.Duration) *line { l.b = appendDuration(l.b, d); return l }
+// dur writes a span measured between two of the history's stamps.
+func (l *line) dur(d time.Duration) *line { l.b = appendSpan(l.b, d, l.res); return l }
 
 // id writes an id abbreviated to its first eight characters ("8a4f2c71…").
 func (l *line) id(id string) *line {

@@ -86,7 +86,16 @@ func (c *Client) fetch(ctx context.Context, ref catalyst.RunRef) (*Fetched, erro
 			raw = d
 		}
 	}
-	if h.Run.ID != "" && h.Run.ID != ref.ID {
+	// Read as the run asked for. A history whose start alone names another
+	// run is read (a Dapr 1.16 rerun: Run.ForeignStart says so); one whose
+	// metadata names another run, or that is a rerun of the run asked
+	// for, is not that run's.
+	if err := h.Run.ReadAs(ref.ID); err != nil {
+		var other *catalyst.OtherRunError
+		if errors.As(err, &other) && other.RerunOf {
+			return nil, fmt.Errorf("%w: %s: %s returned the history of a rerun of %s, not of %s itself",
+				ErrBadResponse, op, c.host, safetext.Line(excerpt(ref.ID, 128)), safetext.Line(excerpt(ref.ID, 128)))
+		}
 		return nil, fmt.Errorf("%w: %s: %s returned the history of another run (%s)", ErrBadResponse, op, c.host, safetext.Line(excerpt(h.Run.ID, 128)))
 	}
 	fillRun(&h.Run, ref)

@@ -108,6 +108,8 @@ func TimelineLegendFit(width int) string {
 type Axis struct {
 	From, To, Now catalyst.Stamp
 	Width         int
+	// Spans labels the ticks as exactly as the history's stamps allow.
+	Spans Spans
 }
 
 // RunAxis is the axis of a whole run: from its start to its last event, or
@@ -131,7 +133,7 @@ func RunAxis(h *catalyst.History, start catalyst.Stamp, now time.Time, width int
 	if end < start {
 		end = start
 	}
-	return Axis{From: start, To: end, Now: end, Width: width}
+	return Axis{From: start, To: end, Now: end, Width: width, Spans: SpansOf(h)}
 }
 
 // Valid reports whether the axis can place instants: a known start, and a
@@ -156,10 +158,11 @@ func (a Axis) cell(s catalyst.Stamp) int {
 
 // Zoom returns the axis narrowed (factor > 1) or widened (factor < 1)
 // around the instant at, within limits: no wider than whole, and at least a
-// millisecond (or a cell per nanosecond).
+// millisecond (or a cell per nanosecond, or one step of whole-second
+// stamps, finer than which nothing in the history can be told apart).
 func (a Axis) Zoom(factor float64, at catalyst.Stamp, whole Axis) Axis {
 	span := time.Duration(float64(a.Span()) / factor)
-	span = min(max(span, time.Millisecond, time.Duration(a.Width)), whole.Span())
+	span = min(max(span, time.Millisecond, time.Duration(a.Width), a.Spans.Resolution), whole.Span())
 	frac := 0.5
 	if a.Span() > 0 && at >= a.From && at <= a.To {
 		frac = float64(at.Sub(a.From)) / float64(a.Span())
@@ -186,8 +189,8 @@ func (a Axis) clampTo(from catalyst.Stamp, span time.Duration, whole Axis) Axis 
 }
 
 // Ticks returns the axis heading for width cells: the offsets from base of
-// the axis' start, middle and end ("+0s", "+18.82s", "+37.63s"), placed
-// at their cells.
+// the axis' start, middle and end ("+0s", "+18.82s", "+37.63s"; "~+19s"
+// from whole-second stamps), placed at their cells.
 func (a Axis) Ticks(base catalyst.Stamp) string {
 	if !a.Valid() {
 		return strings.Repeat(" ", max(a.Width, 0))
@@ -205,7 +208,12 @@ func (a Axis) Ticks(base catalyst.Stamp) string {
 			}
 		}
 	}
-	label := func(s catalyst.Stamp) string { return Offset(s.Sub(base)) }
+	label := func(s catalyst.Stamp) string {
+		if s == base {
+			return "+0s" // the reference itself: exact whatever the stamps
+		}
+		return a.Spans.Offset(s.Sub(base))
+	}
 	put(0, label(a.From), false)
 	if a.Width >= 36 {
 		mid := a.From + catalyst.Stamp(a.Span()/2)

@@ -107,7 +107,7 @@ func (b *text) from(s, base catalyst.Stamp, what string) string {
 	if base.IsZero() || base.IsNever() {
 		return exact
 	}
-	return exact + " · " + what + " " + format.Offset(time.Duration(s-base))
+	return exact + " · " + what + " " + b.d.spans().Offset(time.Duration(s-base))
 }
 
 // eventRef names an event by position and eventId: "#12 (eventId 3)".
@@ -231,7 +231,7 @@ func describeInvocation(d *viewData, ii int) (string, []string) {
 	title := format.Line(inv.Name) + " · " + inv.Kind.String() + " · " + format.Plural(len(inv.Attempts), "attempt")
 	outcome, _ := format.OutcomeMark(inv.Outcome)
 	if dur := inv.Duration(); dur != 0 {
-		outcome += ", took " + format.Duration(dur)
+		outcome += ", took " + d.spans().Duration(dur)
 	}
 	b.kv("", "outcome", outcome)
 	// What is wrong and why comes first: it is what the user opened the
@@ -256,7 +256,7 @@ func describeInvocation(d *viewData, ii int) (string, []string) {
 	for ai := range inv.Attempts {
 		a := &inv.Attempts[ai]
 		mark, _ := format.OutcomeMark(a.Outcome)
-		b.heading("Attempt " + strconv.Itoa(ai+1) + " · " + mark + " · " + attemptSpan(inv, a))
+		b.heading("Attempt " + strconv.Itoa(ai+1) + " · " + mark + " · " + attemptSpan(b.d.spans(), inv, a))
 		b.attempt("  ", ii, inv, ai)
 	}
 	return title, b.finish()
@@ -267,7 +267,7 @@ func describeAttempt(d *viewData, ii, ai int) (string, []string) {
 	inv := &d.idx.Report.Invocations[ii]
 	b := &text{d: d}
 	title := format.Line(inv.Name) + " · attempt " + strconv.Itoa(ai+1) + " of " + strconv.Itoa(len(inv.Attempts))
-	b.kv("", "when", attemptSpan(inv, &inv.Attempts[ai])+" from the invocation's start")
+	b.kv("", "when", attemptSpan(d.spans(), inv, &inv.Attempts[ai])+" from the invocation's start")
 	b.attempt("", ii, inv, ai)
 	return title, b.finish()
 }
@@ -282,13 +282,19 @@ func (b *text) attempt(indent string, ii int, inv *detect.Invocation, ai int) {
 	b.kv(indent, "execution id", safetext.Line(a.ExecutionID))
 	b.kv(indent, "instance id", safetext.Line(a.InstanceID))
 	b.kv(indent, "joined", linkRuleText(a.Link))
-	b.kv(indent, "start", b.from(a.Start, inv.Start, "invocation"))
+	start := b.from(a.Start, inv.Start, "invocation")
+	if ai == 0 && !a.Start.IsZero() && a.Start == inv.Start {
+		// The invocation's start is this attempt's: exact whatever the
+		// stamps' resolution.
+		start = format.ExactStamp(a.Start) + " · invocation +0s"
+	}
+	b.kv(indent, "start", start)
 	b.kv(indent, "end", b.from(a.End, inv.Start, "invocation"))
 	if dur := a.Duration(); dur != 0 {
-		b.kv(indent, "took", format.Duration(dur))
+		b.kv(indent, "took", b.d.spans().Duration(dur))
 	}
 	if ai > 0 {
-		b.kv(indent, "backoff before", format.Duration(a.BackoffBefore))
+		b.kv(indent, "backoff before", b.d.spans().Duration(a.BackoffBefore))
 	}
 	if t := a.RetryTimer; t != nil {
 		timer := "created " + eventRef(h, t.Created)

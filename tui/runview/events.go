@@ -338,7 +338,7 @@ func (t *eventsTab) cells(ev int) *eventCells {
 	c := t.cache.Get(ev, t.buildCells)
 	if ev == 0 {
 		// The first row's ELAPSED is its age, which moves with the clock.
-		c.elapsed = "Age:" + format.Duration(t.d.c.Now().Sub(t.d.h.At(0).Timestamp.Time()))
+		c.elapsed = "Age:" + t.d.spans().Duration(t.d.c.Now().Sub(t.d.h.At(0).Timestamp.Time()))
 		if t.d.h.At(0).Timestamp.IsZero() {
 			c.elapsed = "-"
 		}
@@ -365,7 +365,7 @@ func (t *eventsTab) buildCells(ev int) eventCells {
 		failed:  isFailure(e),
 	}
 	if ev > 0 {
-		c.elapsed = elapsed(h.At(ev-1).Timestamp, e.Timestamp)
+		c.elapsed = elapsed(t.d.spans(), h.At(ev-1).Timestamp, e.Timestamp)
 	}
 	return c
 }
@@ -380,11 +380,11 @@ func eventIDText(e *catalyst.Event) string {
 }
 
 // elapsed is the ELAPSED column: the time since the previous event.
-func elapsed(prev, cur catalyst.Stamp) string {
+func elapsed(sp format.Spans, prev, cur catalyst.Stamp) string {
 	if prev.IsZero() || cur.IsZero() || prev.IsNever() || cur.IsNever() {
 		return "-"
 	}
-	return format.Duration(cur.Sub(prev))
+	return sp.Duration(cur.Sub(prev))
 }
 
 func (t *eventsTab) selection() string {

@@ -81,14 +81,21 @@ func (m *Model) factsLine(w int) string {
 	var facts []fact
 	if run.Status.IsEnded() {
 		if !created.IsZero() && !updated.IsZero() {
-			facts = append(facts, fact{text: s.Label.Render("took") + " " + format.Duration(updated.Sub(created)), keep: 7})
+			facts = append(facts, fact{text: s.Label.Render("took") + " " + m.d.spans().Duration(updated.Sub(created)), keep: 7})
 		}
 	} else if !created.IsZero() && !updated.IsZero() {
-		facts = append(facts, fact{text: s.Label.Render("running") + " " + format.Duration(updated.Sub(created)) + " so far", keep: 7})
+		facts = append(facts, fact{text: s.Label.Render("running") + " " + m.d.spans().Duration(updated.Sub(created)) + " so far", keep: 7})
 	}
 	facts = append(facts, fact{text: format.Plural(m.d.h.Len(), "event"), keep: 6})
 	if m.d.h.Lossy {
-		facts = append(facts, fact{text: "lossy source (" + m.d.h.Format.Description() + ")", keep: 5})
+		// Its times are whole seconds: the spans on screen ("~30s") say
+		// so, and this says why, once.
+		lossy := fact{text: "lossy source (" + m.d.h.Format.Description() + ")", keep: 5}
+		if m.d.spans().Coarse() {
+			lossy = fact{text: "lossy source (" + m.d.h.Format.Description() + "; whole-second times, spans ±1s)", keep: 4,
+				short: "lossy source (whole-second times)", shortKeep: 5}
+		}
+		facts = append(facts, lossy)
 	}
 	facts = append(facts, fact{text: s.Label.Render("started") + " " + format.Instant(created, m.c.TimeFormat, now), keep: 4})
 	if run.Status.IsEnded() {
@@ -104,6 +111,13 @@ func (m *Model) factsLine(w int) string {
 		// The history before the fork is the source run's: say whose.
 		facts = append(facts, fact{text: s.Label.Render("rerun of") + " " + format.Line(run.RerunOf) +
 			" " + s.Label.Render("from eventId") + " " + strconv.Itoa(int(run.RerunFrom)), keep: 8})
+	}
+	if x := run.ForeignStart(); x != "" {
+		// Its start names another run and nothing marks a rerun: say so,
+		// and that the fork is not known.
+		facts = append(facts, fact{text: s.Error.Render("starts as run "+format.Line(x)) +
+			" (unmarked rerun of it, or the wrong run's history; fork event unknown)", keep: 6,
+			short: s.Error.Render("starts as run " + format.Line(x)), shortKeep: 8})
 	}
 	if m.following {
 		// The status line says so too: the first to go.

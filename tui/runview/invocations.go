@@ -439,11 +439,12 @@ func (t *invocationsTab) buildCells(i int) invCells {
 		key:         format.Line(inv.Key),
 		class:       inv.Class.String(),
 	}
-	if d := inv.Duration(); d != 0 {
-		c.duration = format.Duration(d)
+	if d := inv.Duration(); d != 0 || (t.d.spans().Coarse() && !inv.Start.IsZero() && !inv.End.IsZero()) {
+		// From whole-second stamps, 0 is "<1s", not "no duration".
+		c.duration = t.d.spans().Duration(d)
 	}
 	if !inv.Start.IsZero() && !t.d.start.IsZero() {
-		c.start = format.Offset(inv.Start.Sub(t.d.start))
+		c.start = t.d.spans().Offset(inv.Start.Sub(t.d.start))
 	}
 	c.shortFlag = c.flag
 	if len(inv.Findings) > 0 {
@@ -505,12 +506,12 @@ func flagCell(rep *detect.Report, inv *detect.Invocation, mark func(detect.Sever
 func (t *invocationsTab) attemptLine(inv *detect.Invocation, ai int) string {
 	a := &inv.Attempts[ai]
 	outcome, _ := format.OutcomeMark(a.Outcome)
-	line := "#" + strconv.Itoa(a.Number) + " " + outcome + " " + attemptSpan(inv, a)
+	line := "#" + strconv.Itoa(a.Number) + " " + outcome + " " + attemptSpan(t.d.spans(), inv, a)
 	if d := a.Duration(); d != 0 {
-		line += " took " + format.Duration(d)
+		line += " took " + t.d.spans().Duration(d)
 	}
 	if ai > 0 {
-		line += " after " + format.Duration(a.BackoffBefore) + " backoff"
+		line += " after " + t.d.spans().Duration(a.BackoffBefore) + " backoff"
 	}
 	if a.ExecutionID != "" && a.ExecutionID != inv.Key {
 		line += " exec " + format.Fit(format.Line(a.ExecutionID), 13)
@@ -532,13 +533,16 @@ func (t *invocationsTab) attemptLine(inv *detect.Invocation, ai int) string {
 
 // attemptSpan is when an attempt ran, as offsets from its invocation's
 // start: "+0s → +30.52s", or only the start while it has no end.
-func attemptSpan(inv *detect.Invocation, a *detect.Attempt) string {
+func attemptSpan(sp format.Spans, inv *detect.Invocation, a *detect.Attempt) string {
 	if a.Start.IsZero() || inv.Start.IsZero() {
 		return "-"
 	}
-	span := format.Offset(a.Start.Sub(inv.Start))
+	span := sp.Offset(a.Start.Sub(inv.Start))
+	if a == &inv.Attempts[0] {
+		span = "+0s" // the invocation's own start: exact whatever the stamps
+	}
 	if !a.End.IsZero() && !a.End.IsNever() {
-		span += " → " + format.Offset(a.End.Sub(inv.Start))
+		span += " → " + sp.Offset(a.End.Sub(inv.Start))
 	}
 	return span
 }

@@ -9,6 +9,7 @@
 package runview
 
 import (
+	"slices"
 	"strings"
 	"time"
 
@@ -99,6 +100,10 @@ type viewData struct {
 	// none, and the view has no Code tab).
 	code *CodeSource
 }
+
+// spans shows durations between the history's stamps as exactly as they
+// were recorded ("~30s" from whole-second stamps).
+func (d *viewData) spans() format.Spans { return format.SpansOf(d.h) }
 
 // analyzing returns the lines a tab shows while detect runs on the history,
 // or why it failed, wrapped to width.
@@ -1231,6 +1236,10 @@ func (m *Model) Legend() []common.Legend {
 			{"+ (events)", "new since the last poll"},
 		}},
 		timeline,
+	}
+	if m.d.spans().Coarse() {
+		// A whole-second source's spans: said where +30.52s is.
+		out[0].Marks = slices.Insert(out[0].Marks, 6, [2]string{"~30s <1s", "whole-second times: ±1s"})
 	}
 	if m.d.code != nil {
 		out = append(out, common.Legend{Title: "Code", Marks: [][2]string{

@@ -416,3 +416,26 @@ func TestEventsColumnsTakeWhatTheyNeed(t *testing.T) {
 		}
 	}
 }
+
+// TestHeaderSaysAnUnmarkedStartNamesAnotherRun: a history read as one run
+// whose executionStarted names another, with no rerun marker (a Dapr 1.16
+// rerun), says so in the header, long where it fits and short where not,
+// and claims no fork event.
+func TestHeaderSaysAnUnmarkedStartNamesAnotherRun(t *testing.T) {
+	h := tuitest.Checkout()
+	h.Run.StartID = "order-5005"
+	for _, c := range []struct {
+		width int
+		want  string
+	}{
+		{160, "starts as run order-5005 (unmarked rerun of it, or the wrong run's history; fork event unknown)"},
+		{60, "starts as run order-5005"},
+	} {
+		m := newView(c.width, 30)
+		m.SetHistory(h, analyzed(h), false)
+		facts := strings.Split(ansi.Strip(m.View()), "\n")[1]
+		if !strings.Contains(facts, c.want) || strings.Contains(facts, "from eventId") || strings.Contains(facts, "…") {
+			t.Errorf("width %d: the facts line %q lacks %q, or claims a fork", c.width, facts, c.want)
+		}
+	}
+}

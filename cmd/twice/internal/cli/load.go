@@ -77,8 +77,14 @@ func applyIdentity(t target, h *catalyst.History) error {
 		}
 		return nil
 	}
-	if err := fill(&run.ID, id.ID, "run", "--run"); err != nil {
-		return err
+	// --run names the run the history is read as: one whose start alone
+	// names another run (a Dapr 1.16 rerun) takes it (Run.ReadAs).
+	if err := run.ReadAs(id.ID); err != nil {
+		if other := (*catalyst.OtherRunError)(nil); errors.As(err, &other) && other.RerunOf {
+			return usagef("%s is a rerun of %s, not that run: drop --run, or give the history of %s",
+				targetName(t), quote(id.ID), quote(id.ID))
+		}
+		return conflict("run", "--run", run.ID, id.ID)
 	}
 	if err := fill(&run.AppID, id.AppID, "app", "--app"); err != nil {
 		return err

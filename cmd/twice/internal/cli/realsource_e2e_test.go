@@ -240,3 +240,69 @@ func TestRealSourceItem8IdentityOfPipedRows(t *testing.T) {
 		t.Errorf("--app payments on rows of app orders: exit %d, stderr %q; want an error naming both", r.code, r.errOut)
 	}
 }
+
+// Item 5, Dapr 1.16: a rerun made by Dapr 1.16 copies its source's
+// executionStarted and marks nothing (dapr/dapr v1.16.x
+// pkg/actors/targets/workflow/orchestrator/fork/fork.go; durabletask-go
+// v0.9.0–v0.10.2, which v1.16.x pins, has no rerunParentInstanceInfo).
+// Read live under its own id, `twice show` reads it as that run, links
+// that run, and says in text and JSON that its start names order-5005 —
+// with no fork event made up.
+func TestRealSourceItem5UnmarkedRerunReadLive(t *testing.T) {
+	srv := catalysttest.New(catalysttest.Options{})
+	defer srv.Close()
+	doc, err := os.ReadFile(rsFile("protojson-durabletask-go-v0.10.1", "rerun"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv.Inject(catalysttest.Fault{On: catalysttest.ToolGetRun, Kind: catalysttest.FaultToolText, Body: string(doc)})
+	vars := map[string]string{"CATALYST_TOKEN": catalysttest.TestToken, "CATALYST_MCP_URL": srv.URL}
+	args := []string{"show", "order-5005-r1", "--app", "orders", "--project", "default"}
+
+	h := newHarness(t)
+	h.env = testEnv(t, vars)
+	r := h.runReal(append(args, "-o", "json")...)
+	if r.code != 0 {
+		t.Fatalf("exit %d: %s", r.code, r.errOut)
+	}
+	var got struct {
+		Runs []struct {
+			Run struct {
+				ID      string          `json:"id"`
+				RerunOf json.RawMessage `json:"rerun_of"`
+				Start   *struct {
+					ID   string `json:"id"`
+					Note string `json:"note"`
+				} `json:"start_names_other_run"`
+			} `json:"run"`
+			Link string `json:"link"`
+		} `json:"runs"`
+	}
+	if err := json.Unmarshal([]byte(r.out), &got); err != nil || len(got.Runs) != 1 {
+		t.Fatalf("%v\n%s", err, r.out)
+	}
+	run := got.Runs[0]
+	if run.Run.ID != "order-5005-r1" || !strings.Contains(run.Link, "/workflows/orders/order-5005-r1") || strings.Contains(run.Link, "order-5005?") {
+		t.Errorf("id %q, link %q; want the run asked for", run.Run.ID, run.Link)
+	}
+	if s := run.Run.Start; s == nil || s.ID != "order-5005" || !strings.Contains(s.Note, "does not mark reruns") ||
+		!strings.Contains(s.Note, "wrong run") || run.Run.RerunOf != nil {
+		t.Errorf("start_names_other_run %+v, rerun_of %s; want order-5005 named, no rerun fork", s, run.Run.RerunOf)
+	}
+
+	h = newHarness(t)
+	h.env = testEnv(t, vars)
+	r = h.runReal(args...)
+	if r.code != 0 {
+		t.Fatalf("exit %d: %s", r.code, r.errOut)
+	}
+	for _, want := range []string{"Run order-5005-r1", `names run "order-5005", not this run: likely a rerun of "order-5005"`,
+		"which event a rerun started from is not known", "/workflows/orders/order-5005-r1"} {
+		if !strings.Contains(r.out, want) {
+			t.Errorf("show lacks %q:\n%s", want, r.out)
+		}
+	}
+	if strings.Contains(r.out, "Rerun ") || strings.Contains(r.out, "/workflows/orders/order-5005?") {
+		t.Errorf("show invents a fork or links the source run:\n%s", r.out)
+	}
+}

@@ -134,6 +134,9 @@ func writeRunJSON(e *jsonEnc, a Analysis, console string) {
 	e.strField("format", string(h.Format))
 	e.key("lossy")
 	e.bool(h.Lossy)
+	// Durations stay in milliseconds; this says how exact they are: 1000
+	// for whole-second stamps (the Dapr CLI's), 0 for the engine's own.
+	e.intField("time_resolution_ms", h.TimeResolution.Milliseconds())
 	if h.UnknownFields > 0 {
 		e.intField("unknown_fields", int64(h.UnknownFields))
 	}
@@ -241,6 +244,14 @@ func writeRunInfoMembers(e *jsonEnc, r *catalyst.Run) {
 		e.beginObject()
 		e.strField("id", r.RerunOf)
 		e.intField("from_event_id", int64(r.RerunFrom))
+		e.endObject()
+	}
+	if x := r.ForeignStart(); x != "" {
+		// No from_event_id: an unmarked rerun does not say where it forked.
+		e.key("start_names_other_run")
+		e.beginObject()
+		e.strField("id", x)
+		e.strField("note", ForeignStartText(r))
 		e.endObject()
 	}
 }

@@ -26,6 +26,7 @@ type jsonRun struct {
 	Source        jsonSource      `json:"source"`
 	Format        string          `json:"format"`
 	Lossy         *bool           `json:"lossy"`
+	TimeResMS     *int64          `json:"time_resolution_ms"`
 	UnknownFields int             `json:"unknown_fields"`
 	Run           jsonRunInfo     `json:"run"`
 	Events        []jsonEvent     `json:"events"`
@@ -262,7 +263,7 @@ func decodeStrict(t *testing.T, data []byte, v any) {
 // always writes.
 func checkRequired(t *testing.T, r *jsonRun) {
 	t.Helper()
-	if r.Source.Surface == "" || r.Format == "" || r.Lossy == nil || r.Run.ID == "" || r.Run.DataSharing == nil ||
+	if r.Source.Surface == "" || r.Format == "" || r.Lossy == nil || r.TimeResMS == nil || r.Run.ID == "" || r.Run.DataSharing == nil ||
 		r.Run.DataSharing.Level == nil || r.Run.DataSharing.Filtered == nil || r.Run.DataSharing.Inferred == nil ||
 		r.Run.Input == nil || r.Run.Output == nil || r.Run.StatusNormalized == "" ||
 		r.Events == nil || r.Withheld == nil || r.Invocations == nil || r.Findings == nil || r.SkippedChecks == nil {

@@ -3,6 +3,7 @@ package report
 import (
 	"io"
 	"strconv"
+	"strings"
 	"time"
 
 	"github.com/twice-cli/twice/detect"
@@ -45,6 +46,7 @@ func (t *textWriter) mdRow(cells ...string) {
 
 func (t *textWriter) markdownRun(a Analysis) {
 	h := a.History
+	t.spans = format.SpansOf(h)
 	r := &h.Run
 	ds := r.DataSharing
 	if r.ID == "" {
@@ -69,6 +71,9 @@ func (t *textWriter) markdownRun(a Analysis) {
 	}
 	if r.RerunOf != "" {
 		t.mdRow("Rerun", md(RerunText(h)))
+	}
+	if r.ForeignStart() != "" {
+		t.mdRow("Start", md(ForeignStartText(r)))
 	}
 	t.mdRow("Source", md(sourceText(h)))
 	if rec := r.Provenance.Recorded; rec != nil {
@@ -154,6 +159,10 @@ func (t *textWriter) mdInvocations(r *detect.Report) {
 	}
 	t.println("### Invocations: ", strconv.Itoa(len(r.Invocations)))
 	t.println()
+	if l := t.spans.Legend(); l != "" {
+		t.println("> ", md(strings.ToUpper(l[:1])+l[1:]), ".")
+		t.println()
+	}
 	t.mdRow("#", "Name", "Kind", "Attempts", "Outcome", "Duration", "Class", "Grouped", "Flag", "Key")
 	t.mdRow("---", "---", "---", "---", "---", "---", "---", "---", "---", "---")
 	for i := range r.Invocations {
@@ -163,7 +172,7 @@ func (t *textWriter) mdInvocations(r *detect.Report) {
 			flag = SeverityMark(sev)
 		}
 		t.mdRow(strconv.Itoa(i+1), md(inv.Name), inv.Kind.String(), strconv.Itoa(len(inv.Attempts)),
-			md(outcomeText(inv.Outcome, r.OutcomeUntied(i, len(inv.Attempts)))), durationText(inv.Duration()), inv.Class.String(), inv.LinkRule.String(),
+			md(outcomeText(inv.Outcome, r.OutcomeUntied(i, len(inv.Attempts)))), md(durationText(t.spans, inv)), inv.Class.String(), inv.LinkRule.String(),
 			flag, md(inv.Key))
 	}
 	var retried []int
@@ -180,7 +189,7 @@ func (t *textWriter) mdInvocations(r *detect.Report) {
 		t.println()
 		for i := range inv.Attempts {
 			note, _ := r.Note(k, inv.Attempts[i].Number)
-			t.println("- ", md(string(appendAttempt(nil, &inv.Attempts[i], note))))
+			t.println("- ", md(string(appendAttempt(nil, t.spans, &inv.Attempts[i], note))))
 		}
 		if inv.OpenRetry != nil {
 			t.println("- ", md(openRetryText(inv.OpenRetry)))

@@ -40,6 +40,9 @@ type textWriter struct {
 	opts Options
 	now  time.Time
 	err  error
+	// spans shows the spans of the run being written, as exactly as its
+	// stamps allow.
+	spans format.Spans
 }
 
 func newTextWriter(w io.Writer, opts Options) *textWriter {
@@ -89,6 +92,7 @@ func (t *textWriter) instant(tm time.Time) string {
 }
 
 func (t *textWriter) run(a Analysis) {
+	t.spans = format.SpansOf(a.History)
 	t.header(a)
 	if a.Report == nil {
 		t.println()
@@ -135,6 +139,16 @@ func RerunText(h *catalyst.History) string {
 	return s + "; the events before it are copied from that run, its start included"
 }
 
+// ForeignStartText says that the history's start names another run than
+// the one read (catalyst.Run.ForeignStart), what that likely means, and
+// what twice cannot know: which event a rerun started from.
+func ForeignStartText(r *catalyst.Run) string {
+	x := line(r.ForeignStart())
+	return "the history's first event (executionStarted) names run \"" + x + "\", not this run: likely a rerun of \"" + x +
+		"\" made by a Dapr version that does not mark reruns (1.16), or the server answered for the wrong run; " +
+		"which event a rerun started from is not known"
+}
+
 func (t *textWriter) header(a Analysis) {
 	h := a.History
 	r := &h.Run
@@ -153,7 +167,7 @@ func (t *textWriter) header(a Analysis) {
 	t.field("Created", t.instant(r.CreatedAt))
 	t.field("Updated", t.instant(r.UpdatedAt))
 	if d := r.UpdatedAt.Sub(r.CreatedAt); !r.CreatedAt.IsZero() && !r.UpdatedAt.IsZero() && d > 0 {
-		t.field("Duration", durationSoFar(r, d, t.opts.TimeFormat, t.now))
+		t.field("Duration", durationSoFar(t.spans, r, d, t.opts.TimeFormat, t.now))
 	}
 	if r.ExecutionID != "" {
 		t.field("Execution", line(r.ExecutionID))
@@ -163,6 +177,9 @@ func (t *textWriter) header(a Analysis) {
 	}
 	if r.RerunOf != "" {
 		t.field("Rerun", RerunText(h))
+	}
+	if r.ForeignStart() != "" {
+		t.field("Start", ForeignStartText(r))
 	}
 	t.field("Source", sourceText(h))
 	if r.Provenance.Recorded != nil {
@@ -220,11 +237,11 @@ const withheldMeaning = "not shared at this organization's data-sharing level"
 // durationSoFar prints a run's duration; for a run that has not ended, as
 // the time so far and when its last event was, so that a run waiting for
 // hours does not read as one that took minutes.
-func durationSoFar(r *catalyst.Run, d time.Duration, f format.TimeFormat, now time.Time) string {
+func durationSoFar(sp format.Spans, r *catalyst.Run, d time.Duration, f format.TimeFormat, now time.Time) string {
 	if r.Status.IsEnded() {
-		return humanize(d)
+		return sp.Duration(d)
 	}
-	return humanize(d) + " so far (last event " + formatInstant(r.UpdatedAt, f, now) + ")"
+	return sp.Duration(d) + " so far (last event " + formatInstant(r.UpdatedAt, f, now) + ")"
 }
 
 // projectText prints a project's name and uid.
@@ -445,11 +462,14 @@ func outcomeText(o detect.Outcome, untied bool) string {
 	return o.String()
 }
 
-func durationText(d time.Duration) string {
-	if d == 0 {
+// durationText is an invocation's DURATION cell: "-" without an end (or,
+// from exact stamps, when it took no time at all).
+func durationText(sp format.Spans, inv *detect.Invocation) string {
+	d := inv.Duration()
+	if d == 0 && (!sp.Coarse() || inv.End.IsZero() || inv.Start.IsZero()) {
 		return "-"
 	}
-	return humanize(d)
+	return sp.Duration(d)
 }
 
 func (t *textWriter) invocations(a Analysis) {
@@ -461,6 +481,9 @@ func (t *textWriter) invocations(a Analysis) {
 		return
 	}
 	t.println(st.Heading("Invocations: " + strconv.Itoa(len(r.Invocations))))
+	if l := t.spans.Legend(); l != "" {
+		t.println("  ", st.Faint(l))
+	}
 	nameW := len("NAME")
 	for i := range r.Invocations {
 		nameW = max(nameW, min(width(line(r.Invocations[i].Name)), maxNameWidth))
@@ -485,7 +508,7 @@ func (t *textWriter) invocations(a Analysis) {
 		sev := inv.Severity(r)
 		outcome := inv.Outcome.String()
 		cells := []string{strconv.Itoa(i + 1), fit(line(inv.Name), nameW), inv.Kind.String(),
-			strconv.Itoa(len(inv.Attempts)), outcome, durationText(inv.Duration()),
+			strconv.Itoa(len(inv.Attempts)), outcome, durationText(t.spans, inv),
 			inv.Class.String(), inv.LinkRule.String()}
 		t.buf = append(t.buf, "  "...)
 		for j, c := range cells {
@@ -522,7 +545,7 @@ func (t *textWriter) attempts(r *detect.Report, k int, inv *detect.Invocation) {
 	for i := range inv.Attempts {
 		t.buf = append(t.buf, indent...)
 		note, _ := r.Note(k, inv.Attempts[i].Number)
-		t.buf = appendAttempt(t.buf, &inv.Attempts[i], note)
+		t.buf = appendAttempt(t.buf, t.spans, &inv.Attempts[i], note)
 		t.endLine()
 	}
 	if rt := inv.OpenRetry; rt != nil {
@@ -544,7 +567,7 @@ func openRetryText(rt *detect.RetryTimer) string {
 // appendAttempt describes one attempt on one line: its scheduling event,
 // ids, outcome, duration, backoff and retry timer, and failure, then, when
 // its outcome was inferred or is unknown for want of an id, why (note).
-func appendAttempt(buf []byte, at *detect.Attempt, note detect.OutcomeNote) []byte {
+func appendAttempt(buf []byte, sp format.Spans, at *detect.Attempt, note detect.OutcomeNote) []byte {
 	buf = append(buf, "attempt "...)
 	buf = strconv.AppendInt(buf, int64(at.Number), 10)
 	buf = append(buf, ": event "...)
@@ -566,7 +589,7 @@ func appendAttempt(buf []byte, at *detect.Attempt, note detect.OutcomeNote) []by
 	}
 	if at.BackoffBefore > 0 {
 		buf = append(buf, ", after "...)
-		buf = format.AppendDuration(buf, at.BackoffBefore)
+		buf = sp.AppendDuration(buf, at.BackoffBefore)
 		buf = append(buf, " backoff"...)
 	}
 	if rt := at.RetryTimer; rt != nil {
@@ -586,7 +609,7 @@ func appendAttempt(buf []byte, at *detect.Attempt, note detect.OutcomeNote) []by
 	}
 	if d := at.Duration(); d > 0 {
 		buf = append(buf, " after "...)
-		buf = format.AppendDuration(buf, d)
+		buf = sp.AppendDuration(buf, d)
 	}
 	for _, x := range at.ExtraOutcomes {
 		buf = append(buf, ", another outcome at event "...)
@@ -664,6 +687,10 @@ func (t *textWriter) events(a Analysis) {
 		// Said once for the table; its rows say only "withheld".
 		t.println("  ", t.opts.Styles.Faint(format.WithheldLegend(ds)))
 	}
+	if l := t.spans.Legend(); l != "" {
+		// ELAPSED is a span between two stamps.
+		t.println("  ", t.opts.Styles.Faint(l))
+	}
 	callOf := format.CallOf(h, a.Report)
 	c := measureEvents(h, callOf)
 	t.buf = append(t.buf, "  "...)
@@ -717,12 +744,12 @@ func (t *textWriter) elapsed(i int, prev, ts catalyst.Stamp) string {
 	}
 	if i == 0 {
 		if t.opts.TimeFormat == format.Relative {
-			return "Age:" + humanize(t.now.Sub(ts.Time()))
+			return "Age:" + t.spans.Duration(t.now.Sub(ts.Time()))
 		}
 		return "-"
 	}
 	if prev.IsZero() {
 		return "-"
 	}
-	return humanize(ts.Sub(prev))
+	return t.spans.Duration(ts.Sub(prev))
 }

@@ -22,6 +22,7 @@ func WriteTimeline(w io.Writer, a Analysis, opts Options, width int) error {
 	a = a.Resolve()
 	t := newTextWriter(w, opts)
 	h := a.History
+	t.spans = format.SpansOf(h)
 	r := &h.Run
 	title := "Timeline of run " + line(r.ID)
 	if r.ID == "" {
@@ -49,7 +50,10 @@ func WriteTimeline(w io.Writer, a Analysis, opts Options, width int) error {
 	}
 	axis := format.RunAxis(h, start, t.now, barW)
 	t.println("  start ", format.ExactStamp(axis.From), " · end ", format.ExactStamp(axis.To),
-		" · ", humanize(axis.To.Sub(axis.From)), " across ", plural(barW, "column"))
+		" · ", t.spans.Duration(axis.To.Sub(axis.From)), " across ", plural(barW, "column"))
+	if l := t.spans.Legend(); l != "" {
+		t.println("  ", opts.Styles.Faint(l))
+	}
 	t.println()
 	t.buf = append(t.buf, "    "...)
 	t.buf = pad(t.buf, "NAME", nameW+1)
