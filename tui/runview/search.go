@@ -60,12 +60,20 @@ func findingIDs(rep *detect.Report, inv *detect.Invocation) string {
 // attemptFailures joins the error types (or, with messages, the error
 // messages) of an invocation's failed attempts, for its search terms.
 func attemptFailures(inv *detect.Invocation, messages bool) string {
-	var parts []string
-	for i := range inv.Attempts {
-		f := inv.Attempts[i].Failure
-		if f == nil {
-			continue
+	return failureTexts(func(fn func(int, *catalyst.Failure)) {
+		for i := range inv.Attempts {
+			if f := inv.Attempts[i].Failure; f != nil {
+				fn(i+1, f)
+			}
 		}
+	}, messages)
+}
+
+// failureTexts joins the error types (or, with messages, the error
+// messages) of the failures each gives, a repeat once, for search terms.
+func failureTexts(each func(func(int, *catalyst.Failure)), messages bool) string {
+	var parts []string
+	each(func(_ int, f *catalyst.Failure) {
 		text := f.Type
 		if messages {
 			text = searchCap(f.Message)
@@ -73,7 +81,7 @@ func attemptFailures(inv *detect.Invocation, messages bool) string {
 		if text != "" && (len(parts) == 0 || parts[len(parts)-1] != text) {
 			parts = append(parts, text)
 		}
-	}
+	})
 	return strings.Join(parts, "\x00")
 }
 
@@ -96,17 +104,7 @@ func concerned(rep *detect.Report, f *detect.Finding, fn func(int, *catalyst.Fai
 // finding about a ReadTimeout is found by /ReadTimeout, as its invocation
 // is.
 func findingFailures(rep *detect.Report, f *detect.Finding, messages bool) string {
-	var parts []string
-	concerned(rep, f, func(_ int, fl *catalyst.Failure) {
-		text := fl.Type
-		if messages {
-			text = searchCap(fl.Message)
-		}
-		if text != "" && (len(parts) == 0 || parts[len(parts)-1] != text) {
-			parts = append(parts, text)
-		}
-	})
-	return strings.Join(parts, "\x00")
+	return failureTexts(func(fn func(int, *catalyst.Failure)) { concerned(rep, f, fn) }, messages)
 }
 
 // otherIDs reports whether an attempt of inv carries an id other than the
