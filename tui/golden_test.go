@@ -15,6 +15,7 @@ import (
 	"github.com/twice-cli/twice/catalyst"
 	"github.com/twice-cli/twice/catalyst/safetext/hostiletest"
 	"github.com/twice-cli/twice/fixtures"
+	"github.com/twice-cli/twice/tui/format"
 	"github.com/twice-cli/twice/tui/internal/tuitest"
 )
 
@@ -147,6 +148,27 @@ func demo(name string) func() Options {
 	}
 }
 
+// bigPayload is demo:email-503 with SendEmail's input (event 5) replaced
+// by a JSON object of 33,000-odd bytes whose body holds \n and a link
+// wider than any pane, as a reviewer's email-big.json did.
+func bigPayload() Options {
+	o := demo("email-503")()
+	var b strings.Builder
+	b.WriteString(`{"to":"dana@example.com","subject":"Welcome to Acme, Dana!",` +
+		`"body":"Hi Dana,\nWelcome to Acme. Your team plan is ready.\nSee ` +
+		`https://acme.example/onboarding/teams/u-20931/getting-started?utm_source=welcome-email&utm_medium=email&utm_campaign=onboarding-2026-team-plan ` +
+		`for the next steps.\n","items":[`)
+	for i := range 400 {
+		if i > 0 {
+			b.WriteByte(',')
+		}
+		b.WriteString(`{"sku":"SKU-` + strconv.Itoa(1000+i) + `","qty":4,"note":"line item\nwith some description"}`)
+	}
+	b.WriteString(`]}`)
+	o.History.At(5).Payload = catalyst.PresentPayload(b.String())
+	return o
+}
+
 // triageScenes are the screens issue 17 is about, on the bundled demos: the
 // Timeline (whole, zoomed, with overlapping attempts), a failed run's
 // header, a filtered view naming the field that matched, a zoomed and a
@@ -162,8 +184,11 @@ func triageScenes() []scene {
 		{name: "failed-header", opts: demo("card-declined")},
 		{name: "filtered-events", opts: timeout, keys: []string{"tab", "tab", "/", "C", "h", "a", "r", "g", "e", "C", "a", "r", "d", "enter", "j", "j"}},
 		{name: "filtered-invocations", opts: timeout, keys: []string{"/", "r", "e", "a", "d", " ", "t", "i", "m", "e", "d", "enter"}},
+		{name: "filtered-findings", opts: timeout, keys: []string{"/", "R", "e", "a", "d", "T", "i", "m", "e", "o", "u", "t", "enter", "tab", "tab", "tab"}},
 		{name: "sorted", opts: timeout, keys: []string{"s", "d"}},
 		{name: "detail-zoomed", opts: timeout, keys: []string{"p", "p"}},
+		{name: "payload-json", opts: bigPayload, keys: []string{"tab", "tab", "j", "j", "j", "j", "j", "p", "p"}},
+		{name: "payload-cut", opts: bigPayload, keys: []string{"tab", "tab", "j", "j", "j", "j", "j", "p", "p", "l", "G"}},
 		{name: "detail-focused", opts: timeout, keys: []string{"l", "ctrl+d"}},
 		{name: "payload", opts: demo("clean-run"), keys: []string{"tab", "tab", "j", "j", "p", "p"}},
 		{name: "child-not-in-file", opts: demo("child-retried"), keys: []string{"j", "enter"}},
@@ -314,3 +339,21 @@ func checkFrame(t *testing.T, out string, w, h int) {
 }
 
 func sizeName(s [2]int) string { return strconv.Itoa(s[0]) + "x" + strconv.Itoa(s[1]) }
+
+// TestPayloadCutsCountThePayload: one payload has one size wherever the
+// detail pane cuts it — the formatted input and the event's JSON both say
+// "shown N of M bytes" with M the payload's own length (a 33,778-byte
+// payload was said to be 47,402 bytes in one and 18,683 in the other).
+func TestPayloadCutsCountThePayload(t *testing.T) {
+	o := bigPayload()
+	size := len(o.History.At(5).Payload.Text())
+	m := render(t, scene{opts: func() Options { return o }, keys: []string{"tab", "tab", "j", "j", "j", "j", "j"}}, 120, 40, colorprofile.ASCII)
+	d := ansi.Strip(strings.Join(m.run.DetailLines(), "\n"))
+	total := " of " + format.Count(size) + " bytes"
+	if n := strings.Count(d, total); n != 2 {
+		t.Errorf("%d cuts say %q, want 2 (the input, the JSON):\n%s", n, total, d)
+	}
+	if n := strings.Count(d, " bytes"); n != 2 {
+		t.Errorf("%d cuts said in all, want 2", n)
+	}
+}

@@ -118,6 +118,13 @@ func (m *Model) View() string {
 	return head + "\n" + m.vp.View()
 }
 
+// lineCap bounds the work of wrapping one line. The panes that build the
+// content cut each text to format.PayloadShowBytes of its source already
+// and say so; escaped (a JSON string value: up to six bytes a character)
+// that is longer, and a second cut here would count the escaped line's
+// bytes, not the source's.
+const lineCap = 8 * format.PayloadShowBytes
+
 func (m *Model) wrap() {
 	if m.width <= 0 {
 		m.vp.SetContentLines(nil)
@@ -125,7 +132,7 @@ func (m *Model) wrap() {
 	}
 	out := make([]string, 0, len(m.lines))
 	for _, l := range m.lines {
-		out = append(out, wrapIndented(format.CapTail(l, format.PayloadShowBytes), m.width)...)
+		out = append(out, wrapIndented(format.CapTail(l, lineCap), m.width)...)
 	}
 	m.vp.SetContentLines(out)
 }

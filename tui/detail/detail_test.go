@@ -30,13 +30,22 @@ func TestWrapIndented(t *testing.T) {
 			t.Errorf("line %q is wider than 16", l)
 		}
 	}
-	// A link is never split across lines: wider than the pane, it has a
-	// line of its own, cut (y and Y copy it whole); in prose, it moves to
-	// the next line rather than break.
+	// A link that fits is never split across lines: in prose, it moves to
+	// the next line rather than break. Wider than the pane, it has lines
+	// of its own, broken only at the width and never cut, so it reads whole.
 	link := "https://catalyst.diagrid.io/workflows/payments/charge-7731"
 	got = wrapIndented(link, 24)
-	if len(got) != 1 || got[0] != format.Fit(link, 24) {
-		t.Errorf("a link wraps as %q", got)
+	if strings.Join(got, "") != link || strings.Contains(strings.Join(got, ""), "…") {
+		t.Errorf("a link wider than the pane wraps as %q, want it whole", got)
+	}
+	for _, l := range got[:len(got)-1] {
+		if format.Width(l) != 24 {
+			t.Errorf("a link is broken before the width: %q", got)
+		}
+	}
+	got = wrapIndented("    see https://acme.example/onboarding/teams/u-20931/getting-started?utm_source=welcome for more", 30)
+	if strings.Join(got, "|") != "    see|      https://acme.example/onb|      oarding/teams/u-20931/ge|      tting-started?utm_source|      =welcome|      for more" {
+		t.Errorf("a long link in prose wraps as %q", got)
 	}
 	got = wrapIndented("  see the page at https://example.com/a/b then retry", 30)
 	if strings.Join(got, "|") != "  see the page at|    https://example.com/a/b|    then retry" {

@@ -122,8 +122,8 @@ func PadLeft(s string, w int) string {
 
 // Wrap breaks one line of safe text into lines of at most w columns, at
 // spaces (a hyphenated id stays whole); a word wider than a line is broken
-// where it must be, except a link, which is cut on a line of its own
-// instead (WrapHanging).
+// where it must be; a link is moved to a line of its own, and broken only
+// when wider than that (WrapHanging).
 func Wrap(s string, w int) []string {
 	if w <= 0 {
 		return nil
@@ -136,9 +136,10 @@ func Wrap(s string, w int) []string {
 
 // WrapHanging breaks safe text into lines of at most first columns (the
 // first line) and rest columns (the others), at spaces. A word wider than
-// its line is broken where it must be; a link (http:// or https://) never
-// is: it gets a line of its own, cut with "…" when wider than that (it is
-// copied whole with y and Y, never split across lines).
+// its line is broken where it must be; a link (http:// or https://) that
+// fits on a line is never split: it moves to a line of its own. A link
+// wider than a line gets lines of its own, broken only at the width and
+// never cut, so it can be read whole.
 func WrapHanging(s string, first, rest int) []string {
 	if strings.IndexByte(s, 0x1b) >= 0 && strings.Contains(s, " ") {
 		// Styled prose (a label and its value): ansi.Wrap keeps each
@@ -185,7 +186,11 @@ func WrapHanging(s string, first, rest int) []string {
 			continue
 		}
 		if isLink(word) {
-			out = append(out, Fit(word, room()))
+			// Wider than a line: whole, on lines of its own, broken only
+			// at the width (a cut link could not be read anywhere).
+			for _, part := range strings.Split(ansi.Hardwrap(word, room(), true), "\n") {
+				out = append(out, Fit(part, room()))
+			}
 			continue
 		}
 		// A word wider than a line: broken where it must be (a wide

@@ -1,8 +1,6 @@
 package format
 
 import (
-	"bytes"
-	"encoding/json"
 	"strings"
 	"unicode/utf8"
 
@@ -55,7 +53,16 @@ func PayloadBlock(p catalyst.Payload, d catalyst.DataSharing) []string {
 	if !p.Has() {
 		return []string{"‹" + d.PayloadText(p) + "›"}
 	}
-	return TextBlock(prettyJSON(p.Text()))
+	text := p.Text()
+	pretty, shown, ok := prettyJSON(text, PayloadShowBytes)
+	if !ok {
+		return TextBlock(text)
+	}
+	lines := BlockLines(pretty)
+	if shown < len(text) {
+		lines = append(lines, "… "+ShownOf(shown, len(text)))
+	}
+	return lines
 }
 
 // TextBlock returns multi-line history text (a stack trace, a payload) as
@@ -70,30 +77,15 @@ func TextBlock(text string) []string {
 		}
 		text, cut = text[:n], true
 	}
-	lines := strings.Split(ExpandTabs(safetext.Block(strings.TrimRight(text, "\n"))), "\n")
+	lines := BlockLines(text)
 	if cut {
 		lines = append(lines, "… "+ShownOf(len(text), total))
 	}
 	return lines
 }
 
-// prettyJSON indents text when it is a JSON object or array of reasonable
-// size, and shows a JSON string's text (its \n as line breaks); anything
-// else is returned as it is.
-func prettyJSON(text string) string {
-	t := strings.TrimSpace(text)
-	if len(t) >= 2 && t[0] == '"' && strings.Contains(t, `\n`) {
-		var s string
-		if err := json.Unmarshal([]byte(t), &s); err == nil {
-			return s
-		}
-	}
-	if len(t) < 2 || len(t) > 4*PayloadShowBytes || (t[0] != '{' && t[0] != '[') {
-		return text
-	}
-	var buf bytes.Buffer
-	if err := json.Indent(&buf, []byte(t), "", "  "); err != nil {
-		return text
-	}
-	return buf.String()
+// BlockLines returns multi-line history text as sanitized lines with
+// tabs expanded, all of it (TextBlock caps it).
+func BlockLines(text string) []string {
+	return strings.Split(ExpandTabs(safetext.Block(strings.TrimRight(text, "\n"))), "\n")
 }

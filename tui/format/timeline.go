@@ -79,6 +79,29 @@ func TimelineLegendLine() string {
 	return strings.Join(parts, "  ")
 }
 
+// timelineLegendShort is the legend line in its fewest words, for a
+// narrow list: the shapes stay, each with a word.
+const timelineLegendShort = "█ run ▓ both ░ open · wait ✓✗? end ▲◆● finding"
+
+// TimelineLegendFit is the legend line under a timeline, the findings'
+// marks included, in the longest form that fits width columns: the words
+// of TimelineLegend, then the same single-spaced, then the fewest words;
+// cut only when not even those fit.
+func TimelineLegendFit(width int) string {
+	const findings = "▲◆● finding"
+	words := make([]string, len(TimelineLegend)+1)
+	for i, l := range TimelineLegend {
+		words[i] = l[0] + " " + l[1]
+	}
+	words[len(TimelineLegend)] = findings
+	for _, form := range []string{strings.Join(words, "  "), strings.Join(words, " "), timelineLegendShort} {
+		if Width(form) <= width {
+			return form
+		}
+	}
+	return Fit(timelineLegendShort, width)
+}
+
 // Axis is a timeline's time axis: the instants from From to To spread over
 // Width cells. Now is where an attempt whose end is unknown is drawn to:
 // the run's last event, or the clock for a live run still running.

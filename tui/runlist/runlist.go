@@ -360,7 +360,7 @@ func (m *Model) aboutHeight() int {
 
 // listWidth is the width the list's columns need, its gutter included.
 func (m *Model) listWidth() int {
-	return 2 + table.Need(m.columns(), maxWant)
+	return 2 + table.Need(m.sortedColumns(), maxWant)
 }
 
 // previewShown reports whether the preview sits beside the list: the list's
@@ -546,6 +546,14 @@ func newRow(run *catalyst.Run) row {
 	return r
 }
 
+// sortedColumns are the columns with the sorted one's title marked by
+// its arrow, widened to hold it.
+func (m *Model) sortedColumns() []table.Column {
+	cols := m.columns()
+	sorted := slices.IndexFunc(cols, func(c table.Column) bool { return c.Title == sortKeys[m.sort.col].title })
+	return table.Mark(cols, sorted, format.SortArrow(m.sort.desc))
+}
+
 // columns are the run list's columns. When the list is narrow the app
 // goes first, then the duration, then the start: the workflow and the run
 // id keep what their names need (up to a cap), and the findings column is
@@ -601,14 +609,11 @@ func (m *Model) View() string {
 	case len(m.shown) == 0:
 		body = append(body, "", " no run matches the filter (esc clears it)")
 	default:
-		cols := m.columns()
+		cols := m.sortedColumns()
 		l := table.NewLayout(lw-2, cols)
 		titles := make([]string, len(cols))
 		for i, c := range cols {
 			titles[i] = c.Title
-			if c.Title == sortKeys[m.sort.col].title {
-				titles[i] += format.SortArrow(m.sort.desc)
-			}
 		}
 		body = append(body, s.Heading.Render("  "+l.Row(titles...)))
 		now := m.c.Now()

@@ -273,9 +273,10 @@ func (t *codeTab) lines(width, height int) []string {
 	}
 	s := t.d.c.Styles
 	cols := codeColumns(ci)
+	cols, titles := sortedColumns(cols, t.sorts(), t.list.sort)
 	l := table.NewLayout(width-2, cols)
 	out := make([]string, 0, height)
-	out = append(out, s.Heading.Render("  "+l.Row(headings(cols, t.sorts(), t.list.sort)...)))
+	out = append(out, s.Heading.Render("  "+l.Row(titles...)))
 	out = append(out, t.list.tbl.Lines(func(i int, selected bool) string {
 		ri := t.list.row(i)
 		r := &ci.rows[ri]
@@ -318,7 +319,7 @@ func codeMark(r *codeRow) string {
 // gutter included: all but the message, which the detail pane shows whole
 // beside the excerpt, the tab's main content.
 func (t *codeTab) need(int) int {
-	cols := codeColumns(t.code())
+	cols, _ := sortedColumns(codeColumns(t.code()), t.sorts(), t.list.sort)
 	return 2 + table.Need(cols[:len(cols)-1], maxNameWant)
 }
 

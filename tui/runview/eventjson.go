@@ -22,16 +22,17 @@ func eventJSON(e *catalyst.Event, limit int) []byte {
 }
 
 // eventJSONLines renders an event's JSON indented, for the detail pane:
-// every string escaped (inert on a terminal), each value cut to
-// format.PayloadShowBytes and the whole to as much by format.TextBlock,
-// saying how much was left out.
+// every string escaped (inert on a terminal), each string value cut to
+// format.PayloadShowBytes, saying how much of the source's bytes it
+// shows. The whole is not cut again: a second "shown N of M" would count
+// the JSON's bytes, not the payload's.
 func eventJSONLines(e *catalyst.Event) []string {
 	flat := eventJSON(e, format.PayloadShowBytes)
 	var out bytes.Buffer
 	if err := json.Indent(&out, flat, "", "  "); err != nil {
 		// Cannot happen: the writer only writes valid JSON. Show it flat
 		// rather than nothing.
-		return format.TextBlock(string(flat))
+		return format.BlockLines(string(flat))
 	}
-	return format.TextBlock(out.String())
+	return format.BlockLines(out.String())
 }

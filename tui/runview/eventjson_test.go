@@ -103,11 +103,21 @@ func TestEventJSONIsSafeAndCapped(t *testing.T) {
 		Failure: &catalyst.Failure{StackTrace: strings.Repeat("frame\n", 1<<20)}}
 	lines := eventJSONLines(&huge)
 	text := strings.Join(lines, "\n")
-	if len(text) > format.PayloadShowBytes+200 {
+	// Each of the two huge strings is cut to PayloadShowBytes (escaped,
+	// the trace's \n take two bytes); the whole is not cut again.
+	if len(text) > 2*format.PayloadShowBytes*7/6+400 {
 		t.Errorf("a 4 MiB payload gave %d bytes of JSON lines", len(text))
 	}
-	if !strings.Contains(text, "… shown 16,384 of ") {
-		t.Errorf("the cut is not said:\n%s", text[len(text)-200:])
+	// The cuts count the source's bytes of each value (the payload's 4 MiB
+	// and 2 quotes, the trace's 6 MiB), not the JSON's: one payload, one
+	// size, in every section of the pane.
+	for _, want := range []string{"(shown 16,384 of 4,194,306 bytes)", "(shown 16,384 of 6,291,456 bytes)"} {
+		if !strings.Contains(text, want) {
+			t.Errorf("the cut is not said as %q:\n%s", want, text[len(text)-200:])
+		}
+	}
+	if n := strings.Count(text, "shown "); n != 2 {
+		t.Errorf("%d cuts said, want 2 (one a value):\n%s", n, text[len(text)-200:])
 	}
 }
 

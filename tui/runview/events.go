@@ -2,6 +2,7 @@ package runview
 
 import (
 	"cmp"
+	"math"
 	"strconv"
 	"strings"
 
@@ -27,6 +28,10 @@ type eventsTab struct {
 	list rowList
 	// waiting is set when a filter is asked for before the index exists.
 	waiting bool
+	// seen is the widest cells of the rows shown since the run loaded:
+	// the columns take that width (it only grows, so the layout does not
+	// shift back and forth while scrolling).
+	seen eventWidths
 	// keptEvent and keptOffset are the selection remembered across a
 	// reload.
 	keptEvent, keptOffset int
@@ -40,14 +45,19 @@ func newEventsTab(d *viewData) *eventsTab {
 	return &eventsTab{d: d, list: rowList{tab: TabEvents}}
 }
 
+// eventWidths are the widths the Events tab's variable cells need (0:
+// not known).
+type eventWidths struct{ exec, elapsed, details int }
+
 // eventColumns are the Events tab's columns. The first (the event's
 // position, which evidence refers to) is sized to the history; the name
-// gets what the widest needs (once detect ran; x is nil before). When the
+// gets what the widest needs (once detect ran; x is nil before), the
+// execution id, ELAPSED and DETAILS what the rows seen need (w). When the
 // list is narrow the execution id goes first, then the details (the
 // detail pane shows both whole), rather than cutting them to a stub. ds
 // names the level withheld payloads were withheld at, once, in the
 // DETAILS heading.
-func eventColumns(n int, x *Index, withheld string) []table.Column {
+func eventColumns(n int, x *Index, withheld string, w eventWidths) []table.Column {
 	var name int
 	if x != nil {
 		name = x.eventNameWidth
@@ -56,15 +66,34 @@ func eventColumns(n int, x *Index, withheld string) []table.Column {
 	if withheld != "" {
 		details += " (" + withheld + ")"
 	}
+	if w.details > 0 {
+		w.details = max(w.details, format.Width(details))
+	}
 	return []table.Column{
-		{Title: "#", Width: max(len(strconv.Itoa(n-1)), 1), Right: true, Drop: 2},
+		{Title: "#", Width: max(len(strconv.Itoa(n-1)), 1), Right: true, Drop: 2, Firm: true},
 		{Title: "TYPE", Width: 18},
 		{Title: "NAME", Width: 8, Flex: 2, Want: name},
 		{Title: "EVENTID", Width: 7, Right: true},
-		{Title: "EXECUTION_ID", Width: 12, Drop: 4},
-		{Title: "ELAPSED", Width: 9, Right: true, Drop: 1},
-		{Title: details, Width: 12, Flex: 3, Drop: 3},
+		{Title: "EXECUTION_ID", Width: 12, Flex: 1, Want: w.exec, Drop: 4},
+		{Title: "ELAPSED", Width: max(9, w.elapsed), Right: true, Drop: 1, Firm: true},
+		{Title: details, Width: 12, Flex: 3, Want: w.details, Drop: 3},
 	}
+}
+
+// widths notes the widest cells of the rows on screen and returns the
+// widest seen since the run loaded.
+func (t *eventsTab) widths() eventWidths {
+	if t.d.h == nil {
+		return t.seen
+	}
+	from, to := t.list.tbl.Window()
+	for i := from; i < to; i++ {
+		c := t.cells(int(t.list.row(i)))
+		t.seen.exec = max(t.seen.exec, format.Width(c.exec))
+		t.seen.elapsed = max(t.seen.elapsed, format.Width(c.elapsed))
+		t.seen.details = max(t.seen.details, format.Width(c.details), 1)
+	}
+	return t.seen
 }
 
 // sorts are the columns the Events tab sorts by; the first is history
@@ -143,6 +172,7 @@ func (t *eventsTab) load(keep bool, f filterState) tea.Cmd {
 		// event and the one before it, which did not change.)
 		t.cache.Reset()
 		t.keptEvent, t.keptOffset = -1, 0
+		t.seen = eventWidths{}
 	}
 	if t.cachedFor != t.d.idx {
 		// Completion rows are named once the index pairs them.
@@ -228,11 +258,14 @@ func (t *eventsTab) lines(width, height int) []string {
 		return []string{"", " no event matches the filter (esc clears it)"}
 	}
 	gutter := 2
-	cols := eventColumns(h.Len(), t.d.idx, t.d.withheldHeading())
-	l := table.NewLayout(width-gutter, cols)
+	l := t.layout(width - gutter)
+	titles := make([]string, len(l.Cols))
+	for i, c := range l.Cols {
+		titles[i] = c.Title
+	}
 	s := t.d.c.Styles
 	out := make([]string, 0, height)
-	head := "  " + l.Row(headings(cols, t.sorts(), t.list.sort)...)
+	head := "  " + l.Row(titles...)
 	if t.waiting {
 		head = format.Pad(" "+t.d.spinner+" analyzing: the filter applies when it finishes", width)
 	}
@@ -263,9 +296,42 @@ func (t *eventsTab) lines(width, height int) []string {
 	return out
 }
 
-// need is the width the Events tab's columns want: all there is (its
-// DETAILS column is free text).
-func (t *eventsTab) need(int) int { return 0 }
+// used is the width the Events tab's columns take when given width, each
+// what its rows need (the rest goes to the detail pane).
+func (t *eventsTab) used(width int) int { return 2 + table.NewLayout(width-2, t.columns()).Used() }
+
+// layout lays the columns out at width: each takes what its rows need;
+// DETAILS, when it cannot have that, is hidden — unless it fits at its
+// minimum once the others have theirs, then it takes the rest, cut (a
+// list as wide as the screen, the pane below it: used leaves the list no
+// such width beside the pane).
+func (t *eventsTab) layout(width int) table.Layout {
+	cols := t.columns()
+	l := table.NewLayout(width, cols)
+	if d := len(cols) - 1; l.Widths[d] == 0 && cols[d].Want > 0 {
+		cols[d].Want = 0
+		if free := table.NewLayout(width, cols); free.Widths[d] > 0 {
+			return free
+		}
+	}
+	return l
+}
+
+// columns are the Events tab's columns for the rows seen, the sorted one
+// marked.
+func (t *eventsTab) columns() []table.Column {
+	cols, _ := sortedColumns(eventColumns(t.d.h.Len(), t.d.idx, t.d.withheldHeading(), t.widths()), t.sorts(), t.list.sort)
+	return cols
+}
+
+// need is the width the Events tab's columns want for the rows seen; the
+// detail pane takes the rest (listWidth keeps it its minimum).
+func (t *eventsTab) need(int) int {
+	if t.d.h == nil || t.d.h.Len() == 0 {
+		return 0
+	}
+	return 2 + table.Need(t.columns(), math.MaxInt) // the name's want is capped already
+}
 
 // cells returns event ev's row text, built once.
 func (t *eventsTab) cells(ev int) *eventCells {

@@ -350,9 +350,10 @@ func (t *findingsTab) lines(width, height int) []string {
 	}
 	s := t.d.c.Styles
 	cols := findingColumns(x)
+	cols, titles := sortedColumns(cols, t.sorts(), t.list.sort)
 	l := table.NewLayout(width-2, cols)
 	out := make([]string, 0, height)
-	out = append(out, s.Heading.Render("  "+l.Row(headings(cols, t.sorts(), t.list.sort)...)))
+	out = append(out, s.Heading.Render("  "+l.Row(titles...)))
 	out = append(out, t.list.tbl.Lines(func(i int, selected bool) string {
 		r := t.rows.at(i)
 		f := &x.Report.Findings[r.f]
@@ -412,7 +413,8 @@ func (t *findingsTab) noFindings() []string {
 
 // need is the width the Findings tab's columns want, gutter included.
 func (t *findingsTab) need(int) int {
-	return 2 + table.Need(findingColumns(t.d.idx), maxNameWant)
+	cols, _ := sortedColumns(findingColumns(t.d.idx), t.sorts(), t.list.sort)
+	return 2 + table.Need(cols, maxNameWant)
 }
 
 // matches names what the filter matched on the selected finding.

@@ -185,11 +185,12 @@ func NewIndex(h *catalyst.History, rep *detect.Report) *Index {
 	x.eventTerms = evTerms.Terms()
 	x.eventNameWidth = min(max(x.eventTerms.Widest(1), x.eventTerms.Widest(2)+format.Width(format.DerivedMark)), maxNameWant)
 
-	findTerms := table.NewTermsBuilder(3, len(rep.Findings))
+	findTerms := table.NewTermsBuilder(5, len(rep.Findings))
 	x.findFlags = make([]uint8, len(rep.Findings))
 	for fi := range rep.Findings {
 		f := &rep.Findings[fi]
-		findTerms.Add([]string{string(f.ID), f.Activity, evidenceText(f)}, f.Invocation)
+		findTerms.Add([]string{string(f.ID), f.Activity, evidenceText(f),
+			findingFailures(rep, f, false), findingFailures(rep, f, true)}, f.Invocation)
 		x.findFlags[fi] = flagFlagged
 		if ii := f.InvocationIndex; ii >= 0 && ii < len(x.invFlags) {
 			x.findFlags[fi] |= x.invFlags[ii] & filterFlags

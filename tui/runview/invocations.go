@@ -383,9 +383,10 @@ func (t *invocationsTab) lines(width, height int) []string {
 	}
 	wide := t.d.wide
 	cols := invocationColumns(t.d.idx, wide)
+	cols, titles := sortedColumns(cols, t.sorts(), t.list.sort)
 	l := table.NewLayout(width-3, cols)
 	out := make([]string, 0, height)
-	out = append(out, s.Heading.Render("   "+l.Row(headings(cols, t.sorts(), t.list.sort)...)))
+	out = append(out, s.Heading.Render("   "+l.Row(titles...)))
 	invs := t.invocations()
 	fc := flagColumn(wide)
 	out = append(out, t.list.tbl.Lines(func(i int, selected bool) string {
@@ -419,7 +420,8 @@ func (t *invocationsTab) lines(width, height int) []string {
 // need is the width the Invocations tab's columns want, its gutter
 // included.
 func (t *invocationsTab) need(int) int {
-	return 3 + table.Need(invocationColumns(t.d.idx, t.d.wide), maxNameWant)
+	cols, _ := sortedColumns(invocationColumns(t.d.idx, t.d.wide), t.sorts(), t.list.sort)
+	return 3 + table.Need(cols, maxNameWant)
 }
 
 func (t *invocationsTab) buildCells(i int) invCells {

@@ -2,6 +2,7 @@ package runview
 
 import (
 	"cmp"
+	"slices"
 	"strings"
 
 	tea "charm.land/bubbletea/v2"
@@ -70,20 +71,22 @@ func comparator(cols []sortColumn, s sortState) func(a, b int32) int {
 	return c
 }
 
-// headings returns the column titles with the sorted one marked.
-func headings(cols []table.Column, sorts []sortColumn, s sortState) []string {
-	out := make([]string, len(cols))
-	var sorted string
+// sortedColumns returns cols with the sorted one's title marked by its
+// arrow and its width grown to hold it (table.Mark); titles are the
+// heading cells.
+func sortedColumns(cols []table.Column, sorts []sortColumn, s sortState) (out []table.Column, titles []string) {
+	out = cols
 	if s.col > 0 && s.col < len(sorts) || s.desc && s.col == 0 && len(sorts) > 0 {
-		sorted = sorts[max(s.col, 0)].title
-	}
-	for i, c := range cols {
-		out[i] = c.Title
-		if c.Title == sorted {
-			out[i] += arrow(s.desc)
+		sorted := sorts[max(s.col, 0)].title
+		if i := slices.IndexFunc(cols, func(c table.Column) bool { return c.Title == sorted }); i >= 0 {
+			out = table.Mark(cols, i, arrow(s.desc))
 		}
 	}
-	return out
+	titles = make([]string, len(out))
+	for i, c := range out {
+		titles[i] = c.Title
+	}
+	return out, titles
 }
 
 // rowList is what a tab's list shows: the cursor and window over its rows

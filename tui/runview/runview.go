@@ -889,7 +889,13 @@ func (m *Model) listWidth() int {
 	}
 	most := m.width - 1 - minDetailWidth
 	if need := m.tabs[m.tab].need(m.body()); need > 0 {
-		return min(max(need, minListWidth), most)
+		lw := min(max(need, minListWidth), most)
+		if u, ok := m.tabs[m.tab].(user); ok {
+			// The columns that fit may leave blank width (one too wide
+			// to show was hidden): it goes to the detail pane.
+			lw = max(u.used(lw), minListWidth)
+		}
+		return lw
 	}
 	return min(max(m.width*listShare/100, m.width-1-maxDetailWidth), most)
 }
@@ -1012,23 +1018,53 @@ func (m *Model) tabBar() string {
 		cols, s := m.tabs[m.tab].sortState()
 		return format.Pad(m.c.Styles.Info.Render(format.Fit(sortMenu(cols, s), m.width)), m.width)
 	default:
-		var parts []string
-		if f := m.filterText(); f != "" {
-			parts = append(parts, f)
+		// The tab's note shortens, then goes, before the counts are cut.
+		right = m.tabBarRight("")
+		if n, ok := m.tabs[m.tab].(noter); ok {
+			for _, long := range []bool{true, false} {
+				if r := m.tabBarRight(n.note(long)); format.Width(r) < m.width-format.Width(left) {
+					right = r
+					break
+				}
+			}
 		}
-		if s := sortText(m.tabs[m.tab].sortState()); s != "" {
-			parts = append(parts, s)
-		}
-		if p := m.tabs[m.tab].position(); p != "" {
-			parts = append(parts, p)
-		}
-		right = strings.Join(parts, "  ")
 	}
 	room := m.width - format.Width(left)
 	if room < format.Width(right)+1 {
 		return format.Pad(format.Fit(left, m.width-min(format.Width(right), m.width/2)-1)+" "+format.Fit(right, m.width/2), m.width)
 	}
 	return left + format.PadLeft(right, room)
+}
+
+// user is a tab whose columns, laid out at a width, may use less of it.
+type user interface {
+	// used is the width the list's columns take when given width.
+	used(width int) int
+}
+
+// noter is a tab with a note for the tab bar's right side, before its
+// position (the Timeline's zoom); long or short, "" for none.
+type noter interface {
+	note(long bool) string
+}
+
+// tabBarRight is the tab bar's right side: the filter, the sort, the
+// tab's note and its position.
+func (m *Model) tabBarRight(note string) string {
+	var parts []string
+	if f := m.filterText(); f != "" {
+		parts = append(parts, f)
+	}
+	if s := sortText(m.tabs[m.tab].sortState()); s != "" {
+		parts = append(parts, s)
+	}
+	if note != "" {
+		parts = append(parts, note)
+	}
+	if p := m.tabs[m.tab].position(); p != "" {
+		parts = append(parts, p)
+	}
+	return strings.Join(parts, "  ")
 }
 
 // tabAt returns the tab whose name is at column x of the tab bar, -1 for

@@ -278,3 +278,19 @@ func TestHeaderSaysWhichIDsAreUnknown(t *testing.T) {
 		})
 	}
 }
+
+// TestZoomFactor: the Timeline's zoom reads as a person would say it, not
+// as a raw float (8.000000000000002 was shown after three +).
+func TestZoomFactor(t *testing.T) {
+	for _, c := range []struct {
+		f    float64
+		want string
+	}{
+		{2, "2"}, {8.000000000000002, "8"}, {7.999999999999, "8"}, {1.5, "1.5"},
+		{1.4999999999, "1.5"}, {0.5, "0.5"}, {341.33, "341"}, {16.000001, "16"},
+	} {
+		if got := zoomFactor(c.f); got != c.want {
+			t.Errorf("zoomFactor(%v) = %q, want %q", c.f, got, c.want)
+		}
+	}
+}

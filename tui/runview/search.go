@@ -60,12 +60,20 @@ func findingIDs(rep *detect.Report, inv *detect.Invocation) string {
 // attemptFailures joins the error types (or, with messages, the error
 // messages) of an invocation's failed attempts, for its search terms.
 func attemptFailures(inv *detect.Invocation, messages bool) string {
-	var parts []string
-	for i := range inv.Attempts {
-		f := inv.Attempts[i].Failure
-		if f == nil {
-			continue
+	return failureTexts(func(fn func(int, *catalyst.Failure)) {
+		for i := range inv.Attempts {
+			if f := inv.Attempts[i].Failure; f != nil {
+				fn(i+1, f)
+			}
 		}
+	}, messages)
+}
+
+// failureTexts joins the error types (or, with messages, the error
+// messages) of the failures each gives, a repeat once, for search terms.
+func failureTexts(each func(func(int, *catalyst.Failure)), messages bool) string {
+	var parts []string
+	each(func(_ int, f *catalyst.Failure) {
 		text := f.Type
 		if messages {
 			text = searchCap(f.Message)
@@ -73,8 +81,30 @@ func attemptFailures(inv *detect.Invocation, messages bool) string {
 		if text != "" && (len(parts) == 0 || parts[len(parts)-1] != text) {
 			parts = append(parts, text)
 		}
-	}
+	})
 	return strings.Join(parts, "\x00")
+}
+
+// concerned calls fn with each failure of the attempts finding f concerns
+// (its evidence's attempts) and the attempt's number, in attempt order.
+func concerned(rep *detect.Report, f *detect.Finding, fn func(int, *catalyst.Failure)) {
+	if f.InvocationIndex < 0 || f.InvocationIndex >= len(rep.Invocations) {
+		return
+	}
+	inv := &rep.Invocations[f.InvocationIndex]
+	for _, n := range f.Attempts {
+		if n >= 1 && n <= len(inv.Attempts) && inv.Attempts[n-1].Failure != nil {
+			fn(n, inv.Attempts[n-1].Failure)
+		}
+	}
+}
+
+// findingFailures joins the error types (or, with messages, the error
+// messages) of the attempts finding f concerns, for its search terms: a
+// finding about a ReadTimeout is found by /ReadTimeout, as its invocation
+// is.
+func findingFailures(rep *detect.Report, f *detect.Finding, messages bool) string {
+	return failureTexts(func(fn func(int, *catalyst.Failure)) { concerned(rep, f, fn) }, messages)
 }
 
 // otherIDs reports whether an attempt of inv carries an id other than the
@@ -310,5 +340,11 @@ func findingMatches(rep *detect.Report, fi int, q string) []string {
 	}
 	add("evidence", evidence)
 	add("explanation", holds(f.Explanation, q))
+	// The attempts it concerns: "attempt 1's error type".
+	concerned(rep, f, func(n int, fl *catalyst.Failure) {
+		attempt := "attempt " + strconv.Itoa(n) + "'s "
+		add(attempt+"error type", holds(fl.Type, q))
+		add(attempt+"error message", holds(searchCap(fl.Message), q))
+	})
 	return out
 }

@@ -92,6 +92,9 @@ func TestInvocationAndFindingFilters(t *testing.T) {
 	}
 	for _, c := range []struct{ query, field string }{
 		{"duplicate", "finding"}, {"chargecard", "activity"}, {"scheduled", "evidence"},
+		// The error of an attempt the finding concerns: /TimeoutError found
+		// the invocation and showed "Findings 0/1".
+		{"timeouterror", "attempt 1's error type"}, {"read timeout after 30s", "attempt 1's error message"},
 	} {
 		if got := findingMatches(rep, 0, c.query); !slices.Contains(got, c.field) {
 			t.Errorf("finding query %q: matched %v, want %q", c.query, got, c.field)
@@ -124,6 +127,26 @@ func TestCountsFollowTheFilter(t *testing.T) {
 	press(m, "j")
 	if got := strings.Join(m.DetailLines(), "\n"); !strings.Contains(got, "/chargecard matched name") {
 		t.Errorf("the detail pane does not say what matched:\n%s", got)
+	}
+}
+
+// TestErrorTypeFindsTheFinding: a filter on an attempt's error type keeps
+// the finding about that attempt on the Findings tab, and its detail says
+// which field matched.
+func TestErrorTypeFindsTheFinding(t *testing.T) {
+	m := newView(120, 40)
+	h := tuitest.Charge()
+	m.SetHistory(h, analyzed(h), false)
+	press(m, "/", "T", "i", "m", "e", "o", "u", "t", "E", "r", "r", "o", "r", "enter")
+	bar := strings.Split(m.View(), "\n")[m.headerHeight()]
+	for _, want := range []string{"Invocations 1/2", "Findings 1/1"} {
+		if !strings.Contains(bar, want) {
+			t.Errorf("the tab bar lacks %q: %s", want, bar)
+		}
+	}
+	m.SetTab(TabFindings)
+	if got := strings.Join(m.DetailLines(), "\n"); !strings.Contains(got, "matched attempt 1's error type") {
+		t.Errorf("the finding's detail does not say what matched:\n%s", got)
 	}
 }
 

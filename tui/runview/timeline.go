@@ -1,6 +1,7 @@
 package runview
 
 import (
+	"math"
 	"strconv"
 	"strings"
 
@@ -48,13 +49,31 @@ func (t *timelineTab) position() string {
 	if t.tbl.Len() == 0 {
 		return ""
 	}
-	pos := format.Count(t.tbl.Cursor()+1) + "/" + format.Count(t.tbl.Len())
-	if t.zoomed && t.d.h != nil {
-		const width = 100
-		factor := float64(t.whole(width).Span()) / float64(t.axis(width).Span())
-		pos = "zoom ×" + strconv.FormatFloat(factor, 'f', -1, 64) + " (0: whole run)  " + pos
+	return format.Count(t.tbl.Cursor()+1) + "/" + format.Count(t.tbl.Len())
+}
+
+// note is the zoom for the tab bar ("zoom ×8 (0: whole run)", short:
+// "zoom ×8"); "" when the whole run is shown.
+func (t *timelineTab) note(long bool) string {
+	if !t.zoomed || t.d.h == nil {
+		return ""
 	}
-	return pos
+	const width = 100
+	n := "zoom ×" + zoomFactor(float64(t.whole(width).Span())/float64(t.axis(width).Span()))
+	if long {
+		n += " (0: whole run)"
+	}
+	return n
+}
+
+// zoomFactor prints a zoom factor as a person would say it: whole numbers
+// whole (8, not 8.000000000000002), others to one decimal (1.5), large
+// ones rounded (341).
+func zoomFactor(f float64) string {
+	if f >= 10 {
+		return strconv.FormatFloat(math.Round(f), 'f', 0, 64)
+	}
+	return strconv.FormatFloat(math.Round(f*10)/10, 'f', -1, 64)
 }
 
 func (t *timelineTab) sortState() ([]sortColumn, sortState) { return t.inv.sortState() }
@@ -65,9 +84,10 @@ func (t *timelineTab) setSort(c int) tea.Cmd {
 }
 
 // legendRows is the line the legend takes below the rows, when the tab
-// has room for it.
+// has room for it besides its heading and a row or two (the marks are
+// shapes: without the legend they cannot be read).
 func (t *timelineTab) legendRows(h int) int {
-	if h >= 8 {
+	if h >= 4 {
 		return 1
 	}
 	return 0
@@ -259,7 +279,7 @@ func (t *timelineTab) lines(width, height int) []string {
 		return cursor + s.Alert(format.SeverityAlert(sev)).Render(glyph) + " " + name + " " + t.styledBar(t.marks)
 	})...)
 	if t.legendRows(height) > 0 {
-		out = append(out, s.Faint.Render(format.Fit(" "+format.TimelineLegendLine()+"  ▲◆● finding", width)))
+		out = append(out, s.Faint.Render(format.Pad(" "+format.TimelineLegendFit(width-1), width)))
 	}
 	return out
 }

@@ -3,11 +3,13 @@ package runview
 import (
 	"strings"
 	"testing"
+	"time"
 
 	"charm.land/bubbles/v2/key"
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/twice-cli/twice/detect"
+	"github.com/twice-cli/twice/tui/format"
 	"github.com/twice-cli/twice/tui/internal/tuitest"
 )
 
@@ -355,6 +357,62 @@ func TestDurationStaysWhenTheFlagIsLong(t *testing.T) {
 			if !strings.Contains(view, want) {
 				t.Errorf("%s at %d: the list does not show %q:\n%s", c.name, c.width, want, view)
 			}
+		}
+	}
+}
+
+// TestEventsColumnsTakeWhatTheyNeed: beside the detail pane the Events
+// tab's columns take the width their rows need first, and the rest goes
+// to the pane: no cell (a first row's age of 100+ days, a DETAILS) is cut
+// while the pane keeps more than its minimum; at 120 the columns that fit
+// leave no blank width beside the pane.
+func TestEventsColumnsTakeWhatTheyNeed(t *testing.T) {
+	h := tuitest.Checkout()
+	x := analyzed(h)
+	for _, width := range []int{120, 200, 300} {
+		m := newView(width, 40)
+		m.c.Now = func() time.Time { return h.At(0).Timestamp.Time().Add(103*24*time.Hour + 12*time.Hour) }
+		m.SetHistory(h, x, false)
+		press(m, "tab", "tab")
+		a := m.areas()
+		if a.dw < minDetailWidth || a.lw+1+a.dw != width {
+			t.Fatalf("width %d: areas %+v", width, a)
+		}
+		view := strings.Split(ansi.Strip(m.View()), "\n")
+		var rows []string
+		for _, l := range view {
+			if i := strings.Index(l, "│"); i > 0 {
+				rows = append(rows, l[:i])
+			}
+		}
+		head := rows[0]
+		if !strings.Contains(head, "ELAPSED") {
+			t.Fatalf("width %d: no ELAPSED column:\n%s", width, strings.Join(view, "\n"))
+		}
+		if format.Width(head) != a.lw {
+			t.Errorf("width %d: list %d wide, its heading %d", width, a.lw, format.Width(head))
+		}
+		if strings.HasSuffix(head, " ") && !strings.Contains(head, "DETAILS") {
+			t.Errorf("width %d: blank width beside the pane, DETAILS hidden: %q", width, head)
+		}
+		if width < 200 {
+			continue
+		}
+		// The ELAPSED of the first row (its age) is whole; a cell is cut
+		// only when the pane is down to its minimum; at 300 columns every
+		// cell is whole and the pane has the rest.
+		cut := false
+		for _, r := range rows {
+			cut = cut || strings.Contains(r, "…")
+		}
+		if cut && a.dw > minDetailWidth || !strings.Contains(head, "DETAILS") {
+			t.Errorf("width %d: cells cut while the pane has %d columns:\n%s", width, a.dw, strings.Join(rows, "\n"))
+		}
+		if width >= 300 && (cut || a.dw <= minDetailWidth) {
+			t.Errorf("width %d: cut %v, pane %d:\n%s", width, cut, a.dw, strings.Join(rows, "\n"))
+		}
+		if !strings.Contains(rows[1], "Age:103.") {
+			t.Errorf("width %d: the first row's age is not whole: %q", width, rows[1])
 		}
 	}
 }

@@ -225,3 +225,36 @@ func Need(cols []Column, maxWant int) int {
 	}
 	return total
 }
+
+// Mark returns cols with column i's title followed by mark (a sort arrow)
+// and the column widened to hold the two: the mark is part of the
+// column's width, so it never cuts the title. cols is not changed; i out
+// of range returns cols.
+func Mark(cols []Column, i int, mark string) []Column {
+	if i < 0 || i >= len(cols) || mark == "" {
+		return cols
+	}
+	out := append([]Column(nil), cols...)
+	c := &out[i]
+	c.Title += mark
+	w := format.Width(c.Title)
+	c.Width = max(c.Width, w)
+	if c.Flex > 0 && c.Want > 0 {
+		c.Want = max(c.Want, w)
+	}
+	return out
+}
+
+// Used is the width the shown columns take, gaps included: less than the
+// layout's width when every column has what it wants and the rest is
+// blank.
+func (l Layout) Used() int {
+	total, n := 0, 0
+	for _, w := range l.Widths {
+		if w > 0 {
+			total += w
+			n++
+		}
+	}
+	return total + gap*max(n-1, 0)
+}

@@ -292,3 +292,23 @@ func TestTermsSelectMatchesBruteForce(t *testing.T) {
 		}
 	}
 }
+
+// TestMarkWidensTheColumn: a sort arrow added to a title is part of its
+// column's width, so a full header never reads "DURATIO…".
+func TestMarkWidensTheColumn(t *testing.T) {
+	cols := []Column{{Title: "NAME", Flex: 1, Width: 4, Want: 6}, {Title: "DURATION", Width: 8, Right: true}, {Title: "FLAG", Width: 4}}
+	marked := Mark(cols, 1, "↑")
+	if cols[1].Title != "DURATION" || cols[1].Width != 8 {
+		t.Fatalf("Mark changed its argument: %+v", cols[1])
+	}
+	l := NewLayout(40, marked)
+	if h := l.Header(); !strings.Contains(h, "DURATION↑ FLAG") {
+		t.Errorf("header %q: the arrow cut the title or its gap", h)
+	}
+	if m := Mark(cols, 0, "↓"); m[0].Want != 6 || m[0].Width != 5 {
+		t.Errorf("flexible column marked: %+v, want Width 5 (NAME↓), Want 6", m[0])
+	}
+	if m := Mark(cols, -1, "↓"); &m[0] != &cols[0] {
+		t.Errorf("no column: cols should come back as they are")
+	}
+}
