@@ -524,6 +524,49 @@ func (s *Scanner) NextKey() (key []byte, more bool, err error) {
 	return s.scratch, true, nil
 }
 
+// NextKeyIs reads the next member's key of the innermost object if the
+// input holds exactly quoted there, after any whitespace and (unless the
+// member is the object's first) the ',' and whitespace before it: it
+// consumes those bytes, as NextKey would, and returns true. Otherwise it
+// consumes nothing and returns false, and NextKey reads whatever comes
+// (another key, the end of the object, or an error). quoted is a key as
+// written without escapes, in quotes and followed by its ':' (`"name":`).
+//
+// A decoder that knows the order its objects' keys are usually written in
+// asks for the expected key this way: a hit costs a comparison, where
+// NextKey scans the key for its closing quote and escapes and the decoder
+// then looks the key up. Only what is already in the window is matched.
+func (s *Scanner) NextKeyIs(quoted string) bool {
+	top := len(s.stack) - 1
+	if top < 0 || s.stack[top]&inArray != 0 {
+		return false
+	}
+	buf, i := s.buf[:s.end], s.pos
+	if s.stack[top]&beforeFirst == 0 {
+		i = skipSpace(buf, i)
+		if i >= len(buf) || buf[i] != ',' {
+			return false
+		}
+		i++
+	}
+	i = skipSpace(buf, i)
+	if len(buf)-i < len(quoted) || string(buf[i:i+len(quoted)]) != quoted {
+		return false
+	}
+	s.stack[top] = 0
+	s.pos = i + len(quoted)
+	return true
+}
+
+// skipSpace returns the index of the first byte at or after i in buf that
+// is not JSON whitespace (len(buf) if there is none).
+func skipSpace(buf []byte, i int) int {
+	for i < len(buf) && isSpace[buf[i]] {
+		i++
+	}
+	return i
+}
+
 // NextElement advances to the next element of the innermost array; the
 // caller must then read or skip it. It returns false, consuming the ']',
 // when the array has no more elements.
