@@ -286,6 +286,9 @@ func (s *Scanner) next() (byte, bool) {
 	return s.nextSlow()
 }
 
+// nextSlow is next past whitespace. It does what skipSpace does, written
+// out: calling skipSpace here cost 0.1% more instructions on a protojson
+// history (callgrind).
 func (s *Scanner) nextSlow() (byte, bool) {
 	for s.err == nil {
 		// The window and the position live in locals while the loop runs:
@@ -525,12 +528,13 @@ func (s *Scanner) NextKey() (key []byte, more bool, err error) {
 }
 
 // NextKeyIs reads the next member's key of the innermost object if the
-// input holds exactly quoted there, after any whitespace and (unless the
-// member is the object's first) the ',' and whitespace before it: it
-// consumes those bytes, as NextKey would, and returns true. Otherwise it
-// consumes nothing and returns false, and NextKey reads whatever comes
-// (another key, the end of the object, or an error). quoted is a key as
-// written without escapes, in quotes and followed by its ':' (`"name":`).
+// input holds exactly quoted there, after whitespace and (unless the member
+// is the object's first) a ',' right after the previous value, as
+// encoding/json writes it, indented or not: it consumes those bytes, as
+// NextKey would, and returns true. Otherwise it consumes nothing and
+// returns false, and NextKey reads whatever comes (another key, the end of
+// the object, or an error). quoted is a key as written without escapes, in
+// quotes and followed by its ':' (`"name":`).
 //
 // A decoder that knows the order its objects' keys are usually written in
 // asks for the expected key this way: a hit costs a comparison, where
@@ -543,7 +547,6 @@ func (s *Scanner) NextKeyIs(quoted string) bool {
 	}
 	buf, i := s.buf[:s.end], s.pos
 	if s.stack[top]&beforeFirst == 0 {
-		i = skipSpace(buf, i)
 		if i >= len(buf) || buf[i] != ',' {
 			return false
 		}
@@ -561,8 +564,20 @@ func (s *Scanner) NextKeyIs(quoted string) bool {
 // skipSpace returns the index of the first byte at or after i in buf that
 // is not JSON whitespace (len(buf) if there is none).
 func skipSpace(buf []byte, i int) int {
-	for i < len(buf) && isSpace[buf[i]] {
+	for i < len(buf) {
+		c := buf[i]
+		if c > ' ' || !isSpace[c] {
+			return i
+		}
 		i++
+		// Indentation: skip a run of spaces eight bytes at a time.
+		for i+8 <= len(buf) {
+			if x := binary.LittleEndian.Uint64(buf[i:]) ^ (ones * ' '); x != 0 {
+				i += bits.TrailingZeros64(x) >> 3
+				break
+			}
+			i += 8
+		}
 	}
 	return i
 }

@@ -500,16 +500,20 @@ func TestNextKeyIs(t *testing.T) {
 		doc, quoted string
 		want        bool
 	}{
-		{"{\n    \"name\": 1}", `"name":`, true},         // first member, indented
-		{`{"a":0,"name":1}`, `"name":`, true},            // not the first: after ','
-		{"{\"a\":0 ,\n\t\"name\" :1}", `"name":`, false}, // space before the colon
-		{`{"a":0,"names":1}`, `"name":`, false},          // a longer key
-		{`{"a":0,"nam":1}`, `"name":`, false},            // a shorter key
-		{`{"a":0,"n\u0061me":1}`, `"name":`, false},      // escaped: NextKey unescapes it
-		{`{"a":0}`, `"name":`, false},                    // the end of the object
-		{`{"a":0"name":1}`, `"name":`, false},            // no comma: NextKey's error
-		{`{"a":0,,"name":1}`, `"name":`, false},          // two commas: NextKey's error
-		{`{"a":0,"na`, `"name":`, false},                 // cut off
+		{"{\n    \"name\": 1}", `"name":`, true},          // first member, indented
+		{`{"name":1,"z":2}`, `"name":`, true},             // first member, others after
+		{`{"a":0,"name":1}`, `"name":`, true},             // not the first: after ','
+		{"{\"a\":0,\r\n\t\t\"name\":1}", `"name":`, true}, // other whitespace
+		{"{\"a\":0,\n\t\"name\" :1}", `"name":`, false},   // space before the colon
+		{`{"a":0 ,"name":1}`, `"name":`, false},           // space before the comma
+		{`{"a":0,"names":1}`, `"name":`, false},           // a longer key
+		{`{"a":0,"nam":1}`, `"name":`, false},             // a shorter key
+		{`{"a":0,"n\u0061me":1}`, `"name":`, false},       // escaped: NextKey unescapes it
+		{`{"a":0}`, `"name":`, false},                     // the end of the object
+		{`{"a":0"name":1}`, `"name":`, false},             // no comma: NextKey's error
+		{`{"a":0 "name":1}`, `"name":`, false},            // a space, no comma
+		{`{"a":0,,"name":1}`, `"name":`, false},           // two commas: NextKey's error
+		{`{"a":0,"na`, `"name":`, false},                  // cut off
 	} {
 		s := NewBytes([]byte(c.doc))
 		if err := s.BeginObject(); err != nil {
@@ -551,8 +555,25 @@ func TestNextKeyIs(t *testing.T) {
 		if v, err := s.Int32(); err != nil || v != 1 {
 			t.Errorf("%s: the value after the key is %d, %v; want 1", c.doc, v, err)
 		}
-		if _, more, err := s.NextKey(); more || err != nil {
-			t.Errorf("%s: after the member: more %v, %v; want the end of the object", c.doc, more, err)
+		// The rest of the object reads as it would after NextKey.
+		var rest []string
+		var err error
+		for {
+			var key []byte
+			var more bool
+			if key, more, err = s.NextKey(); err != nil || !more {
+				break
+			}
+			rest = append(rest, string(key))
+			if err = s.SkipValue(); err != nil {
+				break
+			}
+		}
+		if err == nil {
+			err = s.End()
+		}
+		if want := strings.Count(c.doc, ",") - strings.Count(c.doc[:strings.Index(c.doc, "name")], ","); err != nil || len(rest) != want {
+			t.Errorf("%s: after the member: keys %q, %v; want %d more keys and the end", c.doc, rest, err, want)
 		}
 	}
 	// Outside an object, or in an array, it takes nothing.
