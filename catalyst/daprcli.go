@@ -2,6 +2,7 @@ package catalyst
 
 import (
 	"bytes"
+	"math/bits"
 	"strings"
 
 	"github.com/twice-cli/twice/catalyst/jsonscan"
@@ -24,15 +25,19 @@ func (d *decoder) cliRow(e *Event) error {
 	var hasID, hasAttrs, hasDetails bool
 	var status string
 	typed := false
+	last := -1 // the position in cliKeyOrder of the key just read
 	for {
-		key, more, err := sc.NextKey()
-		if err != nil {
-			return d.fail(err)
+		bit := cliExpectedKey(sc, last)
+		if bit == 0 {
+			key, more, err := sc.NextKey()
+			if err != nil {
+				return d.fail(err)
+			}
+			if !more {
+				break
+			}
+			bit = cliField(key)
 		}
-		if !more {
-			break
-		}
-		bit := cliField(key)
 		if bit == 0 {
 			if err := d.skipUnknown(); err != nil {
 				return err
@@ -40,11 +45,13 @@ func (d *decoder) cliRow(e *Event) error {
 			continue
 		}
 		if seen&bit != 0 {
-			return d.duplicate(key)
+			return d.duplicate(cliKeyName(bit))
 		}
 		seen |= bit
+		last = bits.TrailingZeros16(bit)
 		var b []byte
 		var present bool
+		var err error
 		switch bit {
 		case cliType:
 			typed = true
@@ -140,22 +147,58 @@ func (d *decoder) cliRow(e *Event) error {
 	return nil
 }
 
-// Keys of a CLI row, one bit each.
+// Keys of a CLI row, one bit each, in the order the CLI writes them (the
+// field order of its row struct, research/dapr-cli-json.md §2: eventId,
+// router, executionId and attrs are left out when empty).
 const (
-	cliType uint16 = 1 << iota
+	cliNamespace uint16 = 1 << iota
+	cliAppID
+	cliPlay
+	cliType
 	cliName
 	cliEventID
 	cliTimestamp
-	cliExecutionID
-	cliRouter
-	cliAppID
+	cliElapsed
 	cliStatus
 	cliDetails
+	cliRouter
+	cliExecutionID
 	cliAttrs
-	cliNamespace
-	cliPlay
-	cliElapsed
 )
+
+// cliOptional marks the keys the CLI leaves out when empty.
+const cliOptional = cliEventID | cliRouter | cliExecutionID | cliAttrs
+
+// cliKeyOrder holds the row keys as NextKeyIs wants them, quoted and with
+// their colon, at their bit's position.
+var cliKeyOrder = [...]string{`"namespace":`, `"appID":`, `"play":`, `"type":`,
+	`"name":`, `"eventId":`, `"timestamp":`, `"elapsed":`, `"status":`,
+	`"details":`, `"router":`, `"executionId":`, `"attrs":`}
+
+// cliExpectedKey reads the next key of a row when it is one the CLI writes
+// after the key at position last in cliKeyOrder (-1: none read yet): the
+// key at the next position, or past it the keys the CLI may leave out. It
+// returns the key's bit, or 0 having consumed nothing: NextKey then reads
+// whatever comes. On `dapr workflow history -o json` output nearly every
+// key is found this way, saving NextKey's scan and cliField's lookup.
+func cliExpectedKey(sc *jsonscan.Scanner, last int) uint16 {
+	for i := last + 1; i < len(cliKeyOrder); i++ {
+		bit := uint16(1) << i
+		if sc.NextKeyIs(cliKeyOrder[i]) {
+			return bit
+		}
+		if bit&cliOptional == 0 {
+			break
+		}
+	}
+	return 0
+}
+
+// cliKeyName is the key of a row key's bit, for an error.
+func cliKeyName(bit uint16) []byte {
+	q := cliKeyOrder[bits.TrailingZeros16(bit)]
+	return []byte(q[1 : len(q)-2])
+}
 
 func cliField(key []byte) uint16 {
 	switch string(key) {

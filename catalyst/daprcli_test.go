@@ -154,3 +154,17 @@ func quoteJSON(s string) string {
 	r := strings.NewReplacer(`\`, `\\`, `"`, `\"`)
 	return `"` + r.Replace(s) + `"`
 }
+
+// TestCLIKeyOrderNamesEachBit: cliExpectedKey's table and cliField agree,
+// so a key found in the expected order is the field cliField would name.
+func TestCLIKeyOrderNamesEachBit(t *testing.T) {
+	for i, quoted := range cliKeyOrder {
+		key := cliKeyName(uint16(1) << i)
+		if `"`+string(key)+`":` != quoted {
+			t.Errorf("cliKeyName(1<<%d) = %q, want the key of %s", i, key, quoted)
+		}
+		if got := cliField(key); got != uint16(1)<<i {
+			t.Errorf("cliField(%q) = %#x, want %#x (its place in cliKeyOrder)", key, got, uint16(1)<<i)
+		}
+	}
+}

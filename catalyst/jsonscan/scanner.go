@@ -286,6 +286,9 @@ func (s *Scanner) next() (byte, bool) {
 	return s.nextSlow()
 }
 
+// nextSlow is next past whitespace. It keeps its own loop round
+// skipSpaceRun rather than calling skipSpace: with the call, callgrind
+// counted 0.1% more instructions on a protojson history.
 func (s *Scanner) nextSlow() (byte, bool) {
 	for s.err == nil {
 		// The window and the position live in locals while the loop runs:
@@ -298,15 +301,7 @@ func (s *Scanner) nextSlow() (byte, bool) {
 				s.pos = i
 				return c, true
 			}
-			i++
-			// Indentation: skip a run of spaces eight bytes at a time.
-			for i+8 <= len(buf) {
-				if x := binary.LittleEndian.Uint64(buf[i:]) ^ (ones * ' '); x != 0 {
-					i += bits.TrailingZeros64(x) >> 3
-					break
-				}
-				i += 8
-			}
+			i = skipSpaceRun(buf, i+1)
 		}
 		s.pos = i
 		if _, ok := s.refill(s.pos); !ok {
@@ -522,6 +517,66 @@ func (s *Scanner) NextKey() (key []byte, more bool, err error) {
 	}
 	s.pos++
 	return s.scratch, true, nil
+}
+
+// NextKeyIs reads the next member's key of the innermost object if the
+// input holds exactly quoted there, after whitespace and (unless the member
+// is the object's first) a ',' right after the previous value, as
+// encoding/json writes it, indented or not: it consumes those bytes, as
+// NextKey would, and returns true. Otherwise it consumes nothing and
+// returns false, and NextKey reads whatever comes (another key, the end of
+// the object, or an error). quoted is a key as written without escapes, in
+// quotes and followed by its ':' (`"name":`).
+//
+// A decoder that knows the order its objects' keys are usually written in
+// asks for the expected key this way: a hit costs a comparison, where
+// NextKey scans the key for its closing quote and escapes and the decoder
+// then looks the key up. Only what is already in the window is matched.
+func (s *Scanner) NextKeyIs(quoted string) bool {
+	top := len(s.stack) - 1
+	if top < 0 || s.stack[top]&inArray != 0 {
+		return false
+	}
+	buf, i := s.buf[:s.end], s.pos
+	if s.stack[top]&beforeFirst == 0 {
+		if i >= len(buf) || buf[i] != ',' {
+			return false
+		}
+		i++
+	}
+	i = skipSpace(buf, i)
+	if len(buf)-i < len(quoted) || string(buf[i:i+len(quoted)]) != quoted {
+		return false
+	}
+	s.stack[top] = 0
+	s.pos = i + len(quoted)
+	return true
+}
+
+// skipSpace returns the index of the first byte at or after i in buf that
+// is not JSON whitespace (len(buf) if there is none).
+func skipSpace(buf []byte, i int) int {
+	for i < len(buf) {
+		c := buf[i]
+		if c > ' ' || !isSpace[c] {
+			return i
+		}
+		i = skipSpaceRun(buf, i+1)
+	}
+	return i
+}
+
+// skipSpaceRun skips the spaces from buf[i] on eight bytes at a time, as
+// far as whole words of them reach: the indentation of indented JSON. It
+// is small enough to be inlined into the two loops that use it.
+func skipSpaceRun(buf []byte, i int) int {
+	for i+8 <= len(buf) {
+		if x := binary.LittleEndian.Uint64(buf[i:]) ^ (ones * ' '); x != 0 {
+			return i + bits.TrailingZeros64(x)>>3
+		}
+		i += 8
+	}
+	return i
 }
 
 // NextElement advances to the next element of the innermost array; the

@@ -490,3 +490,99 @@ func TestSpecialMaskFindsTheFirstSpecialByte(t *testing.T) {
 		t.Errorf("plain high bytes: skipPlain = %d, want 8", got)
 	}
 }
+
+// TestNextKeyIs: NextKeyIs takes a key only when the input holds exactly
+// the quoted key and its colon (after whitespace, and after the ',' for any
+// member but the first), consuming what NextKey would; otherwise it
+// consumes nothing and NextKey reads on as if it had not been called.
+func TestNextKeyIs(t *testing.T) {
+	for _, c := range []struct {
+		doc, quoted string
+		want        bool
+	}{
+		{"{\n    \"name\": 1}", `"name":`, true},          // first member, indented
+		{`{"name":1,"z":2}`, `"name":`, true},             // first member, others after
+		{`{"a":0,"name":1}`, `"name":`, true},             // not the first: after ','
+		{"{\"a\":0,\r\n\t\t\"name\":1}", `"name":`, true}, // other whitespace
+		{"{\"a\":0,\n\t\"name\" :1}", `"name":`, false},   // space before the colon
+		{`{"a":0 ,"name":1}`, `"name":`, false},           // space before the comma
+		{`{"a":0,"names":1}`, `"name":`, false},           // a longer key
+		{`{"a":0,"nam":1}`, `"name":`, false},             // a shorter key
+		{`{"a":0,"n\u0061me":1}`, `"name":`, false},       // escaped: NextKey unescapes it
+		{`{"a":0}`, `"name":`, false},                     // the end of the object
+		{`{"a":0"name":1}`, `"name":`, false},             // no comma: NextKey's error
+		{`{"a":0 "name":1}`, `"name":`, false},            // a space, no comma
+		{`{"a":0,,"name":1}`, `"name":`, false},           // two commas: NextKey's error
+		{`{"a":0,"na`, `"name":`, false},                  // cut off
+	} {
+		s := NewBytes([]byte(c.doc))
+		if err := s.BeginObject(); err != nil {
+			t.Fatal(err)
+		}
+		if c.doc[1] == '"' && !strings.HasPrefix(c.doc, `{"name"`) {
+			if _, _, err := s.NextKey(); err != nil {
+				t.Fatal(err)
+			}
+			if err := s.SkipValue(); err != nil {
+				t.Fatal(err)
+			}
+		}
+		before := s.Offset()
+		got := s.NextKeyIs(c.quoted)
+		if got != c.want {
+			t.Errorf("%s: NextKeyIs(%s) = %v, want %v", c.doc, c.quoted, got, c.want)
+			continue
+		}
+		if !got {
+			if s.Offset() != before {
+				t.Errorf("%s: a miss consumed %d bytes", c.doc, s.Offset()-before)
+			}
+			// NextKey reads on from the same place: compare with a fresh
+			// scanner that never called NextKeyIs.
+			fresh := NewBytes([]byte(c.doc))
+			_ = fresh.BeginObject()
+			if c.doc[1] == '"' {
+				_, _, _ = fresh.NextKey()
+				_ = fresh.SkipValue()
+			}
+			k1, m1, e1 := s.NextKey()
+			k2, m2, e2 := fresh.NextKey()
+			if string(k1) != string(k2) || m1 != m2 || (e1 == nil) != (e2 == nil) {
+				t.Errorf("%s: after a miss NextKey gives %q %v %v, want %q %v %v", c.doc, k1, m1, e1, k2, m2, e2)
+			}
+			continue
+		}
+		if v, err := s.Int32(); err != nil || v != 1 {
+			t.Errorf("%s: the value after the key is %d, %v; want 1", c.doc, v, err)
+		}
+		// The rest of the object reads as it would after NextKey.
+		var rest []string
+		var err error
+		for {
+			var key []byte
+			var more bool
+			if key, more, err = s.NextKey(); err != nil || !more {
+				break
+			}
+			rest = append(rest, string(key))
+			if err = s.SkipValue(); err != nil {
+				break
+			}
+		}
+		if err == nil {
+			err = s.End()
+		}
+		if want := strings.Count(c.doc, ",") - strings.Count(c.doc[:strings.Index(c.doc, "name")], ","); err != nil || len(rest) != want {
+			t.Errorf("%s: after the member: keys %q, %v; want %d more keys and the end", c.doc, rest, err, want)
+		}
+	}
+	// Outside an object, or in an array, it takes nothing.
+	s := NewBytes([]byte(`["name":1]`))
+	if s.NextKeyIs(`"name":`) {
+		t.Error("NextKeyIs took a key outside any object")
+	}
+	_ = s.BeginArray()
+	if s.NextKeyIs(`"name":`) {
+		t.Error("NextKeyIs took a key inside an array")
+	}
+}
