@@ -2,10 +2,10 @@ package format
 
 import (
 	"encoding/json"
-	"strconv"
 	"strings"
-	"unicode/utf16"
 	"unicode/utf8"
+
+	"github.com/twice-cli/twice/catalyst/jsonscan"
 )
 
 // prettyValidMax is the largest payload checked for being JSON before it
@@ -55,6 +55,8 @@ type printer struct {
 	// mark is the output's length and the source's offset at the end of
 	// the last member written: where a cut goes when it is near.
 	markOut, markIn int
+	// scratch holds one decoded escape.
+	scratch []byte
 }
 
 // full reports whether the limit is reached; it then ends the output at
@@ -200,39 +202,24 @@ func (p *printer) lineBreak(decode bool) {
 	}
 }
 
-// unescape writes the character of the escape at p.i (not \n).
+// unescape writes the character of the escape at p.i (not \n), decoded
+// as jsonscan decodes every JSON string: a surrogate pair's two escapes
+// are one character.
 func (p *printer) unescape() {
-	e := p.src[p.i+1]
-	if e != 'u' {
-		p.i += 2
-		switch e {
-		case 'b':
-			e = '\b'
-		case 'f':
-			e = '\f'
-		case 'r':
-			e = '\r'
-		case 't':
-			e = '\t'
-		} // '"', '\\' and '/' stand for themselves
-		p.b.WriteByte(e)
-		return
-	}
-	r := hex4(p.src[p.i+2 : p.i+6])
-	p.i += 6
-	if utf16.IsSurrogate(r) && strings.HasPrefix(p.src[p.i:], `\u`) {
-		if pair := utf16.DecodeRune(r, hex4(p.src[p.i+2:p.i+6])); pair != utf8.RuneError {
-			r = pair
-			p.i += 6
+	n := 2
+	if p.src[p.i+1] == 'u' {
+		n = 6
+		if isHighSurrogate(p.src[p.i+2:p.i+6]) && strings.HasPrefix(p.src[p.i+6:], `\u`) {
+			n = 12
 		}
 	}
-	p.b.WriteRune(r)
+	p.scratch = jsonscan.AppendUnescaped(p.scratch[:0], p.src[p.i:p.i+n])
+	p.b.Write(p.scratch)
+	p.i += n
 }
 
-func hex4(s string) rune {
-	v, err := strconv.ParseUint(s, 16, 32)
-	if err != nil {
-		return utf8.RuneError
-	}
-	return rune(v)
+// isHighSurrogate reports whether the four hex digits name the first half
+// of a surrogate pair (D800–DBFF).
+func isHighSurrogate(hex string) bool {
+	return (hex[0] == 'd' || hex[0] == 'D') && strings.IndexByte("89abAB", hex[1]) >= 0
 }
