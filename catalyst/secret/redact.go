@@ -174,9 +174,11 @@ type span struct{ start, end int }
 type pattern struct {
 	secret string
 	runes  []rune
-	// first holds the bytes that may begin an encoding of the secret's
-	// first character.
-	first [256]bool
+	// starters are the bytes that may begin an encoding of the secret's
+	// first character (itself, '\\', '%', and '+' for a space), each once;
+	// first is the same set as a table.
+	starters []byte
+	first    [256]bool
 	// b64 are the parts of the secret's base64 encodings that do not
 	// depend on what surrounds it: for each of the three alignments and
 	// both alphabets.
@@ -185,11 +187,15 @@ type pattern struct {
 
 func newPattern(secret string) *pattern {
 	p := &pattern{secret: secret, runes: []rune(secret)}
-	p.first[secret[0]] = true
-	p.first['\\'] = true
-	p.first['%'] = true
+	starters := []byte{secret[0], '\\', '%'}
 	if p.runes[0] == ' ' {
-		p.first['+'] = true
+		starters = append(starters, '+')
+	}
+	for _, c := range starters {
+		if !p.first[c] {
+			p.first[c] = true
+			p.starters = append(p.starters, c)
+		}
 	}
 	p.b64 = base64Cores(secret)
 	return p
@@ -348,26 +354,13 @@ type startFinder struct {
 }
 
 // starts returns the finder of p's first bytes in s.
-func (p *pattern) starts(s string) *startFinder {
-	f := &startFinder{s: s}
-	for _, c := range [...]byte{p.secret[0], '\\', '%'} {
-		f.add(c)
-	}
-	if p.runes[0] == ' ' {
-		f.add('+')
+func (p *pattern) starts(s string) startFinder {
+	f := startFinder{s: s, n: len(p.starters)}
+	copy(f.bytes[:], p.starters)
+	for k := range f.n {
+		f.next[k] = -1 // not searched yet
 	}
 	return f
-}
-
-func (f *startFinder) add(c byte) {
-	for _, b := range f.bytes[:f.n] {
-		if b == c {
-			return
-		}
-	}
-	f.bytes[f.n] = c
-	f.next[f.n] = -1 // not searched yet
-	f.n++
 }
 
 // from returns the first index at or after i whose byte may begin the
