@@ -23,6 +23,18 @@ import (
 // checkouts; .ci/review-score is its front door. It asserts that the
 // labels are well formed and that every labelled repository was
 // reviewed; the numbers are the report.
+// TestPublicLabelsWellFormed checks the references and labels whether or
+// not checkouts are at hand: columns, full commits, known rules and
+// verdicts, a reason on every row, every labelled repository listed.
+func TestPublicLabelsWellFormed(t *testing.T) {
+	repos, labels := loadPublicLabels(t)
+	n := 0
+	for _, ls := range labels {
+		n += len(ls)
+	}
+	t.Logf("%d repositories, %d label rows", len(repos), n)
+}
+
 func TestPublicCorpus(t *testing.T) {
 	root := os.Getenv("TWICE_PUBLIC_CORPUS")
 	if root == "" {
