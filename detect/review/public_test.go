@@ -131,6 +131,17 @@ func loadPublicLabels(t *testing.T) ([]publicRepo, map[string][]publicLabel) {
 				r.exclude = append(r.exclude, strings.TrimSuffix(strings.TrimSpace(p), "/")+"/")
 			}
 		}
+		for i, o := range repos {
+			if o.dir == r.dir {
+				// Two labellers may list one repository (one labels its
+				// Python, the other its Go): one review, one commit.
+				if o.commit != r.commit {
+					t.Errorf("%s:%d: %s is listed at %s and at %s", file, n, r.dir, o.commit, r.commit)
+				}
+				repos[i].exclude = append(repos[i].exclude, r.exclude...)
+				return
+			}
+		}
 		repos = append(repos, r)
 	})
 	known := map[string]bool{}
