@@ -450,3 +450,47 @@ func engineShuffleTurns(events []*protos.HistoryEvent, rng *rand.Rand) []*protos
 	}
 	return out
 }
+
+// TestEngineChildRetryOrigin links a child's retries on the Dapr CLI's
+// rows by what their retry timers' origins say (the rows' TimerCreated
+// attrs carry origin=childWorkflowRetry;instanceId=<the child>, though no
+// row prints a child's instance id), and the evidence says that link, not
+// "linked by order".
+func TestEngineChildRetryOrigin(t *testing.T) {
+	for _, run := range engineRuns(t) {
+		if !strings.HasPrefix(run.name, "child-retry-") {
+			continue
+		}
+		var origin string
+		for _, e := range engineEvents(t, run) {
+			if o := e.GetTimerCreated().GetChildWorkflowRetry(); o != nil {
+				origin = o.InstanceId
+			}
+		}
+		for _, src := range engineSources {
+			_, r := engineRead(t, run, src)
+			var f *Finding
+			for i := range r.Findings {
+				if r.Findings[i].ID == FindingChildWorkflowRetried {
+					f = &r.Findings[i]
+				}
+			}
+			if f == nil {
+				t.Errorf("%s (%s): no child-workflow-retried finding", run.name, src.name)
+				continue
+			}
+			named := 0
+			for _, ev := range f.Evidence {
+				if strings.Contains(ev.Fact, "linked by order") {
+					t.Errorf("%s (%s): %q", run.name, src.name, ev.Fact)
+				}
+				if strings.Contains(ev.Fact, "origin") && strings.Contains(ev.Fact, origin) {
+					named++
+				}
+			}
+			if src.cli && named != 2 {
+				t.Errorf("%s (%s): %d facts name the origin's child %q, want one per retry:\n%v", run.name, src.name, named, origin, f.Evidence)
+			}
+		}
+	}
+}
