@@ -148,6 +148,18 @@ type Run struct {
 	// Status is the runtime status as reported (or derived from the
 	// history's last status event when no source reported one).
 	Status Status
+	// HistoryStatus is the status the history's own events imply (its last
+	// executionCompleted's, or a suspend, resume, termination or stall
+	// after it), "" when none does. Status is what the source reported
+	// when it reported one; the two may differ, and then both are said.
+	HistoryStatus Status
+	// UnfinishedTermination is when the history records a termination
+	// request (executionTerminated) made while the run was suspended that
+	// no completion followed (zero: none). durabletask-go v0.12.1 does not
+	// complete a suspended run it is asked to terminate: the run stays
+	// suspended (Dapr 1.18.0 reports it SUSPENDED), so such a run is not
+	// said to be terminated.
+	UnfinishedTermination time.Time
 	// CreatedAt and UpdatedAt are the run's first and last recorded times.
 	CreatedAt time.Time
 	UpdatedAt time.Time

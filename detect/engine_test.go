@@ -494,3 +494,22 @@ func TestEngineChildRetryOrigin(t *testing.T) {
 		}
 	}
 }
+
+// TestEngineRunStatus: every run's status is what the engine left it in.
+// A suspended run asked to terminate records the request and completes
+// nothing (durabletask-go v0.12.1): it stays suspended, with the request
+// noted, from every source; a status the source reports wins.
+func TestEngineRunStatus(t *testing.T) {
+	for _, run := range engineRuns(t) {
+		want := catalyst.Status(strings.TrimPrefix(engineInstance(t, run).WorkflowStatus.String(), "ORCHESTRATION_STATUS_"))
+		for _, src := range engineSources {
+			h, _ := engineRead(t, run, src)
+			if !h.Run.Status.Is(want) {
+				t.Errorf("%s (%s): status %q, want %q", run.name, src.name, h.Run.Status, want)
+			}
+			if unfinished := !h.Run.UnfinishedTermination.IsZero(); unfinished != (run.name == "terminate-while-suspended") {
+				t.Errorf("%s (%s): unfinished termination %v", run.name, src.name, h.Run.UnfinishedTermination)
+			}
+		}
+	}
+}

@@ -244,7 +244,11 @@ func describeInvocation(d *viewData, ii int) (string, []string) {
 		b.blank()
 	}
 	if t := inv.OpenRetry; t != nil {
-		b.kv("", "retry pending", "timer "+eventRef(b.d.h, t.Created)+" fires "+format.ExactStamp(t.FireAt)+"; no attempt followed it yet")
+		if b.d.h.Run.Status.IsEnded() {
+			b.kv("", "retry never ran", "timer "+eventRef(b.d.h, t.Created)+" was due "+format.ExactStamp(t.FireAt)+"; the run ended first")
+		} else {
+			b.kv("", "retry pending", "timer "+eventRef(b.d.h, t.Created)+" fires "+format.ExactStamp(t.FireAt)+"; no attempt followed it yet")
+		}
 	}
 	if inv.ReusedInstanceID {
 		b.line("child instance id reused: earlier attempts' histories were overwritten")

@@ -48,6 +48,7 @@ func (t *textWriter) mdRow(cells ...string) {
 func (t *textWriter) markdownRun(a Analysis) {
 	h := a.History
 	t.spans = format.SpansOf(h)
+	t.ended = h.Run.Status.IsEnded()
 	r := &h.Run
 	ds := r.DataSharing
 	if r.ID == "" {
@@ -193,7 +194,7 @@ func (t *textWriter) mdInvocations(r *detect.Report) {
 			t.println("- ", md(string(appendAttempt(nil, t.spans, &inv.Attempts[i], note))))
 		}
 		if inv.OpenRetry != nil {
-			t.println("- ", md(openRetryText(inv.OpenRetry)))
+			t.println("- ", md(openRetryText(inv.OpenRetry, t.ended)))
 		}
 	}
 }

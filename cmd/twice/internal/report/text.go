@@ -44,6 +44,8 @@ type textWriter struct {
 	// spans shows the spans of the run being written, as exactly as its
 	// stamps allow.
 	spans format.Spans
+	// ended: the run being written has ended (no retry can follow).
+	ended bool
 }
 
 func newTextWriter(w io.Writer, opts Options) *textWriter {
@@ -94,6 +96,7 @@ func (t *textWriter) instant(tm time.Time) string {
 
 func (t *textWriter) run(a Analysis) {
 	t.spans = format.SpansOf(a.History)
+	t.ended = a.History.Run.Status.IsEnded()
 	t.header(a)
 	if a.Report == nil {
 		t.println()
@@ -550,16 +553,21 @@ func (t *textWriter) attempts(r *detect.Report, k int, inv *detect.Invocation) {
 		t.endLine()
 	}
 	if rt := inv.OpenRetry; rt != nil {
-		t.println(indent, openRetryText(rt))
+		t.println(indent, openRetryText(rt, t.ended))
 	}
 }
 
-// openRetryText describes a retry timer no attempt has followed yet.
-func openRetryText(rt *detect.RetryTimer) string {
+// openRetryText describes a retry timer no attempt has followed: one that
+// may still lead to an attempt, or, in a run that ended (ended), one that
+// never will.
+func openRetryText(rt *detect.RetryTimer, ended bool) string {
 	s := "retry timer event " + strconv.Itoa(rt.Created)
-	if rt.Fired >= 0 {
+	switch {
+	case rt.Fired >= 0:
 		s += " fired at event " + strconv.Itoa(rt.Fired) + " but no attempt followed in this history"
-	} else {
+	case ended:
+		s += " had not fired (due " + format.ExactStamp(rt.FireAt) + ") when the run ended: the retry never ran"
+	default:
 		s += " has not fired (due " + format.ExactStamp(rt.FireAt) + "): another attempt may follow"
 	}
 	return s
