@@ -258,7 +258,7 @@ func (t *findingsTab) codeRows(f int32) int {
 	if x == nil || x.code == nil {
 		return 0
 	}
-	if fd := &x.Report.Findings[f]; fd.Code != nil && x.code.has(fd.Activity) {
+	if x.Code.Finding(int(f)) != nil && x.code.has(x.Report.Findings[f].Activity) {
 		return 1
 	}
 	return 0
@@ -287,7 +287,7 @@ func (t *findingsTab) update(msg tea.KeyPressMsg) tea.Cmd {
 		}
 		f := &t.d.idx.Report.Findings[r.f]
 		if t.isCode(r) {
-			msg := jumpToCodeMsg{to: t.d, activity: f.Activity, loc: codePlace(f.Code)}
+			msg := jumpToCodeMsg{to: t.d, activity: f.Activity, loc: codePlace(t.d.idx.Code.Finding(int(r.f)))}
 			return func() tea.Msg { return msg }
 		}
 		if r.ev >= 0 {
@@ -302,7 +302,7 @@ func (t *findingsTab) update(msg tea.KeyPressMsg) tea.Cmd {
 	}
 	if key.Matches(msg, k.Edit) {
 		if r, ok := t.selected(); ok && t.isCode(r) {
-			m := editPlace(t.d, &t.d.idx.Report.Findings[r.f])
+			m := editPlace(t.d, int(r.f))
 			return func() tea.Msg { return m }
 		}
 		return nil
@@ -321,7 +321,7 @@ func (t *findingsTab) keys() []key.Binding {
 		return nil
 	case t.isCode(r):
 		b.SetHelp("enter", "show code")
-		if codePlace(t.d.idx.Report.Findings[r.f].Code).File != "" {
+		if codePlace(t.d.idx.Code.Finding(int(r.f))).File != "" {
 			return []key.Binding{b, t.d.c.Keys.Edit}
 		}
 	case r.ev >= 0:
@@ -363,7 +363,7 @@ func (t *findingsTab) lines(width, height int) []string {
 		}
 		var line string
 		if t.isCode(r) {
-			line = format.Pad(cursor+"    └ code: "+format.Clip(f.Code.Note, 300), width)
+			line = format.Pad(cursor+"    └ code: "+format.Clip(x.Code.Finding(int(r.f)).Note, 300), width)
 			if selected {
 				return s.Selected.Render(line)
 			}
@@ -434,7 +434,7 @@ func (t *findingsTab) copyTarget() (text, what string) {
 		return "", ""
 	}
 	f := &t.d.idx.Report.Findings[r.f]
-	return string(format.AppendFindingMarkdown(nil, f)), "the " + string(f.ID) + " finding as Markdown"
+	return string(format.AppendFindingMarkdown(nil, f, t.d.idx.Code.Finding(int(r.f)))), "the " + string(f.ID) + " finding as Markdown"
 }
 
 func (t *findingsTab) selection() string {
