@@ -9,6 +9,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/twice-cli/twice/detect/review"
+	"github.com/twice-cli/twice/tui/common"
 	"github.com/twice-cli/twice/tui/format"
 	"github.com/twice-cli/twice/tui/table"
 )
@@ -216,21 +217,50 @@ func (t *codeTab) selectFor(activity string, loc review.Location) bool {
 	return first >= 0 && t.list.selectRow(first)
 }
 
-func (t *codeTab) update(msg tea.KeyPressMsg) tea.Cmd {
+// bindings: enter shows the selected row's excerpt, whole screen (on an
+// activity the source does not define, why); e opens its line in the
+// editor.
+func (t *codeTab) bindings() []common.Binding {
 	k := &t.d.c.Keys
-	switch {
-	case key.Matches(msg, k.Enter):
-		if t.selected() == nil {
-			return nil
-		}
-		m := showExcerptMsg{to: t.d}
-		return func() tea.Msg { return m }
-	case key.Matches(msg, k.Edit):
-		m := t.edit()
-		return func() tea.Msg { return m }
+	return []common.Binding{
+		{Key: relabel(k.Enter, "the excerpt, whole screen"), Group: common.GroupCode, Bar: inList, Hint: t.enterHint, Do: t.enter},
+		{Key: k.Edit, Group: common.GroupCode, Bar: inList, Hint: t.editHint, Do: t.editKey},
 	}
-	t.list.tbl.Update(msg, k)
-	return nil
+}
+
+// enter shows the selected row in the detail pane, whole screen.
+func (t *codeTab) enter(tea.KeyPressMsg) tea.Cmd {
+	if t.selected() == nil {
+		return nil
+	}
+	m := showExcerptMsg{to: t.d}
+	return func() tea.Msg { return m }
+}
+
+// editKey asks the root to open the selected row's line in the editor (or
+// says why there is none).
+func (t *codeTab) editKey(tea.KeyPressMsg) tea.Cmd {
+	m := t.edit()
+	return func() tea.Msg { return m }
+}
+
+// enterHint names what enter shows on the selected row.
+func (t *codeTab) enterHint() key.Help {
+	switch r := t.selected(); {
+	case r == nil:
+		return key.Help{}
+	case r.kind == codeNotFound:
+		return key.Help{Key: "enter", Desc: "why"}
+	}
+	return key.Help{Key: "enter", Desc: "show excerpt"}
+}
+
+// editHint shows e on a row with a file to open.
+func (t *codeTab) editHint() key.Help {
+	if r := t.selected(); r == nil || r.kind == codeNotFound {
+		return key.Help{}
+	}
+	return t.d.c.Keys.Edit.Help()
 }
 
 // edit is what e asks for on the selected row.
@@ -243,21 +273,6 @@ func (t *codeTab) edit() EditMsg {
 		return EditMsg{Why: "the source given does not define " + format.Line(t.code().names[r.activity]) + ": there is no file to open"}
 	}
 	return EditMsg{File: r.loc.File, Line: r.loc.Line, Source: t.d.code}
-}
-
-// keys are the tab's own keys for the key bar.
-func (t *codeTab) keys() []key.Binding {
-	r := t.selected()
-	if r == nil {
-		return nil
-	}
-	enter := t.d.c.Keys.Enter
-	enter.SetHelp("enter", "show excerpt")
-	if r.kind == codeNotFound {
-		enter.SetHelp("enter", "why")
-		return []key.Binding{enter}
-	}
-	return []key.Binding{enter, t.d.c.Keys.Edit}
 }
 
 func (t *codeTab) lines(width, height int) []string {
