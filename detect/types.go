@@ -237,10 +237,6 @@ type Report struct {
 	// tie to them by id, how it was inferred or why it is unknown; in
 	// invocation and attempt order. Analyze sets them; Note finds one.
 	OutcomeNotes []OutcomeNote
-	// Code lists the run's activities as the source given defines them
-	// (twice show/scan --source), in the order they were first called;
-	// nil when no source was given.
-	Code []CodeActivity
 }
 
 // Invocation is one logical call of an activity or child workflow, with
@@ -372,78 +368,6 @@ type Finding struct {
 	Explanation string
 	// Advice is one line from the seed's hazard table.
 	Advice string
-	// Code is what the activity's source says about this finding, when
-	// source was given (twice show/scan --source); nil otherwise.
-	Code *CodeEvidence
-}
-
-// CodeVerdict is what the activity's code changes about a finding.
-type CodeVerdict string
-
-// Code verdicts.
-const (
-	// VerdictRefused: the write is conditional on a key from the input,
-	// so the repeat was probably refused downstream (lower confidence of
-	// harm).
-	VerdictRefused CodeVerdict = "probably-refused-downstream"
-	// VerdictLikelyDuplicate: the key is made inside the body (or from a
-	// per-attempt id), so the repeat carried a new key: likely a real
-	// duplicate.
-	VerdictLikelyDuplicate CodeVerdict = "likely-real-duplicate"
-	// VerdictUnprotected: the code has a side effect with no key or
-	// conditional write: nothing refuses the repeat.
-	VerdictUnprotected CodeVerdict = "nothing-refuses-the-repeat"
-	// VerdictConfirmed: the code shows the cause of a non-duplicate
-	// finding (the rejection raised, the shared policy, the body
-	// returned).
-	VerdictConfirmed CodeVerdict = "confirmed-in-code"
-)
-
-// CodeEvidence is what twice review found in the source of a finding's
-// activity.
-type CodeEvidence struct {
-	// Found is false when the source given does not define the activity.
-	Found bool
-	// Definition is where the activity's function is defined.
-	Definition CodeLocation
-	// Hazards are the review hazards of the activity that bear on this
-	// finding.
-	Hazards []CodeHazard
-	// Refusal is the conditional write that refuses a duplicate, if any.
-	Refusal *CodeHazard
-	// Verdict and Note say what the code changes about the finding.
-	Verdict CodeVerdict
-	Note    string
-}
-
-// CodeLocation is a place in a source file.
-type CodeLocation struct {
-	File string
-	Line int
-	Col  int
-}
-
-// CodeHazard is one review hazard (or a refusing write) in an activity's
-// source.
-type CodeHazard struct {
-	// Rule is the review rule id ("key-generated-in-body"); "" for a
-	// refusing write.
-	Rule     string
-	Severity Severity
-	CodeLocation
-	// Excerpt is the source line (untrusted: renderers sanitize it).
-	Excerpt string
-	Message string
-}
-
-// CodeActivity is one activity of the run, as the source defines it (or
-// not).
-type CodeActivity struct {
-	Name       string
-	Found      bool
-	Definition CodeLocation
-	Hazards    []CodeHazard
-	Refusals   []CodeHazard
 }
 
 // Evidence is one event supporting a finding.

@@ -4,7 +4,6 @@ import (
 	"strings"
 	"time"
 
-	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/twice-cli/twice/catalyst"
@@ -13,50 +12,6 @@ import (
 	"github.com/twice-cli/twice/tui/runlist"
 	"github.com/twice-cli/twice/tui/runview"
 )
-
-// handleKey applies the root's keys (quit, help, and the run keys: refresh,
-// follow, open and copy, which act on the screen on top) and passes the
-// others to the screen on top. While it reads text (the filter), only
-// ctrl+c is the root's.
-func (m *Model) handleKey(msg tea.KeyPressMsg) tea.Cmd {
-	k := &m.c.Keys
-	if key.Matches(msg, k.ForceQuit) {
-		m.interrupted = true
-		return tea.Quit
-	}
-	if m.showHelp {
-		switch {
-		case key.Matches(msg, k.Quit):
-			return tea.Quit
-		case key.Matches(msg, k.Help, k.Back):
-			m.showHelp = false
-		}
-		return nil
-	}
-	top := m.top()
-	if top.Capturing() {
-		return top.Update(msg)
-	}
-	switch {
-	case key.Matches(msg, k.Quit):
-		return tea.Quit
-	case key.Matches(msg, k.Help):
-		m.showHelp = true
-	case key.Matches(msg, k.Refresh):
-		return top.refresh(m)
-	case key.Matches(msg, k.Follow):
-		return top.follow(m)
-	case key.Matches(msg, k.CopyID):
-		return m.copySelected()
-	case key.Matches(msg, k.CopyLink):
-		return m.copyLink()
-	case key.Matches(msg, k.Open):
-		return m.openLink()
-	default:
-		return top.Update(msg)
-	}
-	return nil
-}
 
 // handleMouse gives a mouse event over the pane to the screen on top, in
 // the pane's coordinates (common.Pane); events over the banner, the status

@@ -53,12 +53,9 @@ func (f *fakeScreen) View() string {
 
 func (f *fakeScreen) SetSize(w, h int) { f.w, f.h = w, h }
 
-func (f *fakeScreen) ShortHelp() []key.Binding {
-	return []key.Binding{key.NewBinding(key.WithKeys("x"), key.WithHelp("x", "fake thing"))}
-}
-
-func (f *fakeScreen) KeyGroups() []common.KeyGroup {
-	return []common.KeyGroup{{Title: "Fake keys", Keys: f.ShortHelp()}}
+func (f *fakeScreen) Keys() common.KeyMap {
+	x := key.NewBinding(key.WithKeys("x"), key.WithHelp("x", "fake thing"))
+	return common.KeyMap{Bindings: []common.Binding{{Key: x, Group: "Fake keys", Bar: 1}}, Scope: 1}
 }
 
 func (f *fakeScreen) Legend() []common.Legend {
@@ -171,9 +168,9 @@ func TestRootDispatchesToAnyPane(t *testing.T) {
 		t.Errorf("y does not copy the top pane's run")
 	}
 
-	// The help screen is the top pane's.
+	// The help screen is the top pane's, with the root's own keys.
 	help := plain(keys(t, m, "?"))
-	for _, want := range []string{"Fake keys", "x fake thing", "Fake marks", "◇ a fake mark"} {
+	for _, want := range []string{"Fake keys", "x      fake thing", "Fake marks", "◇ a fake mark", "App", "ctrl+c quit"} {
 		if !strings.Contains(help, want) {
 			t.Errorf("%q is not on the help screen:\n%s", want, help)
 		}

@@ -164,6 +164,9 @@ type Model struct {
 	// supersedes an older one).
 	refreshSeq int
 
+	// bindings are the root's keys (keys.go).
+	bindings []common.Binding
+
 	// interrupted is set when the user quit with ctrl+c.
 	interrupted bool
 
@@ -202,6 +205,7 @@ func New(opts Options) *Model {
 		width:  80,
 		height: 24,
 	}
+	m.bindings = m.rootBindings()
 	m.run = &runScreen{Model: m.newRunView()}
 	m.list.SetSource(opts.Query, opts.SourceName)
 	opened := opts.History != nil || opts.Open != nil

@@ -1,6 +1,7 @@
 package tui
 
 import (
+	"slices"
 	"strings"
 
 	"charm.land/bubbles/v2/key"
@@ -102,23 +103,18 @@ func (m *Model) followWidth() int {
 	return 0
 }
 
-// keyBar is the one-line help at the bottom: the pane's main keys (its
-// ShortHelp), as many as fit, always ending with "? help" and "q quit".
+// keyBar is the one-line help at the bottom: the pane's keys that apply
+// now (its KeyMap's Bar), as many as fit, then the root's ("? help" and
+// "q quit", for which room is kept; none while the pane reads text).
 func (m *Model) keyBar() string {
-	k := &m.c.Keys
-	top := m.top()
 	var keys []key.Binding
-	if m.showHelp {
-		back := k.Back
-		back.SetHelp("esc", "close help")
-		keys = []key.Binding{back}
-	} else {
-		keys = top.ShortHelp()
+	if !m.showHelp {
+		keys = m.top().Keys().Bar()
 	}
 	text := func(b key.Binding) string { return b.Help().Key + " " + b.Help().Desc }
-	tail := []string{text(k.Help), text(k.Quit)}
-	if top.Capturing() {
-		tail = nil
+	var tail []string
+	for _, b := range m.keys().Bar() {
+		tail = append(tail, text(b))
 	}
 	used := 0
 	for _, t := range tail {
@@ -140,7 +136,8 @@ func (m *Model) keyBar() string {
 // marks mean, in as many columns as the width allows. Columns that do not
 // fit are left out, and the title says so.
 func (m *Model) helpView(height int) string {
-	groups, legends := m.top().KeyGroups(), m.top().Legend()
+	all := common.KeyMap{Bindings: append(slices.Clip(m.top().Keys().Bindings), m.bindings...)}
+	groups, legends := all.Groups(&m.c.Keys), m.top().Legend()
 	keys := make([]common.Legend, len(groups))
 	for i, g := range groups {
 		keys[i].Title = g.Title

@@ -7,15 +7,16 @@ import (
 	"github.com/twice-cli/twice/detect"
 )
 
-// Join adds the code evidence of each activity to a history report: every
-// activity the run called, found in the source or not, and, on each
-// finding about an activity, what its code changes. It only adds: the
-// findings' severities, confidences and order are the history's.
-func Join(rep *detect.Report, code *Report) {
+// Join says what the code review says about a history report: every
+// activity the run called, found in the source or not, and, for each
+// finding about an activity, what its code changes. It reads rep without
+// changing it: the findings' severities, confidences and order are the
+// history's. It returns nil when either is nil.
+func Join(rep *detect.Report, code *Report) *Joined {
 	if rep == nil || code == nil {
-		return
+		return nil
 	}
-	rep.Code = []detect.CodeActivity{}
+	j := &Joined{Activities: []CodeActivity{}, Findings: make([]*CodeEvidence, len(rep.Findings))}
 	byName := map[string]int{}
 	for _, inv := range rep.Invocations {
 		if inv.Kind != detect.KindActivity {
@@ -24,26 +25,29 @@ func Join(rep *detect.Report, code *Report) {
 		if _, ok := byName[inv.Name]; ok {
 			continue
 		}
-		byName[inv.Name] = len(rep.Code)
-		rep.Code = append(rep.Code, codeActivity(inv.Name, code))
+		byName[inv.Name] = len(j.Activities)
+		j.Activities = append(j.Activities, codeActivity(inv.Name, code))
 	}
 	for i := range rep.Findings {
 		f := &rep.Findings[i]
 		if f.Activity == "" {
 			continue
 		}
+		var ev *CodeEvidence
 		if f.ID == detect.FindingChildWorkflowRetried {
-			f.Code = childEvidence(f, code)
-		} else if ca, ok := findCode(rep, byName, f.Activity, code); ok {
-			f.Code = evidence(f, ca)
+			ev = childEvidence(f, code)
+		} else if ca, ok := findCode(rep, j, byName, f.Activity, code); ok {
+			ev = evidence(f, ca)
 		} else {
 			continue
 		}
-		if !f.Code.Found && len(code.Unavailable) > 0 {
+		if !ev.Found && len(code.Unavailable) > 0 {
 			// The definition may be in the files this build could not read.
-			f.Code.Note += "; this build did not review the " + unreviewed(code) + " files given, which may define it"
+			ev.Note += "; this build did not review the " + unreviewed(code) + " files given, which may define it"
 		}
+		j.Findings[i] = ev
 	}
+	return j
 }
 
 // unreviewed names the languages a review left out ("Python and C#").
@@ -57,9 +61,9 @@ func unreviewed(code *Report) string {
 	return strings.Join(names, " and ")
 }
 
-func findCode(rep *detect.Report, byName map[string]int, name string, code *Report) (detect.CodeActivity, bool) {
+func findCode(rep *detect.Report, j *Joined, byName map[string]int, name string, code *Report) (CodeActivity, bool) {
 	if i, ok := byName[name]; ok {
-		return rep.Code[i], true
+		return j.Activities[i], true
 	}
 	// A finding about a child workflow or a run-wide one naming an
 	// activity the run did not call as an activity.
@@ -68,27 +72,23 @@ func findCode(rep *detect.Report, byName map[string]int, name string, code *Repo
 			return codeActivity(name, code), true
 		}
 	}
-	return detect.CodeActivity{}, false
-}
-
-func codeLoc(l Location) detect.CodeLocation {
-	return detect.CodeLocation{File: l.File, Line: l.Line, Col: l.Col}
+	return CodeActivity{}, false
 }
 
 // codeActivity describes one activity from the review.
-func codeActivity(name string, code *Report) detect.CodeActivity {
-	ca := detect.CodeActivity{Name: name}
+func codeActivity(name string, code *Report) CodeActivity {
+	ca := CodeActivity{Name: name}
 	a := code.Activity(name)
 	if a == nil || a.Unresolved {
 		return ca
 	}
-	ca.Found, ca.Definition = true, codeLoc(a.Location)
+	ca.Found, ca.Definition = true, a.Location
 	for _, h := range a.Hazards {
-		ca.Hazards = append(ca.Hazards, detect.CodeHazard{Rule: string(h.Rule), Severity: h.Severity,
-			CodeLocation: codeLoc(h.Location), Excerpt: h.Excerpt, Message: h.Message})
+		ca.Hazards = append(ca.Hazards, CodeHazard{Rule: string(h.Rule), Severity: h.Severity,
+			Location: h.Location, Excerpt: h.Excerpt, Message: h.Message})
 	}
 	for _, g := range a.Guards {
-		ca.Refusals = append(ca.Refusals, detect.CodeHazard{CodeLocation: codeLoc(g.Location), Excerpt: g.Excerpt, Message: g.What})
+		ca.Refusals = append(ca.Refusals, CodeHazard{Location: g.Location, Excerpt: g.Excerpt, Message: g.What})
 	}
 	return ca
 }
@@ -104,39 +104,39 @@ var bears = map[detect.FindingID][]RuleID{
 	detect.FindingLargePayload:            {RuleLargePayload},
 }
 
-func evidence(f *detect.Finding, ca detect.CodeActivity) *detect.CodeEvidence {
-	ev := &detect.CodeEvidence{Found: ca.Found, Definition: ca.Definition}
+func evidence(f *detect.Finding, ca CodeActivity) *CodeEvidence {
+	ev := &CodeEvidence{Found: ca.Found, Definition: ca.Definition}
 	if !ca.Found {
 		ev.Note = fmt.Sprintf("the source given does not define %s: twice could not check its code", f.Activity)
 		return ev
 	}
-	by := map[RuleID][]detect.CodeHazard{}
+	by := map[RuleID][]CodeHazard{}
 	for _, h := range ca.Hazards {
 		by[RuleID(h.Rule)] = append(by[RuleID(h.Rule)], h)
 	}
 	for _, r := range bears[f.ID] {
 		ev.Hazards = append(ev.Hazards, by[r]...)
 	}
-	at := func(h detect.CodeHazard) string { return fmt.Sprintf("%s:%d", h.File, h.Line) }
+	at := func(h CodeHazard) string { return fmt.Sprintf("%s:%d", h.File, h.Line) }
 	switch f.ID {
 	case detect.FindingDuplicateSideEffect, detect.FindingTimeoutRace, detect.FindingUnknownOutcome:
 		switch {
 		case len(by[RuleKeyGeneratedInBody]) > 0:
 			h := by[RuleKeyGeneratedInBody][0]
-			ev.Verdict = detect.VerdictLikelyDuplicate
+			ev.Verdict = VerdictLikelyDuplicate
 			ev.Note = fmt.Sprintf("likely a real duplicate: %s makes its key inside the body (%s), so the retry carried a new key and nothing downstream could refuse it", f.Activity, at(h))
 		case len(by[RulePerAttemptKey]) > 0:
 			h := by[RulePerAttemptKey][0]
-			ev.Verdict = detect.VerdictLikelyDuplicate
+			ev.Verdict = VerdictLikelyDuplicate
 			ev.Note = fmt.Sprintf("likely a real duplicate: %s derives its key from a per-attempt id (%s), so the retry carried a new key", f.Activity, at(h))
 		case len(by[RuleUnkeyedSideEffect]) > 0 || len(by[RuleCheckThenAct]) > 0:
 			hs := append(by[RuleUnkeyedSideEffect], by[RuleCheckThenAct]...)
-			ev.Verdict = detect.VerdictUnprotected
+			ev.Verdict = VerdictUnprotected
 			ev.Note = fmt.Sprintf("nothing in %s refuses the repeat: %s (%s)", f.Activity, hs[0].Message, at(hs[0]))
 		case len(ca.Refusals) > 0:
 			r := ca.Refusals[0]
 			ev.Refusal = &r
-			ev.Verdict = detect.VerdictRefused
+			ev.Verdict = VerdictRefused
 			ev.Note = fmt.Sprintf("probably refused downstream: %s's write is conditional on a key from its input (%s, %s), so the second attempt was most likely refused; lower confidence of harm", f.Activity, r.Message, at(r))
 		default:
 			ev.Note = fmt.Sprintf("twice found no side effect it recognises in %s (defined at %s:%d); check the calls it cannot see", f.Activity, ca.Definition.File, ca.Definition.Line)
@@ -144,7 +144,7 @@ func evidence(f *detect.Finding, ca detect.CodeActivity) *detect.CodeEvidence {
 	default:
 		if len(ev.Hazards) > 0 {
 			h := ev.Hazards[0]
-			ev.Verdict = detect.VerdictConfirmed
+			ev.Verdict = VerdictConfirmed
 			ev.Note = fmt.Sprintf("the code shows why: %s (%s)", h.Message, at(h))
 		}
 	}
@@ -154,11 +154,11 @@ func evidence(f *detect.Finding, ca detect.CodeActivity) *detect.CodeEvidence {
 // childEvidence is the code evidence of a retried child workflow: where
 // the workflow is defined, and any key derived from its own instance id
 // (per-attempt-key hazards raised at its call sites).
-func childEvidence(f *detect.Finding, code *Report) *detect.CodeEvidence {
-	ev := &detect.CodeEvidence{}
+func childEvidence(f *detect.Finding, code *Report) *CodeEvidence {
+	ev := &CodeEvidence{}
 	for _, w := range code.Workflows {
 		if w.Name == f.Activity && w.File != "" {
-			ev.Found, ev.Definition = true, codeLoc(w.Location)
+			ev.Found, ev.Definition = true, w.Location
 			break
 		}
 	}
@@ -168,13 +168,13 @@ func childEvidence(f *detect.Finding, code *Report) *detect.CodeEvidence {
 	}
 	for _, h := range code.Hazards {
 		if h.Rule == RulePerAttemptKey && h.Workflow == f.Activity {
-			ev.Hazards = append(ev.Hazards, detect.CodeHazard{Rule: string(h.Rule), Severity: h.Severity,
-				CodeLocation: codeLoc(h.Location), Excerpt: h.Excerpt, Message: h.Message})
+			ev.Hazards = append(ev.Hazards, CodeHazard{Rule: string(h.Rule), Severity: h.Severity,
+				Location: h.Location, Excerpt: h.Excerpt, Message: h.Message})
 		}
 	}
 	if len(ev.Hazards) > 0 {
 		h := ev.Hazards[0]
-		ev.Verdict = detect.VerdictLikelyDuplicate
+		ev.Verdict = VerdictLikelyDuplicate
 		ev.Note = fmt.Sprintf("likely a real duplicate: %s keys its work on its own instance id (%s:%d), which the retried instance does not share", f.Activity, h.File, h.Line)
 	}
 	return ev

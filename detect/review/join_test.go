@@ -4,6 +4,7 @@ import (
 	"context"
 	"os"
 	"path/filepath"
+	"reflect"
 	"strings"
 	"testing"
 
@@ -69,12 +70,12 @@ func TestJoinVerdicts(t *testing.T) {
 	for _, tc := range []struct {
 		name    string
 		key     string
-		verdict detect.CodeVerdict
+		verdict review.CodeVerdict
 		says    string
 	}{
-		{"key from uuid", "uuid.NewString()", detect.VerdictLikelyDuplicate, "likely a real duplicate"},
-		{"key from input", `"charge-" + orderID`, detect.VerdictRefused, "probably refused downstream"},
-		{"per-attempt key", `fmt.Sprint(ctx.GetTaskID())`, detect.VerdictLikelyDuplicate, "per-attempt id"},
+		{"key from uuid", "uuid.NewString()", review.VerdictLikelyDuplicate, "likely a real duplicate"},
+		{"key from input", `"charge-" + orderID`, review.VerdictRefused, "probably refused downstream"},
+		{"per-attempt key", `fmt.Sprint(ctx.GetTaskID())`, review.VerdictLikelyDuplicate, "per-attempt id"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			code := reviewDir(t, map[string]string{"charge.go": strings.Replace(chargeTemplate, "KEY", tc.key, 1)})
@@ -83,27 +84,28 @@ func TestJoinVerdicts(t *testing.T) {
 				t.Fatal(err)
 			}
 			rep := detect.Analyze(h, detect.Options{})
-			review.Join(rep, code)
+			j := review.Join(rep, code)
 			var f *detect.Finding
+			var c *review.CodeEvidence
 			for i := range rep.Findings {
 				if rep.Findings[i].ID == detect.FindingDuplicateSideEffect {
-					f = &rep.Findings[i]
+					f, c = &rep.Findings[i], j.Finding(i)
 				}
 			}
-			if f == nil || f.Code == nil {
+			if f == nil || c == nil {
 				t.Fatal("the duplicate-side-effect finding has no code evidence")
 			}
-			if f.Code.Verdict != tc.verdict || !strings.Contains(f.Code.Note, tc.says) {
-				t.Fatalf("verdict %q, note %q; want %q saying %q", f.Code.Verdict, f.Code.Note, tc.verdict, tc.says)
+			if c.Verdict != tc.verdict || !strings.Contains(c.Note, tc.says) {
+				t.Fatalf("verdict %q, note %q; want %q saying %q", c.Verdict, c.Note, tc.verdict, tc.says)
 			}
-			if tc.verdict == detect.VerdictRefused && (f.Code.Refusal == nil || f.Code.Refusal.Line != 14) {
-				t.Fatalf("the refusing line is %+v, want charge.go line 14", f.Code.Refusal)
+			if tc.verdict == review.VerdictRefused && (c.Refusal == nil || c.Refusal.Line != 14) {
+				t.Fatalf("the refusing line is %+v, want charge.go line 14", c.Refusal)
 			}
 			if f.Severity != detect.SeverityHigh {
 				t.Errorf("the join changed the history's severity to %s", f.Severity)
 			}
 			var notFound []string
-			for _, c := range rep.Code {
+			for _, c := range j.Activities {
 				if !c.Found {
 					notFound = append(notFound, c.Name)
 				}
@@ -126,13 +128,13 @@ func TestJoinEveryDemo(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := map[string]detect.CodeVerdict{
-		"payment-timeout": detect.VerdictLikelyDuplicate,
-		"email-503":       detect.VerdictRefused,
-		"card-declined":   detect.VerdictConfirmed,
-		"worker-crash":    detect.VerdictUnprotected,
-		"child-retried":   detect.VerdictLikelyDuplicate,
-		"dotnet-retry":    detect.VerdictLikelyDuplicate,
+	want := map[string]review.CodeVerdict{
+		"payment-timeout": review.VerdictLikelyDuplicate,
+		"email-503":       review.VerdictRefused,
+		"card-declined":   review.VerdictConfirmed,
+		"worker-crash":    review.VerdictUnprotected,
+		"child-retried":   review.VerdictLikelyDuplicate,
+		"dotnet-retry":    review.VerdictLikelyDuplicate,
 	}
 	// Without cgo the Python and C# services are not reviewed: their
 	// activities are listed as not found, and the review says why.
@@ -157,24 +159,30 @@ func TestJoinEveryDemo(t *testing.T) {
 			t.Fatal(err)
 		}
 		rep := detect.Analyze(h, detect.Options{})
-		review.Join(rep, code)
-		if rep.Code == nil {
+		j := review.Join(rep, code)
+		if !reflect.DeepEqual(rep, detect.Analyze(h, detect.Options{})) {
+			t.Errorf("%s: the join changed the history's report", d.Name)
+		}
+		if j == nil || j.Activities == nil {
 			t.Fatalf("%s: no code section", d.Name)
 		}
-		for _, c := range rep.Code {
+		if len(j.Findings) != len(rep.Findings) {
+			t.Fatalf("%s: code evidence for %d findings, want one slot for each of %d", d.Name, len(j.Findings), len(rep.Findings))
+		}
+		for _, c := range j.Activities {
 			if !c.Found && !unparsed[d.Name] {
 				t.Errorf("%s: activity %s is not found in the demo services", d.Name, c.Name)
 			}
 		}
-		for _, f := range rep.Findings {
-			if unparsed[d.Name] && f.Code != nil && !f.Code.Found && !strings.Contains(f.Code.Note, "this build did not review the") {
-				t.Errorf("%s: %s is not found, and the note does not say the build left files out: %q", d.Name, f.Activity, f.Code.Note)
+		for i, f := range rep.Findings {
+			if c := j.Finding(i); unparsed[d.Name] && c != nil && !c.Found && !strings.Contains(c.Note, "this build did not review the") {
+				t.Errorf("%s: %s is not found, and the note does not say the build left files out: %q", d.Name, f.Activity, c.Note)
 			}
 		}
-		got := detect.CodeVerdict("")
-		for _, f := range rep.Findings {
-			if f.Code != nil && f.Code.Found && f.Code.Verdict != "" && got == "" {
-				got = f.Code.Verdict
+		got := review.CodeVerdict("")
+		for i := range rep.Findings {
+			if c := j.Finding(i); c != nil && c.Found && c.Verdict != "" && got == "" {
+				got = c.Verdict
 			}
 		}
 		if w, ok := want[d.Name]; ok && got != w {

@@ -266,7 +266,15 @@ func (s *publicScore) add(t *testing.T, r publicRepo, dir string, rep *review.Re
 	for _, w := range rep.Workflows {
 		reviewed[defKey{rel(w.File), w.Name}] = true
 	}
-	fmt.Fprintf(&s.detail, "## %s @ %s\n", r.repo, r.commit[:12])
+	var lines []string
+	say := func(format string, a ...any) { lines = append(lines, fmt.Sprintf(format, a...)) }
+	defer func() {
+		sort.Strings(lines)
+		fmt.Fprintf(&s.detail, "## %s @ %s\n", r.repo, r.commit[:12])
+		for _, l := range lines {
+			s.detail.WriteString(l)
+		}
+	}()
 	for k, v := range kind {
 		if v != "activity" && v != "workflow" {
 			continue
@@ -282,10 +290,10 @@ func (s *publicScore) add(t *testing.T, r publicRepo, dir string, rep *review.Re
 			d.reviewed++
 		case saidSo[k.name]:
 			d.saidSo++
-			fmt.Fprintf(&s.detail, "not reviewed, said so: %s %s %s\n", v, k.name, k.path)
+			say("not reviewed, said so: %s %s %s\n", v, k.name, k.path)
 		default:
 			d.missed++
-			fmt.Fprintf(&s.detail, "MISSED SILENTLY: %s %s %s\n", v, k.name, k.path)
+			say("MISSED SILENTLY: %s %s %s\n", v, k.name, k.path)
 		}
 	}
 	// Hazards: one (definition, rule) pair counts once.
@@ -305,11 +313,14 @@ func (s *publicScore) add(t *testing.T, r publicRepo, dir string, rep *review.Re
 				def = d
 			}
 		}
-		if def == "" && len(paths) > 0 {
-			def = paths[0]
+		if def == "" {
+			// A call-site hazard (an orchestrator rule) or one in a helper:
+			// the definition nearest the hazard's file, so that sample
+			// projects sharing class names are told apart.
+			best := -1
 			for _, d := range paths {
-				if path.Dir(d) == path.Dir(p) {
-					def = d
+				if n := commonDirs(d, p); n > best {
+					def, best = d, n
 				}
 			}
 		}
@@ -340,7 +351,7 @@ func (s *publicScore) add(t *testing.T, r publicRepo, dir string, rep *review.Re
 				why = "activity not labelled"
 				s.unlabelled++
 			}
-			fmt.Fprintf(&s.detail, "FALSE POSITIVE %s %s (%s:%d) [%s]: %s\n", rule, k.name, rel(h.File), h.Line, why, h.Message)
+			say("FALSE POSITIVE %s %s (%s:%d) [%s]: %s\n", rule, k.name, rel(h.File), h.Line, why, h.Message)
 		}
 	}
 	for k, rs := range hazard {
@@ -354,7 +365,7 @@ func (s *publicScore) add(t *testing.T, r publicRepo, dir string, rep *review.Re
 			}
 			s.rule(rule).fn++
 			s.lang(lang).fn++
-			fmt.Fprintf(&s.detail, "MISSED %s %s (%s): %s\n", rule, k.name, l.where, l.why)
+			say("MISSED %s %s (%s): %s\n", rule, k.name, l.where, l.why)
 		}
 	}
 	for _, a := range rep.Activities {
@@ -368,7 +379,7 @@ func (s *publicScore) add(t *testing.T, r publicRepo, dir string, rep *review.Re
 				continue
 			}
 			s.guards.fp++
-			fmt.Fprintf(&s.detail, "FALSE GUARD %s (%s:%d): %s\n", a.Name, rel(g.File), g.Line, g.What)
+			say("FALSE GUARD %s (%s:%d): %s\n", a.Name, rel(g.File), g.Line, g.What)
 		}
 	}
 	for k := range guard {
@@ -383,6 +394,16 @@ func (s *publicScore) add(t *testing.T, r publicRepo, dir string, rep *review.Re
 		}
 	}
 	_ = t
+}
+
+// commonDirs counts the leading folders two slash paths share.
+func commonDirs(a, b string) int {
+	as, bs := strings.Split(path.Dir(a), "/"), strings.Split(path.Dir(b), "/")
+	n := 0
+	for n < len(as) && n < len(bs) && as[n] == bs[n] {
+		n++
+	}
+	return n
 }
 
 func (s *publicScore) table() string {

@@ -47,20 +47,24 @@ func (c *Common) Waiting(since time.Time) string {
 	return text
 }
 
-// Keys is every key binding of the TUI. Panes build their own key maps from
-// these, so one key means one thing everywhere.
+// Keys is the catalogue of the TUI's keys: every key, once, with the
+// words the help screen says of it. Panes bind these (their KeyMap), so
+// one key means one thing everywhere; a pane may word one for itself
+// ("enter" "open run"). A new key is a field here and a line in
+// catalogue, which also sets the order the help screen lists keys in.
 type Keys struct {
 	Up, Down, Top, Bottom, PageDown, PageUp key.Binding
 
-	Enter, Expand, Back, NextTab, PrevTab key.Binding
+	Enter, Expand, Back, NextTab, PrevTab, Sort key.Binding
 
-	Filter, Failed, Retried, Flagged, Sort key.Binding
+	FocusDetail, FocusList, Detail, Grow, Shrink, DetailDown, DetailUp key.Binding
 
-	Detail, DetailDown, DetailUp, Grow, Shrink, FocusDetail, FocusList key.Binding
+	// Zoom zooms the Timeline's time axis (+ in, - out, 0 the whole
+	// run) while its list has the focus: the keys that size the detail
+	// pane otherwise. PanLeft and PanRight move the axis.
+	Zoom, PanLeft, PanRight key.Binding
 
-	// PanLeft and PanRight move the Timeline's time axis; it zooms with
-	// Grow and Shrink (+ and -) while the list has the focus.
-	PanLeft, PanRight key.Binding
+	Filter, Failed, Retried, Flagged key.Binding
 
 	Open, CopyID, CopyLink, Refresh, Follow key.Binding
 
@@ -73,55 +77,80 @@ type Keys struct {
 
 // DefaultKeys returns the key bindings (design.md, "TUI").
 func DefaultKeys() Keys {
-	b := func(help, desc string, keys ...string) key.Binding {
-		return key.NewBinding(key.WithKeys(keys...), key.WithHelp(help, desc))
+	var k Keys
+	for _, e := range k.catalogue() {
+		*e.b = key.NewBinding(key.WithKeys(e.keys...), key.WithHelp(e.help, e.desc))
 	}
-	return Keys{
-		Up:       b("↑/k", "up", "up", "k"),
-		Down:     b("↓/j", "down", "down", "j"),
-		Top:      b("g", "top", "g", "home"),
-		Bottom:   b("G", "bottom", "G", "end"),
-		PageDown: b("ctrl+d", "page down", "ctrl+d", "pgdown"),
-		PageUp:   b("ctrl+u", "page up", "ctrl+u", "pgup"),
-
-		Enter:   b("enter", "open/expand", "enter"),
-		Expand:  b("space", "attempts", "space"),
-		Back:    b("esc", "back/clear", "esc"),
-		NextTab: b("tab/]", "next tab", "tab", "]"),
-		PrevTab: b("[", "previous tab", "shift+tab", "["),
-
-		Filter:  b("/", "filter", "/"),
-		Failed:  b("f", "failed only", "f"),
-		Retried: b("r", "retried only", "r"),
-		Flagged: b("!", "flagged only", "!"),
-		Sort:    b("s", "sort", "s"),
-
-		Detail:      b("p", "detail size", "p"),
-		DetailDown:  b("J", "scroll detail down", "J", "shift+down"),
-		DetailUp:    b("K", "scroll detail up", "K", "shift+up"),
-		Grow:        b("+", "wider detail", "+", "="),
-		Shrink:      b("-", "narrower detail", "-", "_"),
-		FocusDetail: b("l/→", "focus detail", "l", "right"),
-		FocusList:   b("h/←", "focus list", "h", "left"),
-		PanLeft:     b("<", "earlier", "<", "H"),
-		PanRight:    b(">", "later", ">", "L"),
-
-		Open:     b("o", "open in console", "o"),
-		CopyID:   b("y", "copy", "y"),
-		CopyLink: b("Y", "copy link", "Y"),
-		Refresh:  b("R", "refresh", "R"),
-		Follow:   b("F", "follow run", "F"),
-		Edit:     b("e", "open in editor", "e"),
-
-		Help:      b("?", "help", "?"),
-		Quit:      b("q", "quit", "q"),
-		ForceQuit: b("ctrl+c", "quit", "ctrl+c"),
-	}
+	return k
 }
 
-// Navigation returns the movement bindings, for help views.
-func (k Keys) Navigation() []key.Binding {
-	return []key.Binding{k.Up, k.Down, k.Top, k.Bottom, k.PageDown, k.PageUp}
+// All returns the catalogue's keys in its order, the help screen's.
+func (k *Keys) All() []key.Binding {
+	c := k.catalogue()
+	out := make([]key.Binding, len(c))
+	for i, e := range c {
+		out[i] = *e.b
+	}
+	return out
+}
+
+// catalogue is every key: the field, the help's label and words, the keys
+// that press it; in the order the help screen lists them.
+func (k *Keys) catalogue() []struct {
+	b          *key.Binding
+	help, desc string
+	keys       []string
+} {
+	type e = struct {
+		b          *key.Binding
+		help, desc string
+		keys       []string
+	}
+	ks := func(keys ...string) []string { return keys }
+	return []e{
+		{&k.Up, "↑/k", "up", ks("up", "k")},
+		{&k.Down, "↓/j", "down", ks("down", "j")},
+		{&k.Top, "g", "top", ks("g", "home")},
+		{&k.Bottom, "G", "bottom", ks("G", "end")},
+		{&k.PageDown, "ctrl+d", "page down", ks("ctrl+d", "pgdown")},
+		{&k.PageUp, "ctrl+u", "page up", ks("ctrl+u", "pgup")},
+
+		{&k.Enter, "enter", "open/expand", ks("enter")},
+		{&k.Expand, "space", "attempts", ks("space")},
+		{&k.Back, "esc", "back/clear", ks("esc")},
+		{&k.NextTab, "tab/]", "next tab", ks("tab", "]")},
+		{&k.PrevTab, "[", "previous tab", ks("shift+tab", "[")},
+		{&k.Sort, "s", "sort", ks("s")},
+
+		{&k.FocusDetail, "l/→", "focus detail", ks("l", "right")},
+		{&k.FocusList, "h/←", "focus list", ks("h", "left")},
+		{&k.Detail, "p", "detail size", ks("p")},
+		{&k.Grow, "+", "wider detail", ks("+", "=")},
+		{&k.Shrink, "-", "narrower detail", ks("-", "_")},
+		{&k.DetailDown, "J", "scroll detail down", ks("J", "shift+down")},
+		{&k.DetailUp, "K", "scroll detail up", ks("K", "shift+up")},
+
+		{&k.Zoom, "+/- 0", "zoom the Timeline, whole run", ks("+", "=", "-", "_", "0")},
+		{&k.PanLeft, "<", "earlier", ks("<", "H")},
+		{&k.PanRight, ">", "later", ks(">", "L")},
+
+		{&k.Filter, "/", "filter", ks("/")},
+		{&k.Failed, "f", "failed only", ks("f")},
+		{&k.Retried, "r", "retried only", ks("r")},
+		{&k.Flagged, "!", "flagged only", ks("!")},
+
+		{&k.Open, "o", "open in console", ks("o")},
+		{&k.CopyID, "y", "copy", ks("y")},
+		{&k.CopyLink, "Y", "copy link", ks("Y")},
+		{&k.Refresh, "R", "refresh", ks("R")},
+		{&k.Follow, "F", "follow run", ks("F")},
+
+		{&k.Edit, "e", "open in editor", ks("e")},
+
+		{&k.Help, "?", "help", ks("?")},
+		{&k.Quit, "q", "quit", ks("q")},
+		{&k.ForceQuit, "ctrl+c", "quit", ks("ctrl+c")},
+	}
 }
 
 // KeyGroup is a titled group of key bindings for the help screen.

@@ -1,7 +1,6 @@
 package common
 
 import (
-	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
 )
 
@@ -30,12 +29,14 @@ type Pane interface {
 	// root's banner, status line and key bar.
 	SetSize(width, height int)
 
-	// ShortHelp returns the pane's main keys for the key bar, in order of
-	// use (the root adds help and quit, and drops what does not fit).
-	ShortHelp() []key.Binding
-	// KeyGroups returns every key of the pane in titled groups, and Legend
-	// the marks it shows and what they mean, for the help screen.
-	KeyGroups() []KeyGroup
+	// Keys returns the pane's keys and the state it is in: the root
+	// builds the key bar (what applies now) and the help screen (every
+	// key) from them, and the pane's Update dispatches key presses by
+	// them. The root adds its own (help, quit, and the run keys the
+	// pane places but does not handle).
+	Keys() KeyMap
+	// Legend returns the marks the pane shows and what they mean, for the
+	// help screen.
 	Legend() []Legend
 
 	// Capturing reports whether the keyboard focus is on a text field of

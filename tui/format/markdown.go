@@ -6,6 +6,7 @@ import (
 
 	"github.com/twice-cli/twice/catalyst/safetext"
 	"github.com/twice-cli/twice/detect"
+	"github.com/twice-cli/twice/detect/review"
 )
 
 // Markdown sanitizes history text for one line of Markdown and escapes
@@ -63,7 +64,7 @@ func EvidenceRef(ev detect.Evidence) string {
 // attempts, its invocation, explanation, evidence and advice, and what its
 // activity's code says when source was given. The
 // Markdown report writes each finding so, and the view copies one so (y).
-func AppendFindingMarkdown(b []byte, f *detect.Finding) []byte {
+func AppendFindingMarkdown(b []byte, f *detect.Finding, c *review.CodeEvidence) []byte {
 	line := func(parts ...string) {
 		for _, p := range parts {
 			b = append(b, p...)
@@ -95,23 +96,23 @@ func AppendFindingMarkdown(b []byte, f *detect.Finding) []byte {
 		line()
 		line("**Advice:** ", Markdown(f.Advice))
 	}
-	if c := f.Code; c != nil && c.Note != "" {
+	if c != nil && c.Note != "" {
 		// What the activity's code says (show and scan --source).
 		line()
 		line("**Code:** ", Markdown(c.Note))
 		if c.Refusal != nil {
 			line()
-			line("- `", Markdown(CodeLocText(c.Refusal.CodeLocation)), "` ", Markdown(c.Refusal.Excerpt))
+			line("- `", Markdown(CodeLocText(c.Refusal.Location)), "` ", Markdown(c.Refusal.Excerpt))
 		}
 		for _, h := range c.Hazards {
 			line()
-			line("- ", h.Rule, " at `", Markdown(CodeLocText(h.CodeLocation)), "`: ", Markdown(h.Message))
+			line("- ", h.Rule, " at `", Markdown(CodeLocText(h.Location)), "`: ", Markdown(h.Message))
 		}
 	}
 	return b
 }
 
 // CodeLocText is a place in source code: "file:line:col".
-func CodeLocText(l detect.CodeLocation) string {
+func CodeLocText(l review.Location) string {
 	return l.File + ":" + strconv.Itoa(l.Line) + ":" + strconv.Itoa(l.Col)
 }

@@ -12,7 +12,6 @@ import (
 	"strings"
 	"time"
 
-	"charm.land/bubbles/v2/key"
 	"charm.land/bubbles/v2/spinner"
 	tea "charm.land/bubbletea/v2"
 
@@ -155,6 +154,9 @@ type Model struct {
 	input  lineinput.Model
 	typing bool
 
+	// keys are the list's bindings (keys.go).
+	keys []common.Binding
+
 	spin      spinner.Model
 	loading   bool
 	loadSince time.Time
@@ -199,13 +201,15 @@ var _ common.Pane = (*Model)(nil)
 
 // New returns an empty run list, newest runs first.
 func New(c *common.Common) *Model {
-	return &Model{
+	m := &Model{
 		c:     c,
 		sums:  make(map[string]Summary),
 		input: lineinput.Model{Prompt: "/", Limit: 256},
 		spin:  spinner.New(spinner.WithSpinner(spinner.Line)),
 		sort:  sortState{col: sortStarted, desc: true},
 	}
+	m.keys = m.bindings()
+	return m
 }
 
 // SetSource says what the list is read from: the query, and where (a
@@ -385,7 +389,8 @@ func (m *Model) Update(msg tea.Msg) tea.Cmd {
 			m.apply()
 		}
 	case tea.KeyPressMsg:
-		return m.handleKey(msg)
+		cmd, _ := m.Keys().Handle(msg)
+		return cmd
 	case tea.MouseClickMsg:
 		ev := msg.Mouse()
 		if ev.Button == tea.MouseLeft && ev.Y >= 2 && (!m.previewShown() || ev.X < m.listWidth()) {
@@ -400,66 +405,6 @@ func (m *Model) Update(msg tea.Msg) tea.Cmd {
 		case tea.MouseWheelDown:
 			m.tbl.Move(3)
 		}
-	}
-	return nil
-}
-
-func (m *Model) handleKey(msg tea.KeyPressMsg) tea.Cmd {
-	if m.typing {
-		switch msg.String() {
-		case "enter":
-			m.typing = false
-		case "esc":
-			m.typing = false
-			m.query = ""
-			m.apply()
-		default:
-			if m.input.Update(msg) {
-				m.query = m.input.Value()
-				m.apply()
-			}
-		}
-		return nil
-	}
-	if m.sorting {
-		m.sorting = false
-		for i, s := range sortKeys {
-			if msg.Text == s.key {
-				if m.sort.col == i {
-					m.sort.desc = !m.sort.desc
-				} else {
-					m.sort = sortState{col: i, desc: i == sortStarted || i == sortFindings || i == sortDuration}
-				}
-				m.apply()
-			}
-		}
-		return nil
-	}
-	k := &m.c.Keys
-	switch {
-	case key.Matches(msg, k.Enter):
-		if run, ok := m.Selected(); ok {
-			return func() tea.Msg { return OpenMsg{Run: run} }
-		}
-	case key.Matches(msg, k.Filter):
-		m.typing = true
-		m.input.SetValue(m.query)
-	case key.Matches(msg, k.Failed):
-		m.failed = !m.failed
-		m.apply()
-	case key.Matches(msg, k.Retried):
-		m.retried = !m.retried
-		m.apply()
-	case key.Matches(msg, k.Flagged):
-		m.flagged = !m.flagged
-		m.apply()
-	case key.Matches(msg, k.Sort):
-		m.sorting = true
-	case key.Matches(msg, k.Back):
-		m.query, m.failed, m.retried, m.flagged = "", false, false, false
-		m.apply()
-	default:
-		m.tbl.Update(msg, k)
 	}
 	return nil
 }
@@ -909,27 +854,6 @@ func runSpan(run *catalyst.Run, now time.Time) (time.Duration, string, bool) {
 	return end.Sub(run.CreatedAt), mark, true
 }
 
-// ShortHelp returns the keys for the key bar (the root adds help and quit).
-func (m *Model) ShortHelp() []key.Binding {
-	k := &m.c.Keys
-	switch {
-	case m.typing:
-		return []key.Binding{
-			key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "keep filter")),
-			key.NewBinding(key.WithKeys("esc"), key.WithHelp("esc", "clear filter")),
-		}
-	case m.sorting:
-		return []key.Binding{key.NewBinding(key.WithKeys("esc"), key.WithHelp("esc", "cancel sort"))}
-	case m.err != "" && !m.listed:
-		retry := k.Refresh
-		retry.SetHelp("R", "retry")
-		return []key.Binding{retry}
-	}
-	open := k.Enter
-	open.SetHelp("enter", "open run")
-	return []key.Binding{open, k.Filter, k.Failed, k.Flagged, k.Sort, k.Refresh, k.CopyID, k.Open}
-}
-
 // Legend explains the run list's marks for the help screen.
 func (m *Model) Legend() []common.Legend {
 	return []common.Legend{
@@ -945,21 +869,5 @@ func (m *Model) Legend() []common.Legend {
 		{Title: "Filter (/)", Marks: [][2]string{
 			{"/text", "status, workflow, run id, app, finding ids, activities"},
 		}},
-	}
-}
-
-// KeyGroups returns every key of the list in titled groups.
-func (m *Model) KeyGroups() []common.KeyGroup {
-	k := &m.c.Keys
-	open := k.Enter
-	open.SetHelp("enter", "open run")
-	back := k.Back
-	back.SetHelp("esc", "clear filter")
-	return []common.KeyGroup{
-		{Title: "Move", Keys: k.Navigation()},
-		{Title: "Run list", Keys: []key.Binding{open, back, k.Sort, k.Refresh}},
-		{Title: "Filter", Keys: []key.Binding{k.Filter, k.Failed, k.Retried, k.Flagged}},
-		{Title: "Run", Keys: []key.Binding{k.Open, k.CopyID, k.CopyLink}},
-		{Title: "App", Keys: []key.Binding{k.Help, k.Quit, k.ForceQuit}},
 	}
 }

@@ -279,7 +279,7 @@ func TestErrorKeyBarOffersRetry(t *testing.T) {
 	m := newList(80, 20)
 	m.SetError("could not list runs: boom")
 	var keys []string
-	for _, b := range m.ShortHelp() {
+	for _, b := range m.Keys().Bar() {
 		keys = append(keys, b.Help().Key+" "+b.Help().Desc)
 	}
 	if strings.Join(keys, ",") != "R retry" {

@@ -73,7 +73,7 @@ const (
 // are sanitized where they are shown.
 type codeRow struct {
 	kind codeKind
-	// activity is the activity's position in Report.Code; item the
+	// activity is the activity's position in Code.Activities; item the
 	// hazard's or refusal's position in the review's activity (-1 for
 	// none).
 	activity int32
@@ -83,7 +83,7 @@ type codeRow struct {
 	// "no hazard", "not found").
 	rule    string
 	message string
-	loc     detect.CodeLocation
+	loc     review.Location
 	// excerpt is the reviewed line; context the lines around it as the
 	// file holds them now.
 	excerpt string
@@ -115,7 +115,7 @@ const excerptWidth = 200
 // codeIndex is the Code tab's rows, built once per analysis.
 type codeIndex struct {
 	src *CodeSource
-	// names and acts are, per Report.Code entry, the activity's name and
+	// names and acts are, per Code.Activities entry, the activity's name and
 	// the review's activity (nil where the source does not define it).
 	names []string
 	acts  []*review.Activity
@@ -147,25 +147,25 @@ const (
 	ruleNotFound = "not found"
 )
 
-// AddCode joins the source's review to the report — each finding gains the
-// code evidence of its activity, and the report lists every activity the
-// run called, found or not (review.Join) — and indexes the Code tab's
+// AddCode joins the source's review to the report — the code evidence of
+// each finding's activity, and every activity the run called, found or
+// not (review.Join, kept as Index.Code) — and indexes the Code tab's
 // rows, reading the lines around each from the source files. It runs with
 // NewIndex, off the UI goroutine; a nil source adds nothing.
 func (x *Index) AddCode(src *CodeSource) {
 	if src == nil || src.Review == nil {
 		return
 	}
-	review.Join(x.Report, src.Review)
+	x.Code = review.Join(x.Report, src.Review)
 	x.code = newCodeIndex(x, src)
 }
 
 func newCodeIndex(x *Index, src *CodeSource) *codeIndex {
-	rep := x.Report
-	ci := &codeIndex{src: src, names: make([]string, len(rep.Code)), acts: make([]*review.Activity, len(rep.Code)),
-		listed: make(map[string]struct{}, len(rep.Code)), worst: -1}
-	for i := range rep.Code {
-		ca := &rep.Code[i]
+	rep, acts := x.Report, x.Code.Activities
+	ci := &codeIndex{src: src, names: make([]string, len(acts)), acts: make([]*review.Activity, len(acts)),
+		listed: make(map[string]struct{}, len(acts)), worst: -1}
+	for i := range acts {
+		ca := &acts[i]
 		ci.names[i] = ca.Name
 		ci.listed[ca.Name] = struct{}{}
 		a := src.Review.Activity(ca.Name)
@@ -178,12 +178,12 @@ func newCodeIndex(x *Index, src *CodeSource) *codeIndex {
 		for k := range a.Hazards {
 			h := &a.Hazards[k]
 			ci.add(codeRow{kind: codeHazard, activity: int32(i), item: int32(k), severity: h.Severity,
-				rule: string(h.Rule), message: h.Message, loc: codeLoc(h.Location), excerpt: h.Excerpt})
+				rule: string(h.Rule), message: h.Message, loc: h.Location, excerpt: h.Excerpt})
 		}
 		for k := range a.Guards {
 			g := &a.Guards[k]
 			ci.add(codeRow{kind: codeRefusal, activity: int32(i), item: int32(k), rule: ruleRefusal,
-				message: g.What, loc: codeLoc(g.Location), excerpt: g.Excerpt})
+				message: g.What, loc: g.Location, excerpt: g.Excerpt})
 		}
 		if len(a.Hazards) == 0 && len(a.Guards) == 0 {
 			msg := "no hazard found"
@@ -191,18 +191,18 @@ func newCodeIndex(x *Index, src *CodeSource) *codeIndex {
 				msg += "; " + format.Plural(n, "call") + " twice cannot see"
 			}
 			ci.add(codeRow{kind: codeClean, activity: int32(i), item: -1, rule: ruleClean, message: msg,
-				loc: codeLoc(a.Location)})
+				loc: a.Location})
 		}
 	}
-	ci.findings, ci.findingCount = make([][]int32, len(rep.Code)), make([]int, len(rep.Code))
-	byName := make(map[string]int, len(rep.Code))
+	ci.findings, ci.findingCount = make([][]int32, len(acts)), make([]int, len(acts))
+	byName := make(map[string]int, len(acts))
 	for i, n := range ci.names {
 		byName[n] = i
 	}
 	for fi := range rep.Findings {
 		f := &rep.Findings[fi]
 		i, ok := byName[f.Activity]
-		if !ok || f.Code == nil {
+		if !ok || x.Code.Finding(fi) == nil {
 			continue
 		}
 		if ci.findingCount[i]++; len(ci.findings[i]) < maxFindingsOn {
@@ -223,10 +223,6 @@ const maxFindingsOn = 3
 func (ci *codeIndex) has(activity string) bool {
 	_, ok := ci.listed[activity]
 	return ok
-}
-
-func codeLoc(l review.Location) detect.CodeLocation {
-	return detect.CodeLocation{File: l.File, Line: l.Line, Col: l.Col}
 }
 
 func (ci *codeIndex) add(r codeRow) {
@@ -347,7 +343,7 @@ func (ci *codeIndex) index(x *Index) {
 }
 
 // locText is a place in a file: "file:line" ("" for none).
-func locText(l detect.CodeLocation) string {
+func locText(l review.Location) string {
 	if l.File == "" {
 		return ""
 	}

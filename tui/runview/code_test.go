@@ -10,7 +10,6 @@ import (
 	"testing"
 	"testing/fstest"
 
-	"github.com/twice-cli/twice/detect"
 	"github.com/twice-cli/twice/detect/review"
 )
 
@@ -68,7 +67,7 @@ func TestCommonFolder(t *testing.T) {
 	rows := func(files ...string) []codeRow {
 		var out []codeRow
 		for _, f := range files {
-			out = append(out, codeRow{loc: detect.CodeLocation{File: f, Line: 1}})
+			out = append(out, codeRow{loc: review.Location{File: f, Line: 1}})
 		}
 		return out
 	}

@@ -8,8 +8,8 @@ import (
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
 
-	"github.com/twice-cli/twice/detect"
 	"github.com/twice-cli/twice/detect/review"
+	"github.com/twice-cli/twice/tui/common"
 	"github.com/twice-cli/twice/tui/format"
 	"github.com/twice-cli/twice/tui/table"
 )
@@ -23,7 +23,7 @@ type showExcerptMsg struct{ to *viewData }
 type jumpToCodeMsg struct {
 	to       *viewData
 	activity string
-	loc      detect.CodeLocation
+	loc      review.Location
 }
 
 // EditMsg asks the root to open a source file at a line in the user's
@@ -196,7 +196,7 @@ func (t *codeTab) filteredRows(msg filteredMsg) { t.list.answer(msg) }
 
 // selectFor selects an activity's row at loc, else its first row; false
 // when the filter hides them all.
-func (t *codeTab) selectFor(activity string, loc detect.CodeLocation) bool {
+func (t *codeTab) selectFor(activity string, loc review.Location) bool {
 	ci := t.code()
 	if ci == nil {
 		return false
@@ -217,21 +217,50 @@ func (t *codeTab) selectFor(activity string, loc detect.CodeLocation) bool {
 	return first >= 0 && t.list.selectRow(first)
 }
 
-func (t *codeTab) update(msg tea.KeyPressMsg) tea.Cmd {
+// bindings: enter shows the selected row's excerpt, whole screen (on an
+// activity the source does not define, why); e opens its line in the
+// editor.
+func (t *codeTab) bindings() []common.Binding {
 	k := &t.d.c.Keys
-	switch {
-	case key.Matches(msg, k.Enter):
-		if t.selected() == nil {
-			return nil
-		}
-		m := showExcerptMsg{to: t.d}
-		return func() tea.Msg { return m }
-	case key.Matches(msg, k.Edit):
-		m := t.edit()
-		return func() tea.Msg { return m }
+	return []common.Binding{
+		{Key: relabel(k.Enter, "the excerpt, whole screen"), Group: common.GroupCode, Bar: inList, Hint: t.enterHint, Do: t.enter},
+		{Key: k.Edit, Group: common.GroupCode, Bar: inList, Hint: t.editHint, Do: t.editKey},
 	}
-	t.list.tbl.Update(msg, k)
-	return nil
+}
+
+// enter shows the selected row in the detail pane, whole screen.
+func (t *codeTab) enter(tea.KeyPressMsg) tea.Cmd {
+	if t.selected() == nil {
+		return nil
+	}
+	m := showExcerptMsg{to: t.d}
+	return func() tea.Msg { return m }
+}
+
+// editKey asks the root to open the selected row's line in the editor (or
+// says why there is none).
+func (t *codeTab) editKey(tea.KeyPressMsg) tea.Cmd {
+	m := t.edit()
+	return func() tea.Msg { return m }
+}
+
+// enterHint names what enter shows on the selected row.
+func (t *codeTab) enterHint() key.Help {
+	switch r := t.selected(); {
+	case r == nil:
+		return key.Help{}
+	case r.kind == codeNotFound:
+		return key.Help{Key: "enter", Desc: "why"}
+	}
+	return key.Help{Key: "enter", Desc: "show excerpt"}
+}
+
+// editHint shows e on a row with a file to open.
+func (t *codeTab) editHint() key.Help {
+	if r := t.selected(); r == nil || r.kind == codeNotFound {
+		return key.Help{}
+	}
+	return t.d.c.Keys.Edit.Help()
 }
 
 // edit is what e asks for on the selected row.
@@ -244,21 +273,6 @@ func (t *codeTab) edit() EditMsg {
 		return EditMsg{Why: "the source given does not define " + format.Line(t.code().names[r.activity]) + ": there is no file to open"}
 	}
 	return EditMsg{File: r.loc.File, Line: r.loc.Line, Source: t.d.code}
-}
-
-// keys are the tab's own keys for the key bar.
-func (t *codeTab) keys() []key.Binding {
-	r := t.selected()
-	if r == nil {
-		return nil
-	}
-	enter := t.d.c.Keys.Enter
-	enter.SetHelp("enter", "show excerpt")
-	if r.kind == codeNotFound {
-		enter.SetHelp("enter", "why")
-		return []key.Binding{enter}
-	}
-	return []key.Binding{enter, t.d.c.Keys.Edit}
 }
 
 func (t *codeTab) lines(width, height int) []string {
@@ -391,7 +405,7 @@ func (t *codeTab) describe() (string, []string) {
 // and what it means for this run's findings.
 func describeCode(d *viewData, r *codeRow) (string, []string) {
 	ci := d.idx.code
-	ca := &d.idx.Report.Code[r.activity]
+	ca := &d.idx.Code.Activities[r.activity]
 	a := ci.acts[r.activity]
 	b := &text{d: d}
 	name := format.Line(ca.Name)
@@ -441,7 +455,7 @@ func describeCode(d *viewData, r *codeRow) (string, []string) {
 				if o.Target != "" && o.Target != o.Call {
 					call += " (" + format.Line(o.Target) + ")"
 				}
-				b.line("  " + format.Line(locText(codeLoc(o.Location))) + ": " + call)
+				b.line("  " + format.Line(locText(o.Location)) + ": " + call)
 			}
 		}
 	case codeNotFound:
@@ -462,7 +476,7 @@ func activityText(a *review.Activity) string {
 	if a.Func != "" && a.Func != a.Name {
 		s += " (function " + format.Line(a.Func) + ")"
 	}
-	return s + " at " + format.Line(locText(codeLoc(a.Location)))
+	return s + " at " + format.Line(locText(a.Location))
 }
 
 // excerpt adds the lines around a row's line, its own marked, or why they
@@ -497,7 +511,7 @@ func (b *text) notFound(name string, ci *codeIndex) {
 	rev := ci.src.Review
 	b.line(format.Line(name) + " is called in this run, but the source given does not define it: twice could not check its code.")
 	if a := rev.Activity(name); a != nil && a.Unresolved {
-		b.line("It is registered at " + format.Line(locText(codeLoc(a.Registered))) + " as " + format.Line(a.Func) +
+		b.line("It is registered at " + format.Line(locText(a.Registered)) + " as " + format.Line(a.Func) +
 			", a function twice did not find in the reviewed files.")
 	}
 	b.blank()
@@ -543,7 +557,7 @@ func sourceCounts(rev *review.Report) string {
 }
 
 // findingsOn adds what this run's findings on activity a (its position in
-// Report.Code) say its code changes: the most severe few, and how many
+// Code.Activities) say its code changes: the most severe few, and how many
 // more there are.
 func (b *text) findingsOn(a int32) {
 	ci := b.d.idx.code
@@ -555,8 +569,8 @@ func (b *text) findingsOn(a int32) {
 	for _, fi := range fs {
 		f := &b.d.idx.Report.Findings[fi]
 		b.line("  " + format.SeverityMark(f.Severity) + " " + string(f.ID) + " (" + string(f.Confidence) + ")")
-		if f.Code.Note != "" {
-			b.line("    " + format.Line(f.Code.Note))
+		if note := b.d.idx.Code.Finding(int(fi)).Note; note != "" {
+			b.line("    " + format.Line(note))
 		}
 	}
 	if more := ci.findingCount[a] - len(fs); more > 0 {
@@ -581,22 +595,23 @@ func (b *text) sourceLines(r *codeRow, src *CodeSource) {
 // codePlace is the place a finding's code evidence points to: its first
 // hazard, else the write that refuses the repeat, else the activity's
 // definition (none when the source does not define it).
-func codePlace(ev *detect.CodeEvidence) detect.CodeLocation {
+func codePlace(ev *review.CodeEvidence) review.Location {
 	switch {
 	case ev == nil || !ev.Found:
-		return detect.CodeLocation{}
+		return review.Location{}
 	case len(ev.Hazards) > 0:
-		return ev.Hazards[0].CodeLocation
+		return ev.Hazards[0].Location
 	case ev.Refusal != nil:
-		return ev.Refusal.CodeLocation
+		return ev.Refusal.Location
 	}
 	return ev.Definition
 }
 
-// editPlace is what e asks for on a finding's code row: its code
+// editPlace is what e asks for on finding fi's code row: its code
 // evidence's place in the editor.
-func editPlace(d *viewData, f *detect.Finding) EditMsg {
-	at := codePlace(f.Code)
+func editPlace(d *viewData, fi int) EditMsg {
+	f := &d.idx.Report.Findings[fi]
+	at := codePlace(d.idx.Code.Finding(fi))
 	if at.File == "" {
 		return EditMsg{Why: "the source given does not define " + format.Line(f.Activity) + ": there is no file to open"}
 	}
@@ -610,14 +625,14 @@ func describeFindingCode(d *viewData, fi int) (string, []string) {
 	b := &text{d: d}
 	b.line(d.c.Styles.Label.Render("press enter to show it in the Code tab"))
 	b.blank()
-	b.code(f.Code)
+	b.code(d.idx.Code.Finding(fi))
 	return "Code · " + string(f.ID) + " · " + format.Line(f.Activity), b.out
 }
 
 // code adds a finding's code evidence: the verdict's note, where the
 // activity is defined, the hazards that bear on the finding and the write
 // that refuses the repeat.
-func (b *text) code(ev *detect.CodeEvidence) {
+func (b *text) code(ev *review.CodeEvidence) {
 	if ev.Note != "" {
 		b.line(format.Line(ev.Note))
 	}
@@ -625,9 +640,9 @@ func (b *text) code(ev *detect.CodeEvidence) {
 		b.kv("", "defined at", format.Line(format.CodeLocText(ev.Definition)))
 	}
 	for _, h := range ev.Hazards {
-		b.kv("", format.SeverityGlyph(h.Severity)+" "+format.Line(h.Rule), format.Line(format.CodeLocText(h.CodeLocation))+": "+format.Line(h.Message))
+		b.kv("", format.SeverityGlyph(h.Severity)+" "+format.Line(h.Rule), format.Line(format.CodeLocText(h.Location))+": "+format.Line(h.Message))
 	}
 	if r := ev.Refusal; r != nil {
-		b.kv("", "✓ refused by", format.Line(format.CodeLocText(r.CodeLocation))+": "+format.Line(r.Message))
+		b.kv("", "✓ refused by", format.Line(format.CodeLocText(r.Location))+": "+format.Line(r.Message))
 	}
 }

@@ -8,6 +8,7 @@ import (
 	"github.com/twice-cli/twice/catalyst"
 	"github.com/twice-cli/twice/catalyst/safetext"
 	"github.com/twice-cli/twice/detect"
+	"github.com/twice-cli/twice/detect/review"
 	"github.com/twice-cli/twice/tui/format"
 )
 
@@ -237,7 +238,7 @@ func describeInvocation(d *viewData, ii int) (string, []string) {
 	// What is wrong and why comes first: it is what the user opened the
 	// run for. The facts it rests on follow.
 	for _, fi := range inv.Findings {
-		b.finding(&rep.Findings[fi])
+		b.finding(&rep.Findings[fi], d.idx.Code.Finding(fi))
 	}
 	if len(inv.Findings) > 0 {
 		b.blank()
@@ -333,8 +334,9 @@ func (b *text) attempt(indent string, ii int, inv *detect.Invocation, ai int) {
 	}
 }
 
-// finding adds a finding's mark, explanation, confidence and advice.
-func (b *text) finding(f *detect.Finding) {
+// finding adds a finding's mark, explanation, confidence and advice, and
+// what its activity's code says (code: nil for nothing).
+func (b *text) finding(f *detect.Finding, code *review.CodeEvidence) {
 	b.heading(format.SeverityMark(f.Severity) + " " + format.FindingWord(f.ID, f.Confidence) + " — " + string(f.ID))
 	b.kv("  ", "confidence", string(f.Confidence))
 	if f.Explanation != "" {
@@ -343,8 +345,8 @@ func (b *text) finding(f *detect.Finding) {
 	if f.Advice != "" {
 		b.kv("  ", "advice", format.Line(f.Advice))
 	}
-	if f.Code != nil && f.Code.Note != "" {
-		b.kv("  ", "code", format.Line(f.Code.Note))
+	if code != nil && code.Note != "" {
+		b.kv("  ", "code", format.Line(code.Note))
 	}
 }
 
@@ -381,9 +383,9 @@ func describeFinding(d *viewData, fi int) (string, []string) {
 		b.blank()
 		b.kv("", "advice", format.Line(f.Advice))
 	}
-	if f.Code != nil {
+	if code := d.idx.Code.Finding(fi); code != nil {
 		b.heading("Code (--source)")
-		b.code(f.Code)
+		b.code(code)
 	}
 	for _, s := range rep.Skipped {
 		if s.Invocation == "" || s.Invocation == f.Invocation {

@@ -10,6 +10,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/twice-cli/twice/catalyst"
+	"github.com/twice-cli/twice/tui/common"
 	"github.com/twice-cli/twice/tui/format"
 	"github.com/twice-cli/twice/tui/table"
 )
@@ -229,24 +230,28 @@ func (t *eventsTab) filteredRows(msg filteredMsg) { t.list.answer(msg) }
 // selectEvent puts the cursor on event ev; false when the filter hides it.
 func (t *eventsTab) selectEvent(ev int) bool { return t.list.selectRow(int32(ev)) }
 
-func (t *eventsTab) update(msg tea.KeyPressMsg) tea.Cmd {
-	if key.Matches(msg, t.d.c.Keys.Enter) {
-		if ev := t.selectedEvent(); ev >= 0 {
-			return t.d.openChildOfEvent(ev)
-		}
-		return nil
+// bindings: enter on an event of a child workflow opens the child's run.
+func (t *eventsTab) bindings() []common.Binding {
+	return []common.Binding{
+		{Key: t.d.c.Keys.Enter, Group: common.GroupRunView, Bar: inList, Hint: t.enterHint, Do: t.enter},
 	}
-	t.list.tbl.Update(msg, &t.d.c.Keys)
+}
+
+// enter opens the selected event's child run, if it has one.
+func (t *eventsTab) enter(tea.KeyPressMsg) tea.Cmd {
+	if ev := t.selectedEvent(); ev >= 0 {
+		return t.d.openChildOfEvent(ev)
+	}
 	return nil
 }
 
-func (t *eventsTab) keys() []key.Binding {
+// enterHint shows enter on the key bar when the selected event has a child
+// run to open.
+func (t *eventsTab) enterHint() key.Help {
 	if ev := t.selectedEvent(); ev >= 0 && t.d.childOfEvent(ev) != nil {
-		b := t.d.c.Keys.Enter
-		b.SetHelp("enter", "open child run")
-		return []key.Binding{b}
+		return key.Help{Key: "enter", Desc: "open child run"}
 	}
-	return nil
+	return key.Help{}
 }
 
 func (t *eventsTab) lines(width, height int) []string {

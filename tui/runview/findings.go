@@ -12,6 +12,7 @@ import (
 	"github.com/twice-cli/twice/catalyst"
 	"github.com/twice-cli/twice/catalyst/safetext"
 	"github.com/twice-cli/twice/detect"
+	"github.com/twice-cli/twice/tui/common"
 	"github.com/twice-cli/twice/tui/format"
 	"github.com/twice-cli/twice/tui/table"
 )
@@ -258,7 +259,7 @@ func (t *findingsTab) codeRows(f int32) int {
 	if x == nil || x.code == nil {
 		return 0
 	}
-	if fd := &x.Report.Findings[f]; fd.Code != nil && x.code.has(fd.Activity) {
+	if x.Code.Finding(int(f)) != nil && x.code.has(x.Report.Findings[f].Activity) {
 		return 1
 	}
 	return 0
@@ -278,60 +279,73 @@ func (t *findingsTab) selectRow(r findRow) bool {
 	return ok
 }
 
-func (t *findingsTab) update(msg tea.KeyPressMsg) tea.Cmd {
+// bindings: enter shows what the selected row points to (a finding its
+// invocation, evidence its event, a code row the Code tab); with source
+// given, e opens a code row's place in the editor.
+func (t *findingsTab) bindings() []common.Binding {
 	k := &t.d.c.Keys
-	if key.Matches(msg, k.Enter) {
-		r, ok := t.selected()
-		if !ok {
-			return nil
-		}
-		f := &t.d.idx.Report.Findings[r.f]
-		if t.isCode(r) {
-			msg := jumpToCodeMsg{to: t.d, activity: f.Activity, loc: codePlace(f.Code)}
-			return func() tea.Msg { return msg }
-		}
-		if r.ev >= 0 {
-			msg := jumpToEventMsg{to: t.d, event: f.Evidence[r.ev].Event}
-			return func() tea.Msg { return msg }
-		}
-		if f.InvocationIndex >= 0 {
-			msg := jumpToInvocationMsg{to: t.d, invocation: f.InvocationIndex}
-			return func() tea.Msg { return msg }
-		}
+	out := []common.Binding{
+		{Key: k.Enter, Group: common.GroupRunView, Bar: inList, Hint: t.enterHint, Do: t.enter},
+	}
+	if t.d.code != nil {
+		out = append(out, common.Binding{Key: k.Edit, Group: common.GroupCode, Bar: inList, Hint: t.editHint, Do: t.edit})
+	}
+	return out
+}
+
+// enter shows what the selected row points to.
+func (t *findingsTab) enter(tea.KeyPressMsg) tea.Cmd {
+	r, ok := t.selected()
+	if !ok {
 		return nil
 	}
-	if key.Matches(msg, k.Edit) {
-		if r, ok := t.selected(); ok && t.isCode(r) {
-			m := editPlace(t.d, &t.d.idx.Report.Findings[r.f])
-			return func() tea.Msg { return m }
-		}
-		return nil
+	f := &t.d.idx.Report.Findings[r.f]
+	if t.isCode(r) {
+		msg := jumpToCodeMsg{to: t.d, activity: f.Activity, loc: codePlace(t.d.idx.Code.Finding(int(r.f)))}
+		return func() tea.Msg { return msg }
 	}
-	t.list.tbl.Update(msg, k)
+	if r.ev >= 0 {
+		msg := jumpToEventMsg{to: t.d, event: f.Evidence[r.ev].Event}
+		return func() tea.Msg { return msg }
+	}
+	if f.InvocationIndex >= 0 {
+		msg := jumpToInvocationMsg{to: t.d, invocation: f.InvocationIndex}
+		return func() tea.Msg { return msg }
+	}
 	return nil
 }
 
-// keys names what enter does on the selected row: a finding opens its
-// invocation's attempts, an evidence line shows its event.
-func (t *findingsTab) keys() []key.Binding {
-	b := t.d.c.Keys.Enter
+// edit opens a code row's place in the editor.
+func (t *findingsTab) edit(tea.KeyPressMsg) tea.Cmd {
+	if r, ok := t.selected(); ok && t.isCode(r) {
+		m := editPlace(t.d, int(r.f))
+		return func() tea.Msg { return m }
+	}
+	return nil
+}
+
+// enterHint names what enter shows on the selected row.
+func (t *findingsTab) enterHint() key.Help {
 	r, ok := t.selected()
 	switch {
 	case !ok:
-		return nil
+		return key.Help{}
 	case t.isCode(r):
-		b.SetHelp("enter", "show code")
-		if codePlace(t.d.idx.Report.Findings[r.f].Code).File != "" {
-			return []key.Binding{b, t.d.c.Keys.Edit}
-		}
+		return key.Help{Key: "enter", Desc: "show code"}
 	case r.ev >= 0:
-		b.SetHelp("enter", "show event")
+		return key.Help{Key: "enter", Desc: "show event"}
 	case t.d.idx.Report.Findings[r.f].InvocationIndex >= 0:
-		b.SetHelp("enter", "show invocation")
-	default:
-		return nil
+		return key.Help{Key: "enter", Desc: "show invocation"}
 	}
-	return []key.Binding{b}
+	return key.Help{}
+}
+
+// editHint shows e on a code row whose place is in a file.
+func (t *findingsTab) editHint() key.Help {
+	if r, ok := t.selected(); ok && t.isCode(r) && codePlace(t.d.idx.Code.Finding(int(r.f))).File != "" {
+		return t.d.c.Keys.Edit.Help()
+	}
+	return key.Help{}
 }
 
 func (t *findingsTab) lines(width, height int) []string {
@@ -363,7 +377,7 @@ func (t *findingsTab) lines(width, height int) []string {
 		}
 		var line string
 		if t.isCode(r) {
-			line = format.Pad(cursor+"    └ code: "+format.Clip(f.Code.Note, 300), width)
+			line = format.Pad(cursor+"    └ code: "+format.Clip(x.Code.Finding(int(r.f)).Note, 300), width)
 			if selected {
 				return s.Selected.Render(line)
 			}
@@ -434,7 +448,7 @@ func (t *findingsTab) copyTarget() (text, what string) {
 		return "", ""
 	}
 	f := &t.d.idx.Report.Findings[r.f]
-	return string(format.AppendFindingMarkdown(nil, f)), "the " + string(f.ID) + " finding as Markdown"
+	return string(format.AppendFindingMarkdown(nil, f, t.d.idx.Code.Finding(int(r.f)))), "the " + string(f.ID) + " finding as Markdown"
 }
 
 func (t *findingsTab) selection() string {

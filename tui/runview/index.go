@@ -3,6 +3,7 @@ package runview
 import (
 	"github.com/twice-cli/twice/catalyst"
 	"github.com/twice-cli/twice/detect"
+	"github.com/twice-cli/twice/detect/review"
 	"github.com/twice-cli/twice/tui/format"
 	"github.com/twice-cli/twice/tui/table"
 )
@@ -29,6 +30,9 @@ const filterFlags = flagFailed | flagRetried | flagFlagged
 type Index struct {
 	// Report is detect's report for the history.
 	Report *detect.Report
+	// Code is what the reviewed source says about Report (AddCode); nil
+	// when no source was given.
+	Code *review.Joined
 
 	eventInv     []int32 // per event: its invocation, -1 for none
 	eventAttempt []int32 // per event: its attempt's position in the invocation, -1 for none

@@ -10,6 +10,7 @@ import (
 
 	"github.com/twice-cli/twice/catalyst/safetext"
 	"github.com/twice-cli/twice/detect"
+	"github.com/twice-cli/twice/tui/common"
 	"github.com/twice-cli/twice/tui/format"
 	"github.com/twice-cli/twice/tui/table"
 )
@@ -324,48 +325,65 @@ func (t *invocationsTab) toggle() {
 	t.selectRow(invRow{r.inv, -1})
 }
 
-func (t *invocationsTab) update(msg tea.KeyPressMsg) tea.Cmd {
+// bindings: enter opens a child workflow's run, or expands (folds) the
+// invocation; space expands (folds) it.
+func (t *invocationsTab) bindings() []common.Binding {
 	k := &t.d.c.Keys
-	switch {
-	case key.Matches(msg, k.Expand):
-		t.toggle()
-		return nil
-	case key.Matches(msg, k.Enter):
-		r, ok := t.selected()
-		if !ok {
-			return nil
-		}
-		if cmd := t.d.openChildOfAttempt(int(r.inv), int(r.att)); cmd != nil {
-			return cmd
-		}
-		t.toggle() // on an attempt: fold back to its invocation
-		return nil
+	return []common.Binding{
+		{Key: k.Enter, Group: common.GroupRunView, Bar: inList, Hint: t.enterHint, Do: t.enter},
+		{Key: k.Expand, Group: common.GroupRunView, Bar: inList, Hint: t.expandHint, Do: t.expand},
 	}
-	t.list.tbl.Update(msg, k)
-	return nil
 }
 
-func (t *invocationsTab) keys() []key.Binding {
+// enter opens the selected row's child run, or on an invocation of an
+// activity expands or folds it (on an attempt: folds back to its
+// invocation).
+func (t *invocationsTab) enter(tea.KeyPressMsg) tea.Cmd {
 	r, ok := t.selected()
 	if !ok {
 		return nil
 	}
-	var out []key.Binding
-	if t.d.childOfAttempt(int(r.inv), int(r.att)) != nil {
-		b := t.d.c.Keys.Enter
-		b.SetHelp("enter", "open child run")
-		out = append(out, b)
+	if cmd := t.d.openChildOfAttempt(int(r.inv), int(r.att)); cmd != nil {
+		return cmd
 	}
-	b := t.d.c.Keys.Expand
+	t.toggle()
+	return nil
+}
+
+// expand expands or folds the selected invocation's attempts.
+func (t *invocationsTab) expand(tea.KeyPressMsg) tea.Cmd {
+	t.toggle()
+	return nil
+}
+
+// foldWord says what expanding the selected invocation does.
+func (t *invocationsTab) foldWord(r invRow) string {
 	if t.expanded[t.invocations()[r.inv].Key] {
-		b.SetHelp(b.Help().Key, "fold attempts")
-	} else {
-		b.SetHelp(b.Help().Key, "attempts")
+		return "fold attempts"
 	}
-	if len(out) == 0 {
-		b.SetHelp("enter", b.Help().Desc)
+	return "attempts"
+}
+
+// enterHint says what enter does on the selected row.
+func (t *invocationsTab) enterHint() key.Help {
+	r, ok := t.selected()
+	switch {
+	case !ok:
+		return key.Help{}
+	case t.d.childOfAttempt(int(r.inv), int(r.att)) != nil:
+		return key.Help{Key: "enter", Desc: "open child run"}
 	}
-	return append(out, b)
+	return key.Help{Key: "enter", Desc: t.foldWord(r)}
+}
+
+// expandHint says what space does, when enter does something else (opens
+// a child run).
+func (t *invocationsTab) expandHint() key.Help {
+	r, ok := t.selected()
+	if !ok || t.d.childOfAttempt(int(r.inv), int(r.att)) == nil {
+		return key.Help{}
+	}
+	return key.Help{Key: t.d.c.Keys.Expand.Help().Key, Desc: t.foldWord(r)}
 }
 
 func (t *invocationsTab) lines(width, height int) []string {

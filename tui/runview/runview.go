@@ -13,7 +13,6 @@ import (
 	"strings"
 	"time"
 
-	"charm.land/bubbles/v2/key"
 	"charm.land/bubbles/v2/spinner"
 	tea "charm.land/bubbletea/v2"
 
@@ -191,7 +190,6 @@ type tabPane interface {
 	// column c (again: reversed).
 	sortState() ([]sortColumn, sortState)
 	setSort(c int) tea.Cmd
-	update(msg tea.KeyPressMsg) tea.Cmd
 	// lines renders the heading and the rows, exactly height lines.
 	lines(width, height int) []string
 	// need is the width the list's columns want (0: any it is given).
@@ -204,7 +202,11 @@ type tabPane interface {
 	// copyTarget is what y copies: the text and what it is ("" text: the
 	// second says why nothing can be copied, or is "" too).
 	copyTarget() (text, what string)
-	keys() []key.Binding
+	// bindings are the tab's own keys, which apply while it is on
+	// screen (the view's come after them: a tab's key may shadow one of
+	// the view's, as the Timeline's + zooms rather than widening the
+	// detail pane).
+	bindings() []common.Binding
 }
 
 // Sizes of the detail pane, cycled by p and stepped by + and -.
@@ -244,6 +246,9 @@ type Model struct {
 	loadErr   string    // why the run could not be loaded
 	following bool
 
+	// keys are the view's bindings, the tabs' and its own (keys.go).
+	keys []common.Binding
+
 	// absent, when set, is a run that cannot be shown (a child workflow
 	// not in the file its parent was read from), and absentLines say why
 	// and where to find it.
@@ -271,6 +276,7 @@ func New(c *common.Common) *Model {
 	m.tabs[TabTimeline] = newTimelineTab(d, inv)
 	m.tabs[TabEvents] = newEventsTab(d)
 	m.tabs[TabFindings] = newFindingsTab(d)
+	m.bindKeys()
 	return m
 }
 
@@ -283,6 +289,7 @@ func (m *Model) SetCode(src *CodeSource) {
 	}
 	m.d.code = src
 	m.tabs = append(m.tabs, newCodeTab(m.d))
+	m.bindKeys()
 	m.layout()
 }
 
@@ -528,7 +535,7 @@ func (m *Model) Update(msg tea.Msg) tea.Cmd {
 			m.filteredRows(msg)
 		}
 	case tea.KeyPressMsg:
-		cmd := m.handleKey(msg)
+		cmd, _ := m.Keys().Handle(msg)
 		m.syncDetail(false)
 		return cmd
 	case tea.PasteMsg:
@@ -559,80 +566,6 @@ func (m *Model) filteredRows(msg filteredMsg) {
 	m.syncDetail(false)
 }
 
-// handleKey routes a key press: the filter input first while typing, the
-// sort menu while it is open, then the view's own keys, the focused
-// pane's, and the current tab's.
-func (m *Model) handleKey(msg tea.KeyPressMsg) tea.Cmd {
-	if m.typing {
-		return m.updateInput(msg)
-	}
-	if m.sorting {
-		return m.pickSort(msg)
-	}
-	k := &m.c.Keys
-	t := m.tabs[m.tab]
-	switch {
-	case m.d.h == nil:
-		if key.Matches(msg, k.Back) {
-			return func() tea.Msg { return common.BackMsg{} }
-		}
-	case key.Matches(msg, k.NextTab):
-		return m.SetTab(m.tab + 1)
-	case key.Matches(msg, k.PrevTab):
-		return m.SetTab(m.tab - 1)
-	case key.Matches(msg, k.Filter):
-		m.typing = true
-		m.input.SetValue(m.filter.query)
-	case key.Matches(msg, k.Failed):
-		return m.setFilter(filterState{m.filter.query, !m.filter.failed, m.filter.retried, m.filter.flagged})
-	case key.Matches(msg, k.Retried):
-		return m.setFilter(filterState{m.filter.query, m.filter.failed, !m.filter.retried, m.filter.flagged})
-	case key.Matches(msg, k.Flagged):
-		return m.setFilter(filterState{m.filter.query, m.filter.failed, m.filter.retried, !m.filter.flagged})
-	case key.Matches(msg, k.Sort):
-		m.sorting = true
-	case key.Matches(msg, k.Detail):
-		m.resizeDetail((m.detailSize+1)%(detailFull+1), true)
-	case m.tab == TabTimeline && !m.focusDetail && key.Matches(msg, k.Grow, k.Shrink):
-		return t.update(msg) // zoom the axis
-	case key.Matches(msg, k.Grow):
-		m.resizeDetail(min(m.detailSize+1, detailFull), false)
-	case key.Matches(msg, k.Shrink):
-		m.resizeDetail(max(m.detailSize-1, detailHidden), false)
-	case key.Matches(msg, k.FocusDetail):
-		m.setFocus(m.fitted.dw > 0)
-	case key.Matches(msg, k.FocusList):
-		if m.detailSize == detailFull {
-			m.resizeDetail(detailNormal, false)
-		}
-		m.setFocus(false)
-	case key.Matches(msg, k.Back):
-		switch {
-		case m.focusDetail && m.detailSize != detailFull:
-			m.setFocus(false)
-		case m.filter.active():
-			return m.setFilter(filterState{})
-		case m.detailSize == detailFull:
-			back := m.excerptOpen
-			m.resizeDetail(detailNormal, false)
-			if back {
-				// enter showed the row in full: esc goes back to the list.
-				m.setFocus(false)
-			}
-		default:
-			return func() tea.Msg { return common.BackMsg{} }
-		}
-	case key.Matches(msg, k.DetailDown):
-		m.detail.ScrollDown(1)
-	case key.Matches(msg, k.DetailUp):
-		m.detail.ScrollUp(1)
-	case m.focusDetail && m.detail.Navigate(msg, k):
-	default:
-		return t.update(msg)
-	}
-	return nil
-}
-
 // resizeDetail sets the detail pane's size; from the p key (cycle) a
 // hidden pane that has no room is skipped over.
 func (m *Model) resizeDetail(size int, cycle bool) {
@@ -654,38 +587,6 @@ func (m *Model) resizeDetail(size int, cycle bool) {
 func (m *Model) setFocus(on bool) {
 	m.focusDetail = on
 	m.detail.SetFocused(on)
-}
-
-// pickSort applies the sort menu's choice: a column's key sorts by it
-// (again: reversed); esc (or any other key) closes the menu.
-func (m *Model) pickSort(msg tea.KeyPressMsg) tea.Cmd {
-	m.sorting = false
-	cols, _ := m.tabs[m.tab].sortState()
-	for i, c := range cols {
-		if msg.Text == c.key {
-			return m.tabs[m.tab].setSort(i)
-		}
-	}
-	return nil
-}
-
-// updateInput handles a key while the filter is being typed: enter keeps
-// the filter, esc clears it, anything else edits it (applied as typed).
-func (m *Model) updateInput(msg tea.KeyPressMsg) tea.Cmd {
-	switch msg.String() {
-	case "enter":
-		m.typing = false
-		return nil
-	case "esc":
-		m.typing = false
-		return m.setFilter(filterState{"", m.filter.failed, m.filter.retried, m.filter.flagged})
-	}
-	if m.input.Update(msg) {
-		f := m.filter
-		f.query = m.input.Value()
-		return m.setFilter(f)
-	}
-	return nil
 }
 
 // paste adds pasted text to the filter while it is being typed.
@@ -1185,35 +1086,6 @@ func (m *Model) areaAt(x, y int) int {
 	return areaNone
 }
 
-// ShortHelp returns the keys for the key bar (the root adds help and quit).
-func (m *Model) ShortHelp() []key.Binding {
-	k := &m.c.Keys
-	switch {
-	case m.typing:
-		return []key.Binding{
-			key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "keep filter")),
-			key.NewBinding(key.WithKeys("esc"), key.WithHelp("esc", "clear filter")),
-		}
-	case m.sorting:
-		return []key.Binding{key.NewBinding(key.WithKeys("esc"), key.WithHelp("esc", "cancel sort"))}
-	case m.absent != nil:
-		back, link := k.Back, k.CopyLink
-		back.SetHelp("esc", "back to the parent")
-		return []key.Binding{back, k.CopyID, link, k.Open}
-	case m.d.h == nil:
-		retry, back := k.Refresh, k.Back
-		retry.SetHelp("R", "retry")
-		back.SetHelp("esc", "back")
-		return []key.Binding{retry, back}
-	case m.focusDetail:
-		list := k.FocusList
-		return []key.Binding{list, k.PageDown, k.PageUp, k.Detail, k.Grow, k.Shrink, k.CopyID}
-	}
-	out := append([]key.Binding{}, m.tabs[m.tab].keys()...)
-	out = append(out, k.NextTab, k.Filter, k.Sort, k.FocusDetail, k.Detail, k.CopyID, k.Failed, k.Flagged, k.Open, k.Back)
-	return out
-}
-
 // Legend explains the run view's marks for the help screen.
 func (m *Model) Legend() []common.Legend {
 	sev := format.SeverityGlyph(detect.SeverityHigh) + " " + format.SeverityGlyph(detect.SeverityMedium) +
@@ -1251,26 +1123,4 @@ func (m *Model) Legend() []common.Legend {
 		}})
 	}
 	return out
-}
-
-// KeyGroups returns every key of the run view in titled groups.
-func (m *Model) KeyGroups() []common.KeyGroup {
-	k := &m.c.Keys
-	zoom := key.NewBinding(key.WithKeys("+", "-"), key.WithHelp("+/- 0", "zoom the Timeline, whole run"))
-	groups := []common.KeyGroup{
-		{Title: "Move", Keys: k.Navigation()},
-		{Title: "Run view", Keys: []key.Binding{k.Enter, k.Expand, k.Back, k.NextTab, k.PrevTab, k.Sort}},
-		{Title: "Detail pane", Keys: []key.Binding{k.FocusDetail, k.FocusList, k.Detail, k.Grow, k.Shrink, k.DetailDown, k.DetailUp}},
-		{Title: "Timeline", Keys: []key.Binding{zoom, k.PanLeft, k.PanRight}},
-		{Title: "Filter", Keys: []key.Binding{k.Filter, k.Failed, k.Retried, k.Flagged}},
-		{Title: "Run", Keys: []key.Binding{k.Open, k.CopyID, k.CopyLink, k.Refresh, k.Follow}},
-		{Title: "App", Keys: []key.Binding{k.Help, k.Quit, k.ForceQuit}},
-	}
-	if m.d.code != nil {
-		excerpt := k.Enter
-		excerpt.SetHelp("enter", "the excerpt, whole screen")
-		code := common.KeyGroup{Title: "Code", Keys: []key.Binding{excerpt, k.Edit}}
-		groups = append(groups[:len(groups)-1], code, groups[len(groups)-1])
-	}
-	return groups
 }

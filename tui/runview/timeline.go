@@ -10,6 +10,7 @@ import (
 
 	"github.com/twice-cli/twice/catalyst"
 	"github.com/twice-cli/twice/detect"
+	"github.com/twice-cli/twice/tui/common"
 	"github.com/twice-cli/twice/tui/format"
 	"github.com/twice-cli/twice/tui/table"
 )
@@ -188,7 +189,57 @@ func (t *timelineTab) pan(frac float64) {
 	t.view = t.axis(width).Pan(frac, t.whole(width))
 }
 
-func (t *timelineTab) update(msg tea.KeyPressMsg) tea.Cmd {
+// bindings: enter shows the selected invocation's attempts (or opens its
+// child run); while the list has the keys, + and - zoom the axis, 0 shows
+// the whole run; < and > move it.
+func (t *timelineTab) bindings() []common.Binding {
+	k := &t.d.c.Keys
+	return []common.Binding{
+		{Key: k.Enter, Group: common.GroupRunView, Bar: inList, Hint: t.enterHint, Do: t.enter},
+		{Key: k.Zoom, Group: common.GroupTimeline, In: inList, Bar: inList, Hint: t.hint(key.Help{Key: "+/-", Desc: "zoom"}), Do: t.zoomKey},
+		{Key: k.PanLeft, Group: common.GroupTimeline, Bar: inList, Hint: t.hint(k.PanLeft.Help()), Do: t.panKey(-0.25)},
+		{Key: k.PanRight, Group: common.GroupTimeline, Bar: inList, Hint: t.hint(k.PanRight.Help()), Do: t.panKey(0.25)},
+	}
+}
+
+// hint shows h on the key bar while an invocation is selected.
+func (t *timelineTab) hint(h key.Help) func() key.Help {
+	return func() key.Help {
+		if t.selected() < 0 {
+			return key.Help{}
+		}
+		return h
+	}
+}
+
+// enterHint names what enter does on the selected invocation.
+func (t *timelineTab) enterHint() key.Help {
+	inv := t.selected()
+	switch {
+	case inv < 0:
+		return key.Help{}
+	case t.d.childOfAttempt(int(inv), -1) != nil:
+		return key.Help{Key: "enter", Desc: "open child run"}
+	}
+	return key.Help{Key: "enter", Desc: "attempts"}
+}
+
+// enter opens the selected invocation's child run, or shows it in the
+// Invocations tab.
+func (t *timelineTab) enter(tea.KeyPressMsg) tea.Cmd {
+	inv := t.selected()
+	if inv < 0 {
+		return nil
+	}
+	if cmd := t.d.openChildOfAttempt(int(inv), -1); cmd != nil {
+		return cmd
+	}
+	msg := jumpToInvocationMsg{to: t.d, invocation: int(inv)}
+	return func() tea.Msg { return msg }
+}
+
+// zoomKey zooms in (+), out (-) or back to the whole run (0).
+func (t *timelineTab) zoomKey(msg tea.KeyPressMsg) tea.Cmd {
 	k := &t.d.c.Keys
 	t.sync()
 	switch {
@@ -196,40 +247,20 @@ func (t *timelineTab) update(msg tea.KeyPressMsg) tea.Cmd {
 		t.zoom(2)
 	case key.Matches(msg, k.Shrink):
 		t.zoom(0.5)
-	case key.Matches(msg, k.PanLeft):
-		t.pan(-0.25)
-	case key.Matches(msg, k.PanRight):
-		t.pan(0.25)
-	case msg.String() == "0":
-		t.view, t.zoomed = format.Axis{}, false
-	case key.Matches(msg, k.Enter):
-		inv := t.selected()
-		if inv < 0 {
-			return nil
-		}
-		if cmd := t.d.openChildOfAttempt(int(inv), -1); cmd != nil {
-			return cmd
-		}
-		msg := jumpToInvocationMsg{to: t.d, invocation: int(inv)}
-		return func() tea.Msg { return msg }
 	default:
-		t.tbl.Update(msg, k)
+		t.view, t.zoomed = format.Axis{}, false
 	}
 	return nil
 }
 
-func (t *timelineTab) keys() []key.Binding {
-	k := &t.d.c.Keys
-	if t.selected() < 0 {
+// panKey returns the handler that moves the zoomed axis by frac of its
+// span.
+func (t *timelineTab) panKey(frac float64) func(tea.KeyPressMsg) tea.Cmd {
+	return func(tea.KeyPressMsg) tea.Cmd {
+		t.sync()
+		t.pan(frac)
 		return nil
 	}
-	enter := k.Enter
-	enter.SetHelp("enter", "attempts")
-	if t.d.childOfAttempt(int(t.selected()), -1) != nil {
-		enter.SetHelp("enter", "open child run")
-	}
-	zoom := key.NewBinding(key.WithKeys("+", "-"), key.WithHelp("+/-", "zoom"))
-	return []key.Binding{enter, zoom, k.PanLeft, k.PanRight}
 }
 
 // timelineName is the width the NAME column takes at most: the bars need

@@ -288,7 +288,7 @@ func TestKeyBarSaysWhatEnterDoes(t *testing.T) {
 	h := tuitest.Checkout()
 	m := newView(120, 40)
 	m.SetHistory(h, analyzed(h), false)
-	bar := func() string { return strings.Join(helpTexts(m.ShortHelp()), " · ") }
+	bar := func() string { return strings.Join(helpTexts(m.Keys().Bar()), " · ") }
 	if !strings.Contains(bar(), "enter attempts") {
 		t.Errorf("invocation row: %s", bar())
 	}
@@ -308,7 +308,7 @@ func TestKeyBarSaysWhatEnterDoes(t *testing.T) {
 	empty := newView(120, 40)
 	e := tuitest.Empty()
 	empty.SetHistory(e, analyzed(e), false)
-	if b := strings.Join(helpTexts(empty.ShortHelp()), " · "); strings.Contains(b, "enter") {
+	if b := strings.Join(helpTexts(empty.Keys().Bar()), " · "); strings.Contains(b, "enter") {
 		t.Errorf("an empty history offers %q", b)
 	}
 	if view := ansi.Strip(empty.View()); !strings.Contains(view, "this history has no events") ||

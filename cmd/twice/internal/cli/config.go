@@ -8,17 +8,23 @@ import (
 	"net/url"
 	"os"
 	"path/filepath"
+	"reflect"
+	"slices"
 	"strings"
 	"time"
 
 	"go.yaml.in/yaml/v3"
 
 	"github.com/twice-cli/twice/catalyst"
+	"github.com/twice-cli/twice/catalyst/regfile"
+	"github.com/twice-cli/twice/catalyst/safetext"
+	"github.com/twice-cli/twice/cmd/twice/internal/trust"
 	"github.com/twice-cli/twice/detect"
 )
 
-// ConfigFileName is the config file twice looks for in the current folder
-// and in $XDG_CONFIG_HOME/twice.
+// ConfigFileName is the config file twice looks for in $XDG_CONFIG_HOME/twice
+// (the user's) and in the current folder (the folder's, which may set only
+// some keys unless trusted: LoadConfig).
 const ConfigFileName = "twice.yaml"
 
 // maxConfigBytes bounds the config file.
@@ -42,6 +48,9 @@ const maxConcurrency = 64
 //	max_body_bytes                  the largest answer read, in bytes
 //	                                (default 67108864, 64 MiB)
 //	console, concurrency, large_payload_bytes, activities, source
+//
+// endpoint, org, token_file, token_command and console are read from the
+// current folder's twice.yaml only when the user trusted it (LoadConfig).
 type Config struct {
 	// Endpoint is the Catalyst MCP server URL.
 	Endpoint string `yaml:"endpoint"`
@@ -80,8 +89,12 @@ type Config struct {
 	// to the history (--source wins): a path or a list of paths.
 	Source PathList `yaml:"source"`
 
-	// Path is the file the config was read from ("" when none was found).
+	// Path is the user's own file the config was read from (--config, or
+	// $XDG_CONFIG_HOME/twice/twice.yaml); "" when there is none.
 	Path string `yaml:"-"`
+	// Folder is the current folder's twice.yaml, read over the user's
+	// (nil when there is none, or with --config).
+	Folder *FolderConfig `yaml:"-"`
 }
 
 // ActivityLists name activities by what they do.
@@ -155,85 +168,226 @@ func (c *TokenCommand) UnmarshalYAML(n *yaml.Node) error {
 	return fmt.Errorf("line %d: token_command must be a command line or a list of arguments", n.Line)
 }
 
-// configPaths returns where the config is looked for, in order, and
+// userConfigDir is the user's own twice folder: $XDG_CONFIG_HOME/twice,
+// else ~/.config/twice ("" when neither variable says where). The user's
+// config and the trust records live there.
+func userConfigDir(env Env) string {
+	if xdg := env.getenv("XDG_CONFIG_HOME"); xdg != "" && filepath.IsAbs(xdg) {
+		return filepath.Join(xdg, "twice")
+	}
+	if home := env.getenv("HOME"); home != "" {
+		return filepath.Join(home, ".config", "twice")
+	}
+	return ""
+}
+
+// folderConfigPath is the absolute path of twice.yaml in the current
+// folder (Env.WorkDir, else the process's).
+func folderConfigPath(env Env) string {
+	dir := env.WorkDir
+	if dir == "" {
+		if wd, err := os.Getwd(); err == nil {
+			dir = wd
+		}
+	}
+	p, err := filepath.Abs(filepath.Join(dir, ConfigFileName))
+	if err != nil {
+		return filepath.Join(dir, ConfigFileName)
+	}
+	return p
+}
+
+// trustStore is the user's record of trusted folder configs.
+func trustStore(env Env) trust.Store {
+	dir := userConfigDir(env)
+	if dir == "" {
+		return trust.Store{}
+	}
+	return trust.Store{Path: filepath.Join(dir, trust.FileName)}
+}
+
+// configPaths returns where the config is looked for, in the order the
+// user would read them (the folder's first: it wins where it may), and
 // whether the first was given explicitly (and so must exist).
 func configPaths(explicit string, env Env) (paths []string, mustExist bool) {
 	if explicit != "" {
 		return []string{explicit}, true
 	}
-	local := ConfigFileName
-	if env.WorkDir != "" {
-		local = filepath.Join(env.WorkDir, ConfigFileName)
-	}
-	paths = append(paths, local)
-	if xdg := env.getenv("XDG_CONFIG_HOME"); xdg != "" && filepath.IsAbs(xdg) {
-		paths = append(paths, filepath.Join(xdg, "twice", ConfigFileName))
-	} else if home := env.getenv("HOME"); home != "" {
-		paths = append(paths, filepath.Join(home, ".config", "twice", ConfigFileName))
+	paths = append(paths, folderConfigPath(env))
+	if dir := userConfigDir(env); dir != "" {
+		paths = append(paths, filepath.Join(dir, ConfigFileName))
 	}
 	return paths, false
 }
 
-// LoadConfig reads the config: the explicit file, else twice.yaml in the
-// current folder, else $XDG_CONFIG_HOME/twice/twice.yaml. No file gives an
-// empty config; an explicit file that is missing, or any file that is
-// malformed, is an error naming the file.
+// trustedKeys are the keys only the user's own config, or a folder config
+// the user trusts, may set: each chooses where the token goes (endpoint,
+// org), what runs or is read for it (token_command, token_file), or where
+// a link sends the user (console).
+var trustedKeys = []string{"endpoint", "org", "token_file", "token_command", "console"}
+
+// FolderConfig is what twice made of the current folder's twice.yaml.
+type FolderConfig struct {
+	// Path is the file's absolute path.
+	Path string
+	// Trust is what the user's trust records say of it.
+	Trust trust.Status
+	// TrustErr says why the trust records could not be read (then nothing
+	// is trusted).
+	TrustErr error
+	// Set lists the keys the file sets; Ignored those of them twice did
+	// not use because the file is not trusted.
+	Set, Ignored []string
+}
+
+// Notice says, for standard error and twice doctor, what twice ignored in
+// the folder's config and how to trust it; "" when nothing was ignored.
+func (fc *FolderConfig) Notice() string {
+	if fc == nil || len(fc.Ignored) == 0 {
+		return ""
+	}
+	why := "it is not trusted"
+	switch {
+	case fc.TrustErr != nil:
+		why = safetext.Line(fc.TrustErr.Error())
+	case fc.Trust == trust.Changed:
+		why = "it changed since you trusted it"
+	}
+	return fmt.Sprintf("ignored %s in %s: %s, and a folder's config may not choose where your token goes or what runs. "+
+		"If you trust this file, run twice trust (an edit of the file revokes it)",
+		strings.Join(fc.Ignored, ", "), safetext.Line(fc.Path), why)
+}
+
+// LoadConfig reads the config. An explicit file (--config) is the whole
+// config, as written. Otherwise the user's own file
+// ($XDG_CONFIG_HOME/twice/twice.yaml) comes first, then twice.yaml in the
+// current folder overrides what it sets, except the trustedKeys, which it
+// sets only when the user trusted that file with twice trust (the keys
+// ignored are listed in Config.Folder). No file gives an empty config; an
+// explicit file that is missing, or any file that is malformed or not a
+// regular file, is an error naming the file.
 func LoadConfig(explicit string, env Env) (*Config, error) {
-	paths, mustExist := configPaths(explicit, env)
-	for _, p := range paths {
-		data, err := readConfigFile(p)
-		if errors.Is(err, fs.ErrNotExist) && !mustExist {
-			continue
-		}
+	if explicit != "" {
+		data, err := readConfigFile(explicit)
 		if err != nil {
 			return nil, err
 		}
-		cfg, err := parseConfig(data)
+		cfg, _, err := parseConfig(data)
 		if err != nil {
-			return nil, fmt.Errorf("config %s: %w", p, err)
+			return nil, fmt.Errorf("config %s: %w", explicit, err)
 		}
-		cfg.Path = p
+		cfg.Path = explicit
 		return cfg, nil
 	}
-	return &Config{}, nil
+	cfg := &Config{}
+	var user string
+	if dir := userConfigDir(env); dir != "" {
+		user = filepath.Join(dir, ConfigFileName)
+		data, err := readConfigFile(user)
+		switch {
+		case errors.Is(err, fs.ErrNotExist):
+			user = ""
+		case err != nil:
+			return nil, err
+		default:
+			if cfg, _, err = parseConfig(data); err != nil {
+				return nil, fmt.Errorf("config %s: %w", user, err)
+			}
+			cfg.Path = user
+		}
+	}
+	folder := folderConfigPath(env)
+	if user != "" && sameFile(user, folder) {
+		return cfg, nil // run in the user's own config folder
+	}
+	data, err := readConfigFile(folder)
+	if errors.Is(err, fs.ErrNotExist) {
+		return cfg, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	local, keys, err := parseConfig(data)
+	if err != nil {
+		return nil, fmt.Errorf("config %s: %w", folder, err)
+	}
+	fc := &FolderConfig{Path: folder, Set: keys}
+	if slices.ContainsFunc(keys, func(k string) bool { return slices.Contains(trustedKeys, k) }) {
+		fc.Trust, fc.TrustErr = trustStore(env).Check(folder, data)
+	}
+	for _, k := range keys {
+		if slices.Contains(trustedKeys, k) && fc.Trust != trust.Trusted {
+			fc.Ignored = append(fc.Ignored, k)
+			continue
+		}
+		cfg.take(local, k)
+	}
+	cfg.Folder = fc
+	return cfg, nil
 }
 
-func readConfigFile(path string) ([]byte, error) {
-	f, err := os.Open(path)
-	if err != nil {
-		if errors.Is(err, fs.ErrNotExist) {
-			return nil, fmt.Errorf("config %s does not exist: %w; create it or drop --config", path, fs.ErrNotExist)
+// take sets the key's field (by its yaml name) from another config.
+func (c *Config) take(from *Config, key string) {
+	cv, fv := reflect.ValueOf(c).Elem(), reflect.ValueOf(from).Elem()
+	for i := range cv.NumField() {
+		if name, _, _ := strings.Cut(cv.Type().Field(i).Tag.Get("yaml"), ","); name == key {
+			cv.Field(i).Set(fv.Field(i))
+			return
 		}
-		return nil, fmt.Errorf("config %s cannot be read: %w", path, err)
 	}
-	defer f.Close()
-	data, err := io.ReadAll(io.LimitReader(f, maxConfigBytes+1))
-	if err != nil {
-		return nil, fmt.Errorf("config %s cannot be read: %w", path, err)
-	}
-	if len(data) > maxConfigBytes {
+}
+
+// sameFile reports whether two names are one file.
+func sameFile(a, b string) bool {
+	sa, errA := os.Stat(a)
+	sb, errB := os.Stat(b)
+	return errA == nil && errB == nil && os.SameFile(sa, sb)
+}
+
+// readConfigFile reads a config file: a regular file (never a named pipe
+// or a device, which would hang or never end) of at most 1 MiB.
+func readConfigFile(path string) ([]byte, error) {
+	data, err := regfile.ReadFile(path, maxConfigBytes)
+	var tooLarge *regfile.TooLargeError
+	switch {
+	case err == nil:
+		return data, nil
+	case errors.Is(err, fs.ErrNotExist):
+		return nil, fmt.Errorf("config %s does not exist: %w; create it or drop --config", path, fs.ErrNotExist)
+	case errors.As(err, &tooLarge):
 		return nil, fmt.Errorf("config %s is larger than 1 MiB; is it the right file?", path)
+	case regfile.IsNotRegular(err):
+		return nil, fmt.Errorf("config %w", err)
 	}
-	return data, nil
+	return nil, fmt.Errorf("config %s cannot be read: %w", path, err)
 }
 
 // configKeys lists the keys twice.yaml may hold, for error messages.
 const configKeys = "endpoint, project, app, org, token_file, token_command, token_command_timeout, data_sharing_level, " +
 	"timeout, request_timeout, max_body_bytes, console, concurrency, large_payload_bytes, activities (side_effect, read_only, idempotent), source"
 
-// parseConfig decodes and checks a config document.
-func parseConfig(data []byte) (*Config, error) {
+// parseConfig decodes and checks a config document, and returns the
+// top-level keys it sets, in order.
+func parseConfig(data []byte) (*Config, []string, error) {
 	cfg := &Config{}
 	dec := yaml.NewDecoder(strings.NewReader(string(data)))
 	dec.KnownFields(true)
 	if err := dec.Decode(cfg); err != nil && !errors.Is(err, io.EOF) {
-		return nil, fmt.Errorf("%v (the keys twice reads are: %s)", strings.TrimPrefix(err.Error(), "yaml: "), configKeys)
+		return nil, nil, fmt.Errorf("%v (the keys twice reads are: %s)", strings.TrimPrefix(err.Error(), "yaml: "), configKeys)
 	}
 	var extra yaml.Node
 	if err := dec.Decode(&extra); !errors.Is(err, io.EOF) {
-		return nil, errors.New("holds more than one YAML document; keep one")
+		return nil, nil, errors.New("holds more than one YAML document; keep one")
 	}
-	return cfg, cfg.validate()
+	var doc yaml.Node
+	var keys []string
+	if err := yaml.Unmarshal(data, &doc); err == nil && len(doc.Content) == 1 && doc.Content[0].Kind == yaml.MappingNode {
+		m := doc.Content[0]
+		for i := 0; i+1 < len(m.Content); i += 2 {
+			keys = append(keys, m.Content[i].Value)
+		}
+	}
+	return cfg, keys, cfg.validate()
 }
 
 // validate checks values a YAML type cannot.

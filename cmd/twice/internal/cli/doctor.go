@@ -6,11 +6,13 @@ import (
 	"fmt"
 	"io"
 	"runtime"
+	"strings"
 
 	"github.com/spf13/cobra"
 
 	"github.com/twice-cli/twice/catalyst/live"
 	"github.com/twice-cli/twice/catalyst/safetext"
+	"github.com/twice-cli/twice/cmd/twice/internal/trust"
 	"github.com/twice-cli/twice/fixtures"
 )
 
@@ -48,12 +50,7 @@ func runDoctor(ctx context.Context, opts *DoctorOptions) error {
 		fmt.Fprintf(w, "config: %s\n", safetext.Line(err.Error()))
 		return errors.New("the config file is malformed: fix it (see the line above) and run twice doctor again")
 	}
-	if cfg.Path == "" {
-		paths, _ := configPaths(f.Globals.ConfigPath, f.Env)
-		fmt.Fprintf(w, "config: none found (looked for %s); using defaults\n", safetext.Line(joinPaths(paths)))
-	} else {
-		fmt.Fprintf(w, "config: %s\n", safetext.Line(cfg.Path))
-	}
+	writeConfigFiles(w, f, cfg)
 	fmt.Fprintf(w, "project: %s; app: %s\n", orUnset(cfg.Project), orUnset(cfg.App))
 	fmt.Fprintf(w, "bundled demos: %d (twice demo list)\n", len(fixtures.Demos()))
 	writeLimits(w, f, cfg)
@@ -82,6 +79,36 @@ func runDoctor(ctx context.Context, opts *DoctorOptions) error {
 		return fmt.Errorf("%d problem(s) found (listed above)", len(rep.Problems))
 	}
 	return nil
+}
+
+// writeConfigFiles prints which config files were read and, for the
+// folder's, whether it is trusted and what twice ignored in it.
+func writeConfigFiles(w io.Writer, f *Factory, cfg *Config) {
+	if cfg.Path == "" && cfg.Folder == nil {
+		paths, _ := configPaths(f.Globals.ConfigPath, f.Env)
+		fmt.Fprintf(w, "config: none found (looked for %s); using defaults\n", safetext.Line(joinPaths(paths)))
+		return
+	}
+	if cfg.Path != "" {
+		fmt.Fprintf(w, "config: %s\n", safetext.Line(cfg.Path))
+	}
+	fc := cfg.Folder
+	if fc == nil {
+		return
+	}
+	switch {
+	case fc.Trust == trust.Trusted:
+		fmt.Fprintf(w, "folder config: %s, trusted (twice trust)\n", safetext.Line(fc.Path))
+	case len(fc.Ignored) == 0:
+		fmt.Fprintf(w, "folder config: %s (it sets none of %s, which only a trusted file may)\n", safetext.Line(fc.Path), strings.Join(trustedKeys, ", "))
+	default:
+		why := "not trusted"
+		if fc.Trust == trust.Changed {
+			why = "edited since you trusted it"
+		}
+		fmt.Fprintf(w, "folder config: %s, %s: ignored %s (twice trust to use them; an edit of the file revokes it)\n",
+			safetext.Line(fc.Path), why, strings.Join(fc.Ignored, ", "))
+	}
 }
 
 // writeLimits prints the limits live reads run under.

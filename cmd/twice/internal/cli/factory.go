@@ -113,10 +113,17 @@ func NewFactory(streams *IOStreams, env Env) *Factory {
 	}
 }
 
-// Config reads the config file once.
+// Config reads the config once; what it ignored in the folder's
+// twice.yaml (the keys only a trusted file may set) is said on standard
+// error then.
 func (f *Factory) Config() (*Config, error) {
 	f.configOnce.Do(func() {
 		f.config, f.configErr = LoadConfig(f.Globals.ConfigPath, f.Env)
+		if f.configErr == nil {
+			if n := f.config.Folder.Notice(); n != "" {
+				fmt.Fprintf(f.IO.ErrOut, "twice: %s\n", n)
+			}
+		}
 	})
 	return f.config, f.configErr
 }

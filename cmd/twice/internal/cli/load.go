@@ -349,7 +349,8 @@ func readCancellable(ctx context.Context, what string, notice func(), read func(
 // against now (a pending attempt overdue now is unknown); a saved one
 // against its own last event, so replaying it later gives the same answer.
 func analyze(h *catalyst.History, opts detect.Options, now time.Time, code *review.Report) report.Analysis {
-	return report.Analysis{History: h, Report: analyzer(opts, now, code)(h)}
+	r, j := analyzer(opts, now, code)(h)
+	return report.Analysis{History: h, Report: r, Code: j}
 }
 
 // analyzeWhileWriting is analyze for writers that have other work to do
@@ -360,14 +361,13 @@ func analyzeWhileWriting(h *catalyst.History, opts detect.Options, now time.Time
 
 // analyzer returns the detect call analyze makes, joined to the reviewed
 // source when there is one (--source).
-func analyzer(opts detect.Options, now time.Time, code *review.Report) func(*catalyst.History) *detect.Report {
-	return func(h *catalyst.History) *detect.Report {
+func analyzer(opts detect.Options, now time.Time, code *review.Report) func(*catalyst.History) (*detect.Report, *review.Joined) {
+	return func(h *catalyst.History) (*detect.Report, *review.Joined) {
 		if h.Run.Provenance.Live() {
 			opts.Now = now
 		}
 		r := detect.Analyze(h, opts)
-		review.Join(r, code)
-		return r
+		return r, review.Join(r, code)
 	}
 }
 

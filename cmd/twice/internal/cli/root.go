@@ -117,7 +117,7 @@ twice.yaml; 0 means no limit); in the interactive view the limit applies to each
 	g := &f.Globals
 	pf.StringVar(&g.Color, "color", "auto", "colour: auto, always or never (NO_COLOR with any value turns auto off)")
 	pf.StringVar(&g.TimeFormat, "time-format", "", "times: relative or iso (default relative on a terminal, iso when piped)")
-	pf.StringVar(&g.ConfigPath, "config", "", "config file (default ./twice.yaml, then $XDG_CONFIG_HOME/twice/twice.yaml)")
+	pf.StringVar(&g.ConfigPath, "config", "", "config file, read whole (default $XDG_CONFIG_HOME/twice/twice.yaml, then ./twice.yaml over it; see twice trust)")
 	pf.StringVar(&g.Endpoint, "endpoint", "", "Catalyst MCP endpoint URL (env CATALYST_MCP_URL)")
 	pf.StringVar(&g.Org, "org", "", "Catalyst organization id")
 	pf.StringVar(&g.TokenFile, "token-file", "", "file holding a Catalyst token (or set CATALYST_TOKEN; there is no token flag)")
@@ -137,6 +137,8 @@ twice.yaml; 0 means no limit); in the interactive view the limit applies to each
 		NewCmdDoctor(f, nil),
 		NewCmdDemo(f, nil),
 		NewCmdReview(f, nil),
+		NewCmdTrust(f, nil),
+		NewCmdUntrust(f, nil),
 		NewCmdVersion(f),
 	)
 	return root

@@ -14,6 +14,7 @@ import (
 
 	"github.com/twice-cli/twice/catalyst"
 	"github.com/twice-cli/twice/detect"
+	"github.com/twice-cli/twice/detect/review"
 	"github.com/twice-cli/twice/tui/format"
 )
 
@@ -24,6 +25,9 @@ type Analysis struct {
 	// Report is detect's analysis; nil when none was made (the output then
 	// says so instead of printing empty sections).
 	Report *detect.Report
+	// Code is what the reviewed source says about the report (review.Join,
+	// twice show/scan --source); nil when no source was given.
+	Code *review.Joined
 
 	// pending, when set, is a report still being computed (see Pending).
 	pending *pendingReport
@@ -33,27 +37,29 @@ type Analysis struct {
 type pendingReport struct {
 	done   chan struct{}
 	report *detect.Report
+	code   *review.Joined
 }
 
 // Pending returns an Analysis of h whose report analyze computes in its own
 // goroutine, so that a writer with other work to do first overlaps with it:
 // the JSON writer writes every event while detect runs on the other core.
 // Call Resolve (writers do) to wait for the report.
-func Pending(h *catalyst.History, analyze func(*catalyst.History) *detect.Report) Analysis {
+func Pending(h *catalyst.History, analyze func(*catalyst.History) (*detect.Report, *review.Joined)) Analysis {
 	p := &pendingReport{done: make(chan struct{})}
 	go func() {
 		defer close(p.done)
-		p.report = analyze(h)
+		p.report, p.code = analyze(h)
 	}()
 	return Analysis{History: h, pending: p}
 }
 
 // Resolve waits for a pending report and returns the analysis with its
-// Report set; an analysis that was not pending is returned as it is.
+// Report and Code set; an analysis that was not pending is returned as it
+// is.
 func (a Analysis) Resolve() Analysis {
 	if a.pending != nil {
 		<-a.pending.done
-		a.Report, a.pending = a.pending.report, nil
+		a.Report, a.Code, a.pending = a.pending.report, a.pending.code, nil
 	}
 	return a
 }

@@ -5,6 +5,7 @@ import (
 
 	"github.com/twice-cli/twice/catalyst"
 	"github.com/twice-cli/twice/detect"
+	"github.com/twice-cli/twice/detect/review"
 )
 
 // WriteJSON writes the runs as one JSON document, {"runs":[…]}, in the
@@ -178,7 +179,7 @@ func writeRunJSON(e *jsonEnc, a Analysis, console string) {
 	// Everything above needs no analysis; a pending report is waited for
 	// only now.
 	if a = a.Resolve(); a.Report != nil {
-		writeReportJSON(e, h, a.Report)
+		writeReportJSON(e, h, a.Report, a.Code)
 	}
 	e.endObject()
 }
@@ -263,7 +264,7 @@ func writePayloadJSON(e *jsonEnc, name string, p catalyst.Payload) {
 	e.endObject()
 }
 
-func writeReportJSON(e *jsonEnc, h *catalyst.History, r *detect.Report) {
+func writeReportJSON(e *jsonEnc, h *catalyst.History, r *detect.Report, code *review.Joined) {
 	e.key("invocations")
 	e.beginArray()
 	writeElements(e, len(r.Invocations), invocationsPerSegment, nil, func(e *jsonEnc, i int) {
@@ -274,7 +275,7 @@ func writeReportJSON(e *jsonEnc, h *catalyst.History, r *detect.Report) {
 	e.key("findings")
 	e.beginArray()
 	writeElements(e, len(r.Findings), findingsPerSegment, nil, func(e *jsonEnc, i int) {
-		writeFindingJSON(e, &r.Findings[i])
+		writeFindingJSON(e, &r.Findings[i], code.Finding(i))
 	})
 	e.endArray()
 
@@ -289,7 +290,7 @@ func writeReportJSON(e *jsonEnc, h *catalyst.History, r *detect.Report) {
 		e.endObject()
 	}
 	e.endArray()
-	writeCodeJSON(e, r)
+	writeCodeJSON(e, code)
 }
 
 func writeInvocationJSON(e *jsonEnc, r *detect.Report, k int, inv *detect.Invocation) {
@@ -378,7 +379,7 @@ func writeRetryTimerJSON(e *jsonEnc, rt *detect.RetryTimer) {
 	e.endObject()
 }
 
-func writeFindingJSON(e *jsonEnc, f *detect.Finding) {
+func writeFindingJSON(e *jsonEnc, f *detect.Finding, c *review.CodeEvidence) {
 	e.beginObject()
 	e.strField("id", string(f.ID))
 	e.key("severity")
@@ -407,7 +408,7 @@ func writeFindingJSON(e *jsonEnc, f *detect.Finding) {
 	e.endArray()
 	e.strField("explanation", f.Explanation)
 	e.strField("advice", f.Advice)
-	if c := f.Code; c != nil {
+	if c != nil {
 		e.key("code")
 		e.beginObject()
 		e.boolField("found", c.Found)
@@ -433,7 +434,7 @@ func writeFindingJSON(e *jsonEnc, f *detect.Finding) {
 	e.endObject()
 }
 
-func writeCodeLocJSON(e *jsonEnc, l detect.CodeLocation) {
+func writeCodeLocJSON(e *jsonEnc, l review.Location) {
 	e.beginObject()
 	e.strField("file", l.File)
 	e.intField("line", int64(l.Line))
@@ -441,14 +442,14 @@ func writeCodeLocJSON(e *jsonEnc, l detect.CodeLocation) {
 	e.endObject()
 }
 
-func writeCodeHazardJSON(e *jsonEnc, h detect.CodeHazard) {
+func writeCodeHazardJSON(e *jsonEnc, h review.CodeHazard) {
 	e.beginObject()
 	e.strField("rule", h.Rule)
 	if h.Rule != "" {
 		e.nameField("severity", h.Severity.String())
 	}
 	e.key("location")
-	writeCodeLocJSON(e, h.CodeLocation)
+	writeCodeLocJSON(e, h.Location)
 	e.strField("excerpt", h.Excerpt)
 	e.strField("message", h.Message)
 	e.endObject()
@@ -457,13 +458,13 @@ func writeCodeHazardJSON(e *jsonEnc, h detect.CodeHazard) {
 // writeCodeJSON writes the run's activities as the source defines them
 // (--source): "code": [{"activity", "found", "definition", "hazards",
 // "refusals"}].
-func writeCodeJSON(e *jsonEnc, r *detect.Report) {
-	if r.Code == nil {
+func writeCodeJSON(e *jsonEnc, code *review.Joined) {
+	if code == nil {
 		return
 	}
 	e.key("code")
 	e.beginArray()
-	for _, c := range r.Code {
+	for _, c := range code.Activities {
 		e.beginObject()
 		e.strField("activity", c.Name)
 		e.key("found")

@@ -8,6 +8,7 @@ import (
 
 	"github.com/twice-cli/twice/catalyst"
 	"github.com/twice-cli/twice/detect"
+	"github.com/twice-cli/twice/detect/review"
 	"github.com/twice-cli/twice/fixtures/gen"
 )
 
@@ -54,9 +55,9 @@ func TestParallelJSONIsByteForByte(t *testing.T) {
 					opts.Level, helpers, len(got), len(want))
 			}
 			// Detect still running while the events are written.
-			pending := Pending(a.History, func(*catalyst.History) *detect.Report {
+			pending := Pending(a.History, func(*catalyst.History) (*detect.Report, *review.Joined) {
 				time.Sleep(20 * time.Millisecond)
-				return a.Report
+				return a.Report, a.Code
 			})
 			if got := runJSON(pending, helpers); !bytes.Equal(got, want) {
 				t.Fatalf("level %q, %d helpers, pending report: the document differs", opts.Level, helpers)

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/twice-cli/twice/detect"
+	"github.com/twice-cli/twice/detect/review"
 	"github.com/twice-cli/twice/tui/format"
 )
 
@@ -120,11 +121,11 @@ func (t *textWriter) markdownRun(a Analysis) {
 		t.println("Analysis: not available for this history.")
 		return
 	}
-	t.mdFindings(a.Report)
+	t.mdFindings(a.Report, a.Code)
 	t.mdInvocations(a.Report)
 }
 
-func (t *textWriter) mdFindings(r *detect.Report) {
+func (t *textWriter) mdFindings(r *detect.Report, code *review.Joined) {
 	t.println()
 	if len(r.Findings) == 0 {
 		t.println("### Findings: none")
@@ -133,7 +134,7 @@ func (t *textWriter) mdFindings(r *detect.Report) {
 	}
 	for _, i := range sortedFindings(r) {
 		t.println()
-		t.buf = format.AppendFindingMarkdown(t.buf, &r.Findings[i])
+		t.buf = format.AppendFindingMarkdown(t.buf, &r.Findings[i], code.Finding(i))
 		t.buf = t.buf[:len(t.buf)-1] // endLine ends it
 		t.endLine()
 	}

@@ -10,6 +10,7 @@ import (
 	"github.com/twice-cli/twice/catalyst"
 	"github.com/twice-cli/twice/catalyst/safetext"
 	"github.com/twice-cli/twice/detect"
+	"github.com/twice-cli/twice/detect/review"
 	"github.com/twice-cli/twice/tui/format"
 )
 
@@ -381,12 +382,12 @@ func (t *textWriter) findings(a Analysis) {
 		if f.Advice != "" {
 			t.println("            advice: ", line(f.Advice))
 		}
-		t.code(f.Code)
+		t.code(a.Code.Finding(i))
 	}
 }
 
 // code prints what the activity's source says about a finding (--source).
-func (t *textWriter) code(c *detect.CodeEvidence) {
+func (t *textWriter) code(c *review.CodeEvidence) {
 	if c == nil {
 		return
 	}
@@ -394,33 +395,33 @@ func (t *textWriter) code(c *detect.CodeEvidence) {
 		t.println("            code: ", line(c.Note))
 	}
 	if c.Refusal != nil {
-		t.println("              ", line(codeLocText(c.Refusal.CodeLocation)), "  ", line(c.Refusal.Excerpt))
+		t.println("              ", line(codeLocText(c.Refusal.Location)), "  ", line(c.Refusal.Excerpt))
 	}
 	for _, h := range c.Hazards {
-		t.println("              ", h.Rule, "  ", line(codeLocText(h.CodeLocation)), "  ", line(h.Excerpt))
+		t.println("              ", h.Rule, "  ", line(codeLocText(h.Location)), "  ", line(h.Excerpt))
 	}
 }
 
-func codeLocText(l detect.CodeLocation) string { return format.CodeLocText(l) }
+func codeLocText(l review.Location) string { return format.CodeLocText(l) }
 
 // codeActivities lists the run's activities as the source defines them.
 func (t *textWriter) codeActivities(a Analysis) {
-	if a.Report == nil || a.Report.Code == nil {
+	if a.Report == nil || a.Code == nil {
 		return
 	}
 	t.println()
 	t.println(t.opts.Styles.Heading("Code (--source)"))
-	for _, c := range a.Report.Code {
+	for _, c := range a.Code.Activities {
 		if !c.Found {
 			t.println("  ", line(c.Name), "  not found in the source given")
 			continue
 		}
 		t.println("  ", line(c.Name), "  ", line(codeLocText(c.Definition)), "  ", plural(len(c.Hazards), "hazard"))
 		for _, h := range c.Hazards {
-			t.println("    ", h.Severity.String(), "  ", h.Rule, "  ", line(codeLocText(h.CodeLocation)), "  ", line(h.Message))
+			t.println("    ", h.Severity.String(), "  ", h.Rule, "  ", line(codeLocText(h.Location)), "  ", line(h.Message))
 		}
 		for _, r := range c.Refusals {
-			t.println("    refuses a duplicate: ", line(codeLocText(r.CodeLocation)), "  ", line(r.Message))
+			t.println("    refuses a duplicate: ", line(codeLocText(r.Location)), "  ", line(r.Message))
 		}
 	}
 }

@@ -1,0 +1,177 @@
+package runlist
+
+import (
+	"charm.land/bubbles/v2/key"
+	tea "charm.land/bubbletea/v2"
+
+	"github.com/twice-cli/twice/tui/common"
+)
+
+// The run list's states, for its bindings (common.Scope).
+const (
+	// inList: the list has the keys.
+	inList common.Scope = 1 << iota
+	// inError: the list could not be read and shows why.
+	inError
+	// inInput: the filter line is being typed.
+	inInput
+	// inSort: the sort menu is open.
+	inSort
+)
+
+// Keys returns the run list's keys and its state.
+func (m *Model) Keys() common.KeyMap {
+	return common.KeyMap{Bindings: m.keys, Scope: m.scope()}
+}
+
+// scope is the state the list is in.
+func (m *Model) scope() common.Scope {
+	switch {
+	case m.typing:
+		return inInput
+	case m.sorting:
+		return inSort
+	case m.err != "" && !m.listed:
+		return inError
+	}
+	return inList
+}
+
+// bindings are the run list's keys, in the order of dispatch and of the
+// key bar.
+func (m *Model) bindings() []common.Binding {
+	k := &m.c.Keys
+	as := func(b key.Binding, label, desc string) key.Binding {
+		b.SetHelp(label, desc)
+		return b
+	}
+	anyKey := func(label, desc string) key.Binding { return key.NewBinding(key.WithHelp(label, desc)) }
+	shown := inList | inError
+	move := func(b key.Binding) common.Binding {
+		return common.Binding{Key: b, Group: common.GroupMove, In: shown, Do: m.move}
+	}
+	return []common.Binding{
+		// The filter line: enter keeps what is typed, esc clears it, any
+		// other key edits it.
+		{Key: as(k.Enter, "enter", "keep filter"), In: inInput, Bar: inInput, Do: m.keepFilter},
+		{Key: as(k.Back, "esc", "clear filter"), In: inInput, Bar: inInput, Do: m.clearQuery},
+		{Key: anyKey("type", "edit the filter"), In: inInput, Do: m.typeFilter},
+		// The sort menu: a column's key sorts by it, any other closes it.
+		{Key: as(k.Back, "esc", "cancel sort"), In: inSort, Bar: inSort, Do: m.cancelSort},
+		{Key: anyKey("a column's key", "sort by it"), In: inSort, Do: m.pickSort},
+
+		move(k.Up), move(k.Down), move(k.Top), move(k.Bottom), move(k.PageDown), move(k.PageUp),
+		{Key: as(k.Enter, "enter", "open run"), Group: common.GroupRunList, In: shown, Bar: inList, Do: m.open},
+		{Key: k.Filter, Group: common.GroupFilter, In: shown, Bar: inList, Do: m.startFilter},
+		{Key: k.Failed, Group: common.GroupFilter, In: shown, Bar: inList, Do: m.toggle(&m.failed)},
+		{Key: k.Retried, Group: common.GroupFilter, In: shown, Do: m.toggle(&m.retried)},
+		{Key: k.Flagged, Group: common.GroupFilter, In: shown, Bar: inList, Do: m.toggle(&m.flagged)},
+		{Key: as(k.Back, "esc", "clear filter"), Group: common.GroupRunList, In: shown, Do: m.clearFilter},
+		{Key: k.Sort, Group: common.GroupRunList, In: shown, Bar: inList, Do: m.openSort},
+		// The run keys, which the root handles: R lists the runs again
+		// (retries, when the list failed), y copies the selected run's
+		// id, o opens it in the console, Y copies its link.
+		{Key: k.Refresh, Group: common.GroupRunList, In: shown, Bar: shown, Hint: m.refreshHint},
+		{Key: k.CopyID, Group: common.GroupRun, In: shown, Bar: inList},
+		{Key: k.Open, Group: common.GroupRun, In: shown, Bar: inList},
+		{Key: k.CopyLink, Group: common.GroupRun, In: shown},
+	}
+}
+
+// refreshHint is what the key bar says of R: "retry" when the list could
+// not be read.
+func (m *Model) refreshHint() key.Help {
+	if m.err != "" && !m.listed {
+		return key.Help{Key: "R", Desc: "retry"}
+	}
+	return m.c.Keys.Refresh.Help()
+}
+
+// move moves the cursor.
+func (m *Model) move(msg tea.KeyPressMsg) tea.Cmd {
+	m.tbl.Update(msg, &m.c.Keys)
+	return nil
+}
+
+// open asks the root to open the selected run.
+func (m *Model) open(tea.KeyPressMsg) tea.Cmd {
+	if run, ok := m.Selected(); ok {
+		return func() tea.Msg { return OpenMsg{Run: run} }
+	}
+	return nil
+}
+
+// startFilter opens the filter line on the query.
+func (m *Model) startFilter(tea.KeyPressMsg) tea.Cmd {
+	m.typing = true
+	m.input.SetValue(m.query)
+	return nil
+}
+
+// keepFilter closes the filter line, keeping the query.
+func (m *Model) keepFilter(tea.KeyPressMsg) tea.Cmd {
+	m.typing = false
+	return nil
+}
+
+// clearQuery closes the filter line and clears the query.
+func (m *Model) clearQuery(tea.KeyPressMsg) tea.Cmd {
+	m.typing = false
+	m.query = ""
+	m.apply()
+	return nil
+}
+
+// typeFilter edits the query, applied as it is typed.
+func (m *Model) typeFilter(msg tea.KeyPressMsg) tea.Cmd {
+	if m.input.Update(msg) {
+		m.query = m.input.Value()
+		m.apply()
+	}
+	return nil
+}
+
+// toggle returns the handler that flips a filter toggle.
+func (m *Model) toggle(on *bool) func(tea.KeyPressMsg) tea.Cmd {
+	return func(tea.KeyPressMsg) tea.Cmd {
+		*on = !*on
+		m.apply()
+		return nil
+	}
+}
+
+// clearFilter clears the query and the toggles.
+func (m *Model) clearFilter(tea.KeyPressMsg) tea.Cmd {
+	m.query, m.failed, m.retried, m.flagged = "", false, false, false
+	m.apply()
+	return nil
+}
+
+// openSort opens the sort menu.
+func (m *Model) openSort(tea.KeyPressMsg) tea.Cmd {
+	m.sorting = true
+	return nil
+}
+
+// cancelSort closes the sort menu.
+func (m *Model) cancelSort(tea.KeyPressMsg) tea.Cmd {
+	m.sorting = false
+	return nil
+}
+
+// pickSort applies the sort menu's choice: a column's key sorts by it
+// (again: reversed); the menu closes.
+func (m *Model) pickSort(msg tea.KeyPressMsg) tea.Cmd {
+	m.sorting = false
+	for i, s := range sortKeys {
+		if msg.Text == s.key {
+			if m.sort.col == i {
+				m.sort.desc = !m.sort.desc
+			} else {
+				m.sort = sortState{col: i, desc: i == sortStarted || i == sortFindings || i == sortDuration}
+			}
+			m.apply()
+		}
+	}
+	return nil
+}
