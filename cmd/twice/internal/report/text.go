@@ -170,8 +170,8 @@ func (t *textWriter) header(a Analysis) {
 	t.field("Status", statusText(r.Status))
 	t.field("Created", t.instant(r.CreatedAt))
 	t.field("Updated", t.instant(r.UpdatedAt))
-	if d := r.UpdatedAt.Sub(r.CreatedAt); !r.CreatedAt.IsZero() && !r.UpdatedAt.IsZero() && d > 0 {
-		t.field("Duration", durationSoFar(t.spans, r, d, t.opts.TimeFormat, t.now))
+	if until, _ := r.RanUntil(t.now); !r.CreatedAt.IsZero() && !r.UpdatedAt.IsZero() && until.After(r.CreatedAt) {
+		t.field("Duration", durationSoFar(t.spans, r, t.opts.TimeFormat, t.now))
 	}
 	if r.ExecutionID != "" {
 		t.field("Execution", line(r.ExecutionID))
@@ -239,11 +239,20 @@ func dataSharingText(h *catalyst.History) string {
 const withheldMeaning = "not shared at this organization's data-sharing level"
 
 // durationSoFar prints a run's duration; for a run that has not ended, as
-// the time so far and when its last event was, so that a run waiting for
+// the time so far (to now, or for a saved run to when it was saved: at
+// least that long) and when its last event was, so that a run waiting for
 // hours does not read as one that took minutes.
-func durationSoFar(sp format.Spans, r *catalyst.Run, d time.Duration, f format.TimeFormat, now time.Time) string {
-	if r.Status.IsEnded() {
+func durationSoFar(sp format.Spans, r *catalyst.Run, f format.TimeFormat, now time.Time) string {
+	until, atLeast := r.RanUntil(now)
+	if until.Before(r.UpdatedAt) {
+		until = r.UpdatedAt
+	}
+	d := until.Sub(r.CreatedAt)
+	switch {
+	case r.Status.IsEnded():
 		return sp.Duration(d)
+	case atLeast:
+		return "≥" + sp.Duration(d) + ": still running when saved (last event " + formatInstant(r.UpdatedAt, f, now) + ")"
 	}
 	return sp.Duration(d) + " so far (last event " + formatInstant(r.UpdatedAt, f, now) + ")"
 }
