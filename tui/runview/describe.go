@@ -231,7 +231,9 @@ func describeInvocation(d *viewData, ii int) (string, []string) {
 	b := &text{d: d}
 	title := format.Line(inv.Name) + " · " + inv.Kind.String() + " · " + format.Plural(len(inv.Attempts), "attempt")
 	outcome, _ := format.OutcomeMark(inv.Outcome)
-	if dur := inv.Duration(); dur != 0 {
+	if dur, open := format.InvocationSpan(d.h, inv, d.c.Now()); open {
+		outcome += ", open ≥" + d.spans().Duration(dur)
+	} else if dur != 0 {
 		outcome += ", took " + d.spans().Duration(dur)
 	}
 	b.kv("", "outcome", outcome)

@@ -144,3 +144,23 @@ func TestEngineRetryOfAnEndedRun(t *testing.T) {
 		}
 	}
 }
+
+// An attempt still open when the run was terminated (its first attempt
+// timed out; the retry hung): the invocation said it took as long as the
+// first attempt. It says it is open, measured to the end of what the
+// history tells.
+func TestEngineOpenAttemptIsOpen(t *testing.T) {
+	for _, file := range []string{"terminate-open-attempt.history.json", "terminate-open-attempt.cli.json"} {
+		_, out := engHeader(t, "", engFile(file))
+		var row string
+		for _, l := range strings.Split(out, "\n") {
+			if strings.HasPrefix(strings.TrimSpace(l), "1  ChargeCard") {
+				row = l
+				break
+			}
+		}
+		if !strings.Contains(row, "unknown") || !strings.Contains(row, "open ≥") {
+			t.Errorf("%s: the invocation's row %q does not say it is open", file, row)
+		}
+	}
+}

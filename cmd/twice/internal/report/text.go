@@ -477,12 +477,11 @@ func outcomeText(o detect.Outcome, untied bool) string {
 
 // durationText is an invocation's DURATION cell: "-" without an end (or,
 // from exact stamps, when it took no time at all).
-func durationText(sp format.Spans, inv *detect.Invocation) string {
-	d := inv.Duration()
-	if d == 0 && (!sp.Coarse() || inv.End.IsZero() || inv.Start.IsZero()) {
-		return "-"
+func durationText(sp format.Spans, h *catalyst.History, inv *detect.Invocation, now time.Time) string {
+	if s := format.InvocationDuration(sp, h, inv, now); s != "" {
+		return s
 	}
-	return sp.Duration(d)
+	return "-"
 }
 
 func (t *textWriter) invocations(a Analysis) {
@@ -501,11 +500,17 @@ func (t *textWriter) invocations(a Analysis) {
 	for i := range r.Invocations {
 		nameW = max(nameW, min(width(line(r.Invocations[i].Name)), maxNameWidth))
 	}
+	durations := make([]string, len(r.Invocations))
+	durW := len("DURATION")
+	for i := range r.Invocations {
+		durations[i] = durationText(t.spans, a.History, &r.Invocations[i], t.now)
+		durW = max(durW, width(durations[i]))
+	}
 	cols := []struct {
 		title string
 		w     int
 	}{{"#", len(strconv.Itoa(len(r.Invocations)))}, {"NAME", nameW}, {"KIND", len("child-workflow")},
-		{"ATTEMPTS", len("ATTEMPTS")}, {"OUTCOME", len("completed")}, {"DURATION", len("DURATION")},
+		{"ATTEMPTS", len("ATTEMPTS")}, {"OUTCOME", len("completed")}, {"DURATION", durW},
 		{"CLASS", len("side-effect")}, {"LINK", len("by-origin")}, {"FLAG", 0}}
 	t.buf = append(t.buf, "  "...)
 	for i, c := range cols {
@@ -521,7 +526,7 @@ func (t *textWriter) invocations(a Analysis) {
 		sev := inv.Severity(r)
 		outcome := inv.Outcome.String()
 		cells := []string{strconv.Itoa(i + 1), fit(line(inv.Name), nameW), inv.Kind.String(),
-			strconv.Itoa(len(inv.Attempts)), outcome, durationText(t.spans, inv),
+			strconv.Itoa(len(inv.Attempts)), outcome, durations[i],
 			inv.Class.String(), inv.LinkRule.String()}
 		t.buf = append(t.buf, "  "...)
 		for j, c := range cells {
