@@ -24,6 +24,7 @@ func (d *decoder) cliRow(e *Event) error {
 	var seen uint16
 	var hasID, hasAttrs, hasDetails bool
 	var status string
+	elapsed := elapsedNone
 	typed := false
 	last := -1 // the position in cliKeyOrder of the key just read
 	for {
@@ -90,7 +91,11 @@ func (d *decoder) cliRow(e *Event) error {
 				d.cli.attrs = append(d.cli.attrs[:0], b...)
 				hasAttrs = true
 			}
-		default: // namespace, play, elapsed: the CLI's own bookkeeping
+		case cliElapsed:
+			if b, present, err = d.bytesOf("elapsed"); present {
+				elapsed = parseElapsed(b)
+			}
+		default: // namespace, play: the CLI's own bookkeeping
 			if err = sc.SkipValue(); err != nil {
 				err = d.fail(err)
 			}
@@ -102,6 +107,7 @@ func (d *decoder) cliRow(e *Event) error {
 	if !typed {
 		return d.errorf("the row has no \"type\"")
 	}
+	d.cli.elapsed = append(d.cli.elapsed, elapsed)
 	if !hasID && !e.Type.IsNumbered() {
 		// The CLI prints no eventId for -1 (and for 0 except on TaskScheduled
 		// and TimerCreated); -1 is what the engine recorded for this type.
@@ -236,6 +242,10 @@ func cliField(key []byte) uint16 {
 // each row type's attrs keys, parsed once per decode.
 type cliScratch struct {
 	attrs, details []byte
+	// elapsed holds each row's elapsed, and execs each execDuration, for
+	// rebuilding the rows' times once they are all read (rebuild.go).
+	elapsed []elapsedCode
+	execs   []execDuration
 	keys           [eventTypeCount][]cliKey
 	parsed         [eventTypeCount]bool
 }
@@ -515,7 +525,9 @@ func detailsValue(item []byte, key string) ([]byte, bool) {
 // ("origin=activityRetry(<id>)"), a child's parent ("parent=<id>"), a
 // rerun's source ("rerunParent=<id>") and, from CLI v1.17 on, the
 // scheduled id of a child workflow's completion ("eventId=<id>", which
-// is printed nowhere else). It also notes the words only CLI v1.16 writes.
+// is printed nowhere else), and a completion's "execDuration=" for
+// rebuilding the rows' times (rebuild.go). It also notes the words only
+// CLI v1.16 writes.
 func (d *decoder) cliDetails(e *Event) error {
 	details := d.cli.details
 	switch e.Type {
@@ -539,7 +551,7 @@ func (d *decoder) cliDetails(e *Event) error {
 		}
 		key := -1
 		var v []byte
-		for k, name := range [...]string{"parent=", "rerunParent=", "eventId="} {
+		for k, name := range [...]string{"parent=", "rerunParent=", "eventId=", "execDuration="} {
 			if x, ok := detailsValue(item, name); ok {
 				key, v = k, x
 				break
@@ -571,6 +583,10 @@ func (d *decoder) cliDetails(e *Event) error {
 				e.ScheduledID = int32(n)
 			} else if e.ScheduledID != int32(n) {
 				return d.errorf("the row's attrs say scheduledId=%d and its details eventId=%d", e.ScheduledID, n)
+			}
+		case 3: // execDuration=
+			if e.Type == EventExecutionCompleted {
+				d.cli.execs = append(d.cli.execs, execDuration{row: e.Index, code: parseElapsed(v)})
 			}
 		}
 	}

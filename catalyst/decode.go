@@ -207,6 +207,10 @@ type runFacts struct {
 	openTermination Stamp
 	first, last     Stamp
 	createdAt       Stamp     // the executionStarted's timestamp
+	// createdEv and openTermEv are the positions, plus one, of the events
+	// whose times createdAt and openTermination are (0: none), so that
+	// rebuilt times replace them (finish).
+	createdEv, openTermEv int32
 	createdRep      time.Time // reported by the envelope
 	updatedRep      time.Time // reported by the envelope
 	// startID is the instance id the first executionStarted names;
@@ -539,7 +543,7 @@ func (d *decoder) noteEvent(e *Event) {
 			run.ExecutionID = e.ExecutionID
 		}
 		if d.run.createdAt == 0 {
-			d.run.createdAt = e.Timestamp
+			d.run.createdAt, d.run.createdEv = e.Timestamp, e.Index+1
 		}
 		if run.Input.State == PayloadNone || run.Input.State == PayloadNoneOrEmpty {
 			run.Input = e.Payload
@@ -548,7 +552,7 @@ func (d *decoder) noteEvent(e *Event) {
 			run.ParentID = e.Detail.ParentInstanceID
 		}
 	case EventExecutionCompleted:
-		d.run.openTermination = 0
+		d.run.openTermination, d.run.openTermEv = 0, 0
 		if e.Detail != nil && e.Detail.WorkflowStatus != "" {
 			d.run.derived = e.Detail.WorkflowStatus
 		}
@@ -564,7 +568,7 @@ func (d *decoder) noteEvent(e *Event) {
 			// the run is suspended (durabletask-go v0.12.1): the run stays
 			// suspended unless a completion follows.
 			if d.run.openTermination == 0 {
-				d.run.openTermination = e.Timestamp
+				d.run.openTermination, d.run.openTermEv = e.Timestamp, e.Index+1
 			}
 			break
 		}
@@ -606,6 +610,35 @@ func (d *decoder) fromCLI(cli bool) {
 	}
 }
 
+// rebuildTimes rebuilds the Dapr CLI rows' times from their elapsed
+// values (rebuild.go), and the run's times with them.
+func (d *decoder) rebuildTimes() {
+	h := d.h
+	if len(d.cli.elapsed) == 0 {
+		return
+	}
+	h.rebuildFromElapsed(d.cli.elapsed, d.cli.execs)
+	d.cli.elapsed, d.cli.execs = nil, nil
+	if h.clock == nil {
+		return
+	}
+	d.run.first, d.run.last = 0, 0
+	for _, e := range h.All() {
+		if ts := e.Timestamp; ts != 0 && ts != StampNever {
+			if d.run.first == 0 || ts < d.run.first {
+				d.run.first = ts
+			}
+			d.run.last = max(d.run.last, ts)
+		}
+	}
+	if i := d.run.createdEv; i > 0 {
+		d.run.createdAt = h.At(int(i - 1)).Timestamp
+	}
+	if i := d.run.openTermEv; i > 0 {
+		d.run.openTermination = h.At(int(i - 1)).Timestamp
+	}
+}
+
 // finish completes the history: run times and status, provenance, and what
 // it reports about data sharing (Catalyst's filter applies when filtered).
 func (d *decoder) finish(filtered bool) *History {
@@ -626,6 +659,7 @@ func (d *decoder) finish(filtered bool) *History {
 			run.AppID = d.run.actionApp
 		}
 	}
+	d.rebuildTimes()
 	if d.run.cli116 {
 		// The Dapr CLI v1.16 prints no payload on SubOrch* rows.
 		for _, e := range h.All() {

@@ -217,13 +217,23 @@ func (d *decoder) join(sp *split) error {
 // takeRead takes over what reading the second decoder's events set besides
 // the events themselves (and so besides what noteEvent finds in them): the
 // unknown fields it counted, the app a CLI row named (the first named wins),
-// and whether it met a row only the Dapr CLI v1.16 writes.
+// whether it met a row only the Dapr CLI v1.16 writes, and the CLI rows'
+// elapsed and execDuration values.
 func (d *decoder) takeRead(t *decoder) {
 	d.h.UnknownFields += t.h.UnknownFields
 	if d.h.Run.AppID == "" {
 		d.h.Run.AppID = t.h.Run.AppID
 	}
 	d.run.cli116 = d.run.cli116 || t.run.cli116
+	// The CLI rows' elapsed and execDuration values, for rebuilding their
+	// times once every row is read: the second half's rows follow the
+	// first's.
+	base := int32(len(d.cli.elapsed))
+	d.cli.elapsed = append(d.cli.elapsed, t.cli.elapsed...)
+	for _, x := range t.cli.execs {
+		x.row += base
+		d.cli.execs = append(d.cli.execs, x)
+	}
 }
 
 // findEventStart returns the offset of the first '{' at or after from (and

@@ -335,6 +335,11 @@ type Event struct {
 	Type EventType
 	// Origin is why a timerCreated was created.
 	Origin TimerOrigin
+
+	// chainErr is, for a time the decoder rebuilt (rebuild.go), how far
+	// its offset from its chain's first row may be off, in nanoseconds.
+	// It fills what would be padding: an Event stays 144 bytes.
+	chainErr uint32
 }
 
 // HasScheduledID reports whether the source gave the event's

@@ -56,6 +56,9 @@ type History struct {
 	TimeResolution time.Duration
 	// UnknownFields counts fields the decoder did not recognise and skipped.
 	UnknownFields int
+	// clock is what the decoder kept of the times it rebuilt from a finer
+	// record than the printed ones (Span, RebuiltSpans); nil when none.
+	clock *spanClock
 
 	chunks [][]Event
 	n      int

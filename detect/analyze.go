@@ -65,7 +65,7 @@ func analyze(h *catalyst.History, opts Options, workers int) *Report {
 	r.Invocations = b.invs
 	s.attachNotes(r, &b)
 
-	d := &detector{s: s, h: h, b: b, opts: opts, fc: fc, rep: r, ln: line{res: h.TimeResolution}}
+	d := &detector{s: s, h: h, b: b, opts: opts, fc: fc, rep: r, ln: line{h: h}}
 	if workers <= 0 {
 		workers = invocationWorkers(len(b.invs))
 	}

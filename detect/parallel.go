@@ -47,7 +47,7 @@ func (d *detector) check(workers int) {
 		return
 	}
 	fork := func() *detector {
-		return &detector{s: d.s, h: d.h, b: d.b, opts: d.opts, rep: d.rep, ln: line{res: d.h.TimeResolution},
+		return &detector{s: d.s, h: d.h, b: d.b, opts: d.opts, rep: d.rep, ln: line{h: d.h},
 			fc: &failureClasses{cache: maps.Clone(d.fc.cache)}}
 	}
 	parts := make([]*detector, workers+1)

@@ -2,7 +2,8 @@ package detect
 
 import (
 	"strconv"
-	"time"
+
+	"github.com/twice-cli/twice/catalyst"
 )
 
 // FindingRetriedPermanentFailure: attempts were retried after a failure a
@@ -37,7 +38,7 @@ func (d *detector) retriedPermanent(k int) {
 		switch {
 		case i < n-1:
 			next := &inv.Attempts[i+1]
-			retry = d.evidence(next.Scheduled, "attempt "+strconv.Itoa(next.Number)+" ran it again"+laterText(next, d.h.TimeResolution))
+			retry = d.evidence(next.Scheduled, "attempt "+strconv.Itoa(next.Number)+" ran it again"+laterText(d.h, next))
 		case inv.OpenRetry != nil:
 			retry = d.evidence(inv.OpenRetry.Created, "a retry timer is set to run it again")
 		default:
@@ -77,9 +78,9 @@ func (d *detector) retriedPermanent(k int) {
 	}, inv.Attempts[0].Scheduled, k, -1)
 }
 
-func laterText(a *Attempt, res time.Duration) string {
+func laterText(h *catalyst.History, a *Attempt) string {
 	if a.BackoffBefore > 0 {
-		return " " + fmtSpan(a.BackoffBefore, res) + " later"
+		return " " + fmtSpan(a.Backoff(h)) + " later"
 	}
 	return ""
 }

@@ -6,24 +6,37 @@ import (
 	"testing"
 	"time"
 
+	"github.com/twice-cli/twice/catalyst"
 	"github.com/twice-cli/twice/fixtures"
 )
 
+// TestFmtSpan: an exact span as appendDuration writes it; one known only
+// between whole-second stamps marked "~" (or "under 1 s"); one rebuilt
+// from the Dapr CLI's elapsed column with no digit finer than its error.
 func TestFmtSpan(t *testing.T) {
+	ms := time.Millisecond
+	coarse := func(d time.Duration) catalyst.Span { return catalyst.Span{D: d, Err: time.Second, Step: time.Second} }
+	rebuilt := func(d, err time.Duration) catalyst.Span { return catalyst.Span{D: d, Err: err} }
 	for _, tt := range []struct {
-		d, res time.Duration
-		want   string
+		sp   catalyst.Span
+		want string
 	}{
-		{time.Second, 0, "1.0 s"},
-		{350 * time.Millisecond, 0, "350 ms"},
-		{0, time.Second, "under 1 s"},
-		{time.Second, time.Second, "~1 s"},
-		{30 * time.Second, time.Second, "~30 s"},
-		{150 * time.Second, time.Second, "~2.5 min"},
-		{-2 * time.Second, time.Second, "~-2 s"},
+		{catalyst.Span{D: time.Second}, "1.0 s"},
+		{catalyst.Span{D: 350 * ms}, "350 ms"},
+		{coarse(0), "under 1 s"},
+		{coarse(time.Second), "~1 s"},
+		{coarse(30 * time.Second), "~30 s"},
+		{coarse(150 * time.Second), "~2.5 min"},
+		{coarse(-2 * time.Second), "~-2 s"},
+		{rebuilt(748*ms, 50*time.Microsecond), "748 ms"},
+		{rebuilt(748*ms, 5*ms), "0.75 s"},
+		{rebuilt(748*ms, 50*ms), "0.7 s"},
+		{rebuilt(2063*ms, 5200*time.Microsecond), "2.1 s"},
+		{rebuilt(-40*ms, 2*ms), "-0.04 s"},
+		{rebuilt(150*time.Second, 90*ms), "2.5 min"},
 	} {
-		if got := fmtSpan(tt.d, tt.res); got != tt.want {
-			t.Errorf("fmtSpan(%v, %v) = %q, want %q", tt.d, tt.res, got, tt.want)
+		if got := fmtSpan(tt.sp); got != tt.want {
+			t.Errorf("fmtSpan(%+v) = %q, want %q", tt.sp, got, tt.want)
 		}
 	}
 }
@@ -75,9 +88,12 @@ func TestCoefficientsMatchAllowsTheResolution(t *testing.T) {
 }
 
 // TestEvidenceSpansFollowTheResolution: the same scenario from the Dapr
-// CLI's JSON (whole seconds) and from protojson: the CLI's evidence says
-// "~5 s" and prints no coefficient its whole seconds cannot give; the
-// protojson's keeps "5.0 s (×2.0)". Both find the shared policy probable.
+// CLI's JSON (whole seconds) and from protojson: the CLI's first backoff,
+// measured to a fireAt the CLI prints to the second, says "~5 s" and no
+// coefficient its whole seconds cannot give; the protojson's keeps "5.0 s
+// (×2.0)". Both find the shared policy probable. The spans between the
+// CLI's rows are rebuilt from their elapsed column and read as the
+// protojson's do ("failed after 30.0 s"), not "~30 s".
 func TestEvidenceSpansFollowTheResolution(t *testing.T) {
 	for _, tc := range []struct {
 		file, want, not string
@@ -113,8 +129,13 @@ func TestEvidenceSpansFollowTheResolution(t *testing.T) {
 					t.Errorf("%q in %q", tc.not, f)
 				}
 			}
-			if tc.res > 0 && strings.Contains(all, ".0 s") {
-				t.Errorf("a whole-second source's evidence says a span as if exact:\n%s", all)
+			if !strings.Contains(all, "attempt 1 failed after 30.0 s") || !strings.Contains(all, "attempt 2 scheduled 5.0 s later") {
+				t.Errorf("the spans between rows are not the engine's:\n%s", all)
+			}
+			for _, f := range facts {
+				if strings.Contains(f, "~") && !strings.Contains(f, "first backoff") {
+					t.Errorf("a span between rows is not rebuilt: %q", f)
+				}
 			}
 		})
 	}

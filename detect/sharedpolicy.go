@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"math"
 	"time"
+
+	"github.com/twice-cli/twice/catalyst"
 )
 
 // FindingSharedRetryPolicy: one backoff schedule retried both a permanent
@@ -101,7 +103,10 @@ func (d *detector) sharedRetryPolicy() {
 		if base.IsZero() {
 			base = fe.Timestamp
 		}
-		delay := s.h.At(int(tr.pos)).FireAt.Sub(base)
+		// fireAt is printed to the second wherever the times are (the
+		// Dapr CLI's rows): the delay is measured as between printed
+		// times, whatever the decoder rebuilt of the base.
+		delay := s.h.Span(base, s.h.At(int(tr.pos)).FireAt).D
 		if delay <= 0 {
 			continue
 		}
@@ -218,5 +223,5 @@ func (d *detector) addSharedPolicy(p, t *policySample, conf Confidence) {
 }
 
 func scheduleText(p *policySample, res time.Duration) string {
-	return "a " + fmtSpan(p.first, res) + " first backoff" + p.coefficientText(res)
+	return "a " + fmtSpan(catalyst.Span{D: p.first, Err: res, Step: res}) + " first backoff" + p.coefficientText(res)
 }

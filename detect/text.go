@@ -45,20 +45,26 @@ func quoteName(name string) string {
 // "1.2 h".
 func fmtDuration(d time.Duration) string { return string(appendDuration(nil, d)) }
 
-// fmtSpan writes a span measured between two stamps of resolution res
-// (catalyst.History.TimeResolution): see appendSpan.
-func fmtSpan(d, res time.Duration) string { return string(appendSpan(nil, d, res)) }
+// fmtSpan writes a span the history measured (catalyst.History.Span):
+// see appendSpan.
+func fmtSpan(sp catalyst.Span) string { return string(appendSpan(nil, sp)) }
 
-// appendSpan writes a span measured between two stamps of resolution res.
-// From exact stamps (res 0) it is appendDuration's. From whole-second
-// stamps (the Dapr CLI truncates its times) a span is known only to within
-// a second either way, and says so: whole seconds marked "~" ("~30 s",
-// "~2.5 min"), "under 1 s" within one step — never "1.0 s" for what may
-// have been 0.01 or 1.99 s.
-func appendSpan(b []byte, d, res time.Duration) []byte {
-	if res < time.Second {
-		return appendDuration(b, d)
+// appendSpan writes a span the history measured, no finer than its source
+// knows it. An exact span is appendDuration's. A span rebuilt from a finer
+// record than the printed times (the Dapr CLI's elapsed column) is shown
+// to the digit its error allows (appendDurationWithin). A span known only
+// between whole-second stamps (the Dapr CLI truncates its times) is known
+// only to within a second either way, and says so: whole seconds marked
+// "~" ("~30 s", "~2.5 min"), "under 1 s" within one step — never "1.0 s"
+// for what may have been 0.01 or 1.99 s.
+func appendSpan(b []byte, sp catalyst.Span) []byte {
+	switch {
+	case sp.Exact():
+		return appendDuration(b, sp.D)
+	case sp.Rebuilt():
+		return appendDurationWithin(b, sp.D, sp.Err)
 	}
+	d, res := sp.D, sp.Step
 	if d > -res && d < res {
 		b = append(b, "under "...)
 		if res == time.Second {
@@ -75,6 +81,26 @@ func appendSpan(b []byte, d, res time.Duration) []byte {
 		return append(strconv.AppendInt(b, int64(d/time.Second), 10), " s"...)
 	}
 	return appendDuration(b, d)
+}
+
+// appendDurationWithin writes d, known to within err (at most a tenth of
+// a second: catalyst.History.Span shows a span no worse as rebuilt), in
+// appendDuration's units with no digit finer than err: "748 ms" within a
+// millisecond, else "0.75 s" or "0.7 s"; a tenth of a second and coarser
+// units are finer than err already.
+func appendDurationWithin(b []byte, d, err time.Duration) []byte {
+	a := d
+	if a < 0 {
+		a = -a
+	}
+	if err <= time.Millisecond || a >= time.Second-5*time.Millisecond {
+		return appendDuration(b, d)
+	}
+	decimals := 2
+	if err > 10*time.Millisecond {
+		decimals = 1
+	}
+	return append(strconv.AppendFloat(b, d.Seconds(), 'f', decimals, 64), " s"...)
 }
 
 func appendDuration(b []byte, d time.Duration) []byte {
@@ -223,16 +249,21 @@ func keyAdvice(l *line, inv *Invocation, subject string) *line {
 // built with one allocation each. res is the history's time resolution,
 // which the spans it writes (dur) honour.
 type line struct {
-	b   []byte
-	res time.Duration
+	b []byte
+	// h measures the spans a line writes (span).
+	h *catalyst.History
 }
 
 func (l *line) str(s string) *line { l.b = append(l.b, s...); return l }
 
 func (l *line) num(n int) *line { l.b = strconv.AppendInt(l.b, int64(n), 10); return l }
 
-// dur writes a span measured between two of the history's stamps.
-func (l *line) dur(d time.Duration) *line { l.b = appendSpan(l.b, d, l.res); return l }
+// span writes the span from one of the history's instants to another, as
+// the history measures it (catalyst.History.Span).
+func (l *line) span(from, to catalyst.Stamp) *line { return l.spanOf(l.h.Span(from, to)) }
+
+// spanOf writes a span the history measured.
+func (l *line) spanOf(sp catalyst.Span) *line { l.b = appendSpan(l.b, sp); return l }
 
 // id writes an id abbreviated to its first eight characters ("8a4f2c71…").
 func (l *line) id(id string) *line {
@@ -272,13 +303,13 @@ func outcomeFact(l *line, a *Attempt, subject string, untied bool) (event int, f
 	case OutcomeCompleted:
 		l.attempt(a.Number).str(" completed")
 		if d := a.Duration(); d > 0 {
-			l.str(" after ").dur(d)
+			l.str(" after ").span(a.Start, a.End)
 		}
 		return a.OutcomeEvent, l.done()
 	case OutcomeFailed:
 		l.attempt(a.Number).str(" failed")
 		if d := a.Duration(); d > 0 {
-			l.str(" after ").dur(d)
+			l.str(" after ").span(a.Start, a.End)
 		}
 		l.str(": ").str(failureText(a.Failure))
 		switch a.FailureClass {

@@ -103,13 +103,15 @@ func (d *detector) addRace(t, a, b int32) {
 	nt := d.textOf(invA.Name)
 	l := &d.ln
 
-	wait := te.FireAt.Sub(tr.turnStart)
-	if wait <= 0 {
-		wait = te.FireAt.Sub(te.Timestamp)
+	// fireAt is printed to the second wherever the times are (the Dapr
+	// CLI's rows): the wait is measured as between printed times.
+	wait := d.h.Span(tr.turnStart, te.FireAt)
+	if wait.D <= 0 {
+		wait = d.h.Span(te.Timestamp, te.FireAt)
 	}
 	l.str(nt.quoted).str(" ").attempt(attA.Number).str(" scheduled, raced against a ")
-	if wait > 0 {
-		l.dur(wait).str(" ")
+	if wait.D > 0 {
+		l.spanOf(wait).str(" ")
 	}
 	ev := make([]Evidence, 0, 4)
 	ev = append(ev,
@@ -198,7 +200,7 @@ func (d *detector) addRace(t, a, b int32) {
 
 func afterScheduling(l *line, a *Attempt) *line {
 	if d := a.Duration(); d > 0 {
-		l.str(", ").dur(d).str(" after it was scheduled")
+		l.str(", ").span(a.Start, a.End).str(" after it was scheduled")
 	}
 	return l
 }

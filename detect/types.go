@@ -278,6 +278,10 @@ func (inv *Invocation) Severity(r *Report) Severity {
 // outcome, or 0 when either is unknown.
 func (inv *Invocation) Duration() time.Duration { return inv.End.Sub(inv.Start) }
 
+// Took is the invocation's span as h, its history, measures it
+// (catalyst.History.Span).
+func (inv *Invocation) Took(h *catalyst.History) catalyst.Span { return h.Span(inv.Start, inv.End) }
+
 // Attempt is one scheduled task (or child-workflow creation) of an
 // invocation. Its small fields come last, together, so that they share one
 // word.
@@ -302,8 +306,11 @@ type Attempt struct {
 	Start catalyst.Stamp
 	End   catalyst.Stamp
 	// BackoffBefore is the wait between the previous attempt's outcome and
-	// this attempt's scheduling (0 for the first).
+	// this attempt's scheduling (0 for the first), from BackoffFrom (the
+	// previous attempt's End; zero when it has none) to Start. Show it as
+	// the history measures it (Backoff).
 	BackoffBefore time.Duration
+	BackoffFrom   catalyst.Stamp
 	// Failure and its class (FailureClass, below), when the attempt failed.
 	Failure     *catalyst.Failure
 	ScheduledID int32
@@ -320,7 +327,17 @@ type Attempt struct {
 }
 
 // Duration is the time from scheduling to outcome, or 0 when unknown.
+// Show it as the history measures it (Took).
 func (a *Attempt) Duration() time.Duration { return a.End.Sub(a.Start) }
+
+// Took is the span from scheduling to outcome as h, the attempt's history,
+// measures it (catalyst.History.Span: how well the source knows it); a
+// zero span when the outcome is unknown.
+func (a *Attempt) Took(h *catalyst.History) catalyst.Span { return h.Span(a.Start, a.End) }
+
+// Backoff is the span from the previous attempt's outcome to this one's
+// scheduling as h measures it; a zero span when there is none.
+func (a *Attempt) Backoff(h *catalyst.History) catalyst.Span { return h.Span(a.BackoffFrom, a.Start) }
 
 // RetryTimer is the durable timer the engine waited on before a retry.
 type RetryTimer struct {

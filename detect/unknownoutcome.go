@@ -59,7 +59,7 @@ func (d *detector) unknownOutcome(k int) {
 		conf = ConfidencePossible
 		switch {
 		case wait > d.opts.OverdueAfter:
-			fact = attemptLabel(a) + " has had no outcome for " + fmtSpan(wait, d.h.TimeResolution) + " while the run is still running"
+			fact = attemptLabel(a) + " has had no outcome for " + fmtSpan(d.h.Span(a.Start, now)) + " while the run is still running"
 		case !known:
 			// A plain file (no capture time) read with no clock: silence
 			// would pass for "fine", and the seed says unknown is unknown.

@@ -64,9 +64,9 @@ func TestOpenAttemptIsDrawnAndSaid(t *testing.T) {
 			t.Errorf("%s: the open attempt does not end in ?: %s", file, AppendMarks(nil, row))
 		}
 		d := InvocationDuration(SpansOf(h), h, inv, time.Time{})
-		want := KnownUntil(h, time.Time{}).Sub(inv.Start)
-		if !strings.HasPrefix(d, "open ≥") || d != "open ≥"+SpansOf(h).Duration(want) {
-			t.Errorf("%s: duration %q, want open ≥%s", file, d, SpansOf(h).Duration(want))
+		want := SpansOf(h).Between(inv.Start, KnownUntil(h, time.Time{}))
+		if !strings.HasPrefix(d, "open ≥") || d != "open ≥"+want {
+			t.Errorf("%s: duration %q, want open ≥%s", file, d, want)
 		}
 	}
 }

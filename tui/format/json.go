@@ -25,6 +25,13 @@ type JSON struct {
 	// that many bytes, at a character boundary, saying how much was left
 	// out (the view's rendering of one event; documents cut nothing).
 	MaxString int
+	// Resolution, when above zero, writes every instant as the source
+	// printed it: cut to this step (catalyst.History.TimeResolution, a
+	// second for the Dapr CLI's rows), so that a time the decoder rebuilt
+	// from the rows' elapsed values (exact only relative to its
+	// neighbours) is not written finer than the source knew it
+	// (catalyst.History.Printed). Spans carry what was rebuilt.
+	Resolution time.Duration
 
 	// day and date cache the "2006-01-02T" of the last day formatted: the
 	// instants of a run mostly share it. dated is false until one was.
@@ -247,6 +254,9 @@ const digitPairs = "000102030405060708091011121314151617181920212223242526272829
 // digits at a time.
 func (w *JSON) AppendStamp(b []byte, s catalyst.Stamp) []byte {
 	ns := int64(s)
+	if w.Resolution > 0 && ns > 0 && !s.IsNever() {
+		ns -= ns % int64(w.Resolution)
+	}
 	if ns < 0 || s.IsNever() {
 		b = append(b, '"')
 		b = s.Time().AppendFormat(b, time.RFC3339Nano)

@@ -7,67 +7,151 @@ import (
 	"github.com/twice-cli/twice/catalyst"
 )
 
-// Spans shows durations measured between a history's timestamps (how long
+// Spans shows durations measured between a history's instants (how long
 // an attempt took, a backoff, ELAPSED, an offset from the start) no more
-// exactly than the source recorded them. Where the stamps are whole seconds
-// (the Dapr CLI's JSON truncates them), a span between two of them is known
-// only to within a second either way: 1s between two stamps is anything from
-// a hundredth of a second to 1.99 s. There a span is shown in whole seconds
-// marked "~" ("~30s", "~2.5m"), and a span under the resolution as "<1s";
-// Legend says so once, where the table is drawn.
+// exactly than the source recorded them (catalyst.History.Span measures
+// them):
 //
-// The zero Spans is for exact stamps: it shows what Duration shows.
+//   - from the engine's own times, as Duration shows them;
+//   - rebuilt by the decoder from a finer record than the printed times
+//     (the Dapr CLI prints whole seconds, but each row's elapsed from the
+//     exact times), to the digit the span's error allows: "748.0ms",
+//     "2.06s", or "0.75s" for 748 ms known to ±5 ms;
+//   - known only between whole-second printed times (a row with no
+//     elapsed, a fireAt, a clock reading against a row), within a second
+//     either way: 1s between two stamps is anything from a hundredth of a
+//     second to 1.99 s. There a span is shown in whole seconds marked "~"
+//     ("~30s", "~2.5m"), and a span under the resolution as "<1s".
+//
+// Legend says which, once, where the table is drawn. The zero Spans is for
+// exact stamps.
 type Spans struct {
-	// Resolution is the step of the stamps the spans are measured between
+	// Resolution is the step of the source's printed times
 	// (catalyst.History.TimeResolution); 0 when they are exact.
 	Resolution time.Duration
+	// h measures spans between its instants; nil: a span is measured as
+	// between printed times of Resolution.
+	h *catalyst.History
 }
 
-// SpansOf returns the Spans for durations measured between h's stamps.
+// SpansOf returns the Spans for durations measured between h's instants.
 func SpansOf(h *catalyst.History) Spans {
 	if h == nil {
 		return Spans{}
 	}
-	return Spans{Resolution: h.TimeResolution}
+	return Spans{Resolution: h.TimeResolution, h: h}
 }
 
-// Coarse reports whether the stamps are too coarse for Duration's
-// precision (whole seconds or coarser), so that spans are marked.
+// Coarse reports whether the source's printed times are too coarse for
+// Duration's precision (whole seconds or coarser), so that some spans
+// are marked "~".
 func (s Spans) Coarse() bool { return s.Resolution >= time.Second }
 
-// Duration shows a span of d: Duration(d) for exact stamps; "~30s",
-// "~-3s", "~2.5m", or "<1s" for a span under the resolution, for coarse
-// ones.
-func (s Spans) Duration(d time.Duration) string { return string(s.AppendDuration(nil, d)) }
+// Rebuilt reports whether some spans were rebuilt from a finer record than
+// the printed times (catalyst.History.RebuiltSpans).
+func (s Spans) Rebuilt() bool { return s.h != nil && s.h.RebuiltSpans() }
 
-// AppendDuration appends s.Duration(d) to buf.
-func (s Spans) AppendDuration(buf []byte, d time.Duration) []byte {
-	if !s.Coarse() {
-		return AppendDuration(buf, d)
+// Span measures the span from one of the history's instants to another.
+func (s Spans) Span(from, to catalyst.Stamp) catalyst.Span {
+	if s.h != nil {
+		return s.h.Span(from, to)
 	}
-	if d > -s.Resolution && d < s.Resolution {
-		// Both stamps in one step: the span is under it, in either order.
-		return appendUnder(buf, s.Resolution)
+	d := to.Sub(from)
+	if s.Resolution <= 0 {
+		return catalyst.Span{D: d}
 	}
-	buf = append(buf, '~')
-	return appendWhole(buf, d, s.Resolution)
+	return catalyst.Span{D: d, Err: s.Resolution, Step: s.Resolution}
 }
 
-// Offset shows d as a signed offset from a reference instant: Offset(d)
-// for exact stamps; "~+30s", "~-3s", or "+<1s" within one step of the
-// reference, for coarse ones.
-func (s Spans) Offset(d time.Duration) string {
-	if !s.Coarse() {
-		return Offset(d)
+// Between shows the span from one of the history's instants to another:
+// Show(Span(from, to)).
+func (s Spans) Between(from, to catalyst.Stamp) string { return s.Show(s.Span(from, to)) }
+
+// BetweenTimes is Between for times (a run's CreatedAt and UpdatedAt).
+func (s Spans) BetweenTimes(from, to time.Time) string {
+	return s.Between(catalyst.StampOf(from), catalyst.StampOf(to))
+}
+
+// Show shows a measured span: Duration(D) when exact; to the digit its
+// error allows when rebuilt ("748.0ms", "0.75s"); "~30s", "~-3s",
+// "~2.5m", or "<1s" for a span under the step, when known only between
+// printed times.
+func (s Spans) Show(sp catalyst.Span) string { return string(s.AppendShow(nil, sp)) }
+
+// AppendShow appends Show(sp) to buf.
+func (s Spans) AppendShow(buf []byte, sp catalyst.Span) []byte {
+	switch {
+	case sp.Exact():
+		return AppendDuration(buf, sp.D)
+	case sp.Rebuilt():
+		return appendWithin(buf, sp.D, sp.Err)
 	}
-	if d > -s.Resolution && d < s.Resolution {
-		return string(appendUnder([]byte{'+'}, s.Resolution))
+	d, step := sp.D, sp.Step
+	if d > -step && d < step {
+		// Both stamps in one step: the span is under it, in either order.
+		return appendUnder(buf, step)
+	}
+	buf = append(buf, '~')
+	return appendWhole(buf, d, step)
+}
+
+// OffsetOf shows a measured span as a signed offset from a reference
+// instant: Offset(D) when exact; "+748.0ms" when rebuilt; "~+30s",
+// "~-3s", or "+<1s" within one step of the reference when known only
+// between printed times.
+func (s Spans) OffsetOf(sp catalyst.Span) string {
+	switch {
+	case sp.Exact():
+		return Offset(sp.D)
+	case sp.Rebuilt():
+		if sp.D < 0 {
+			return string(appendWithin(nil, sp.D, sp.Err))
+		}
+		return string(appendWithin([]byte{'+'}, sp.D, sp.Err))
+	}
+	d, step := sp.D, sp.Step
+	if d > -step && d < step {
+		return string(appendUnder([]byte{'+'}, step))
 	}
 	buf := []byte{'~'}
 	if d > 0 {
 		buf = append(buf, '+')
 	}
-	return string(appendWhole(buf, d, s.Resolution))
+	return string(appendWhole(buf, d, step))
+}
+
+// Offset shows the span from the reference instant base to s as a signed
+// offset: OffsetOf(Span(base, s)).
+func (s Spans) Offset(base, at catalyst.Stamp) string { return s.OffsetOf(s.Span(base, at)) }
+
+// finest is the shortest span the history's times can tell apart: the
+// resolution of its printed times, or nothing where some were rebuilt.
+func (s Spans) finest() time.Duration {
+	if s.Rebuilt() {
+		return 0
+	}
+	return s.Resolution
+}
+
+// axisOffset shows d, an instant's offset on a time axis drawn from the
+// history's times, as an offset: exactly where they are exact or were
+// rebuilt (the axis places rebuilt times where the decoder put them), as
+// between printed times where none were.
+func (s Spans) axisOffset(d time.Duration) string {
+	if s.Rebuilt() || !s.Coarse() {
+		return Offset(d)
+	}
+	return s.OffsetOf(catalyst.Span{D: d, Err: s.Resolution, Step: s.Resolution})
+}
+
+// Printed is a time of the history as its source printed it
+// (catalyst.History.Printed): a rebuilt time is shown to its printed
+// second, never finer than the source knew the instant.
+func (s Spans) Printed(t time.Time) time.Time {
+	if s.h == nil {
+		return t
+	}
+	return s.h.PrintedTime(t)
 }
 
 // Legend is the one line said where spans of a coarse source are shown,
@@ -75,6 +159,10 @@ func (s Spans) Offset(d time.Duration) string {
 func (s Spans) Legend() string {
 	if !s.Coarse() {
 		return ""
+	}
+	if s.Rebuilt() {
+		return "times in this source are whole seconds; spans are rebuilt from its elapsed column, to the digit shown, " +
+			"except those marked ~: ±1s (~30s is 29–31s; <1s is under a second)"
 	}
 	if s.Resolution == time.Second {
 		return "times in this source are whole seconds: every span is ±1s (~30s is 29–31s; <1s is under a second)"
@@ -107,4 +195,80 @@ func appendWhole(buf []byte, d, res time.Duration) []byte {
 		return append(buf, 's')
 	}
 	return AppendDuration(buf, d)
+}
+
+// withinLevel is the i-th way appendWithin writes a span under a minute,
+// finest first (0 to withinLevels-1): a unit and a number of decimals,
+// whose last digit is the level's quantum.
+func withinLevel(i int) (unit time.Duration, suffix string, decimals int) {
+	switch i {
+	case 0:
+		return time.Nanosecond, "ns", 0
+	case 1:
+		return time.Microsecond, "µs", 1
+	case 2:
+		return time.Microsecond, "µs", 0
+	case 3:
+		return time.Millisecond, "ms", 2
+	case 4:
+		return time.Millisecond, "ms", 1
+	case 5:
+		return time.Millisecond, "ms", 0
+	case 6:
+		return time.Second, "s", 2
+	}
+	return time.Second, "s", 1
+}
+
+// withinLevels is how many levels withinLevel has.
+const withinLevels = 8
+
+// appendWithin writes d, known to within err, in Duration's units but with
+// no digit finer than err: it starts where Duration would ("748.0ms",
+// "2.06s") and drops digits, moving to a larger unit when none is left,
+// until the last digit's unit is at least err ("748ms" within a
+// millisecond, "0.75s" within 10 ms). A minute and over, Duration's one
+// decimal of a minute is coarser than any rebuilt span's error
+// (catalyst.History.Span keeps them under a tenth of a second).
+func appendWithin(buf []byte, d, err time.Duration) []byte {
+	a := d
+	if a < 0 {
+		a = -a
+	}
+	var i int
+	switch {
+	case a >= time.Minute:
+		return AppendDuration(buf, d)
+	case a == 0 && err <= time.Nanosecond:
+		return append(buf, "0s"...)
+	case a < time.Microsecond:
+		i = 0
+	case a < time.Millisecond:
+		i = 1
+	case a < time.Second:
+		i = 4
+	default:
+		i = 6
+	}
+	unit, suffix, decimals := withinLevel(i)
+	for ; i < withinLevels-1; i++ {
+		unit, suffix, decimals = withinLevel(i)
+		q := unit
+		for range decimals {
+			q /= 10
+		}
+		if q >= err {
+			break
+		}
+	}
+	unit, suffix, decimals = withinLevel(i)
+	if d < 0 {
+		buf = append(buf, '-')
+	}
+	if unit == time.Nanosecond {
+		buf = strconv.AppendInt(buf, int64(a), 10)
+	} else {
+		buf = strconv.AppendFloat(buf, float64(a)/float64(unit), 'f', decimals, 64)
+	}
+	return append(buf, suffix...)
 }

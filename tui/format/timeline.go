@@ -151,15 +151,18 @@ func KnownUntil(h *catalyst.History, now time.Time) catalyst.Stamp {
 // InvocationSpan is how long an invocation took, from its first attempt's
 // scheduling to its last outcome; or, when its last attempt has no outcome,
 // how long it has been open: from its start to the end of what the history
-// tells (KnownUntil), at least (open). 0 when its start is unknown.
-func InvocationSpan(h *catalyst.History, inv *detect.Invocation, now time.Time) (d time.Duration, open bool) {
+// tells (KnownUntil), at least (open). As the history measures it
+// (catalyst.History.Span); a zero span when its start is unknown.
+func InvocationSpan(h *catalyst.History, inv *detect.Invocation, now time.Time) (sp catalyst.Span, open bool) {
 	if len(inv.Attempts) == 0 || inv.Start.IsZero() || inv.Start.IsNever() {
-		return 0, false
+		return catalyst.Span{}, false
 	}
 	if last := &inv.Attempts[len(inv.Attempts)-1]; last.OutcomeEvent < 0 {
-		return max(KnownUntil(h, now).Sub(inv.Start), 0), true
+		sp = h.Span(inv.Start, KnownUntil(h, now))
+		sp.D = max(sp.D, 0)
+		return sp, true
 	}
-	return inv.Duration(), false
+	return inv.Took(h), false
 }
 
 // InvocationDuration shows InvocationSpan: "36.72s", or "open ≥4.0m" for
@@ -169,10 +172,10 @@ func InvocationDuration(sp Spans, h *catalyst.History, inv *detect.Invocation, n
 	d, open := InvocationSpan(h, inv, now)
 	switch {
 	case open:
-		return "open ≥" + sp.Duration(d)
-	case d != 0 || sp.Coarse() && !inv.Start.IsZero() && !inv.End.IsZero():
+		return "open ≥" + sp.Show(d)
+	case d.D != 0 || !d.Exact() && !inv.Start.IsZero() && !inv.End.IsZero():
 		// From whole-second stamps, 0 is "<1s", not "no duration".
-		return sp.Duration(d)
+		return sp.Show(d)
 	}
 	return ""
 }
@@ -203,7 +206,7 @@ func (a Axis) cell(s catalyst.Stamp) int {
 // stamps, finer than which nothing in the history can be told apart).
 func (a Axis) Zoom(factor float64, at catalyst.Stamp, whole Axis) Axis {
 	span := time.Duration(float64(a.Span()) / factor)
-	span = min(max(span, time.Millisecond, time.Duration(a.Width), a.Spans.Resolution), whole.Span())
+	span = min(max(span, time.Millisecond, time.Duration(a.Width), a.Spans.finest()), whole.Span())
 	frac := 0.5
 	if a.Span() > 0 && at >= a.From && at <= a.To {
 		frac = float64(at.Sub(a.From)) / float64(a.Span())
@@ -231,7 +234,8 @@ func (a Axis) clampTo(from catalyst.Stamp, span time.Duration, whole Axis) Axis 
 
 // Ticks returns the axis heading for width cells: the offsets from base of
 // the axis' start, middle and end ("+0s", "+18.82s", "+37.63s"; "~+19s"
-// from whole-second stamps), placed at their cells.
+// from whole-second stamps none of which were rebuilt), placed at their
+// cells.
 func (a Axis) Ticks(base catalyst.Stamp) string {
 	if !a.Valid() {
 		return strings.Repeat(" ", max(a.Width, 0))
@@ -253,7 +257,7 @@ func (a Axis) Ticks(base catalyst.Stamp) string {
 		if s == base {
 			return "+0s" // the reference itself: exact whatever the stamps
 		}
-		return a.Spans.Offset(s.Sub(base))
+		return a.Spans.axisOffset(s.Sub(base))
 	}
 	put(0, label(a.From), false)
 	if a.Width >= 36 {

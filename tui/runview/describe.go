@@ -3,7 +3,6 @@ package runview
 import (
 	"strconv"
 	"strings"
-	"time"
 
 	"github.com/twice-cli/twice/catalyst"
 	"github.com/twice-cli/twice/catalyst/safetext"
@@ -104,11 +103,13 @@ func (b *text) from(s, base catalyst.Stamp, what string) string {
 	if s.IsNever() {
 		return "never"
 	}
-	exact := format.Exact(s.Time())
+	// The instant as the source printed it (a rebuilt time is exact only
+	// relative to its neighbours); the offset as the history measures it.
+	exact := format.Exact(b.d.h.Printed(s).Time())
 	if base.IsZero() || base.IsNever() {
 		return exact
 	}
-	return exact + " · " + what + " " + b.d.spans().Offset(time.Duration(s-base))
+	return exact + " · " + what + " " + b.d.spans().Offset(base, s)
 }
 
 // eventRef names an event by position and eventId: "#12 (eventId 3)".
@@ -218,7 +219,7 @@ func describeEvent(d *viewData, ev int) (string, []string) {
 	// bytes of known events are not kept, for speed and memory, so this is
 	// the event as twice's JSON output writes it, and says so.
 	b.heading(eventJSONHeading)
-	for _, l := range eventJSONLines(e) {
+	for _, l := range eventJSONLines(b.d.h, e) {
 		b.line("  " + l)
 	}
 	return title, b.out
@@ -232,9 +233,9 @@ func describeInvocation(d *viewData, ii int) (string, []string) {
 	title := format.Line(inv.Name) + " · " + inv.Kind.String() + " · " + format.Plural(len(inv.Attempts), "attempt")
 	outcome, _ := format.OutcomeMark(inv.Outcome)
 	if dur, open := format.InvocationSpan(d.h, inv, d.c.Now()); open {
-		outcome += ", open ≥" + d.spans().Duration(dur)
-	} else if dur != 0 {
-		outcome += ", took " + d.spans().Duration(dur)
+		outcome += ", open ≥" + d.spans().Show(dur)
+	} else if dur.D != 0 {
+		outcome += ", took " + d.spans().Show(dur)
 	}
 	b.kv("", "outcome", outcome)
 	// What is wrong and why comes first: it is what the user opened the
@@ -293,15 +294,15 @@ func (b *text) attempt(indent string, ii int, inv *detect.Invocation, ai int) {
 	if ai == 0 && !a.Start.IsZero() && a.Start == inv.Start {
 		// The invocation's start is this attempt's: exact whatever the
 		// stamps' resolution.
-		start = format.ExactStamp(a.Start) + " · invocation +0s"
+		start = format.ExactStamp(h.Printed(a.Start)) + " · invocation +0s"
 	}
 	b.kv(indent, "start", start)
 	b.kv(indent, "end", b.from(a.End, inv.Start, "invocation"))
 	if dur := a.Duration(); dur != 0 {
-		b.kv(indent, "took", b.d.spans().Duration(dur))
+		b.kv(indent, "took", b.d.spans().Show(a.Took(h)))
 	}
 	if ai > 0 {
-		b.kv(indent, "backoff before", b.d.spans().Duration(a.BackoffBefore))
+		b.kv(indent, "backoff before", b.d.spans().Show(a.Backoff(h)))
 	}
 	if t := a.RetryTimer; t != nil {
 		timer := "created " + eventRef(h, t.Created)

@@ -16,8 +16,8 @@ const eventJSONHeading = "JSON (as twice show -o json writes it)"
 // shows and y copies reads as the document does. limit, when above zero,
 // cuts each string value to about that many bytes, saying how much was
 // left out.
-func eventJSON(e *catalyst.Event, limit int) []byte {
-	w := format.JSON{MaxString: limit}
+func eventJSON(h *catalyst.History, e *catalyst.Event, limit int) []byte {
+	w := format.JSON{MaxString: limit, Resolution: h.TimeResolution}
 	return w.AppendEvent(nil, e)
 }
 
@@ -26,8 +26,8 @@ func eventJSON(e *catalyst.Event, limit int) []byte {
 // format.PayloadShowBytes, saying how much of the source's bytes it
 // shows. The whole is not cut again: a second "shown N of M" would count
 // the JSON's bytes, not the payload's.
-func eventJSONLines(e *catalyst.Event) []string {
-	flat := eventJSON(e, format.PayloadShowBytes)
+func eventJSONLines(h *catalyst.History, e *catalyst.Event) []string {
+	flat := eventJSON(h, e, format.PayloadShowBytes)
 	var out bytes.Buffer
 	if err := json.Indent(&out, flat, "", "  "); err != nil {
 		// Cannot happen: the writer only writes valid JSON. Show it flat

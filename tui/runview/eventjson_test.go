@@ -18,7 +18,7 @@ import (
 func decodeEventJSON(t *testing.T, e *catalyst.Event) map[string]any {
 	t.Helper()
 	var v map[string]any
-	text := strings.Join(eventJSONLines(e), "\n")
+	text := strings.Join(eventJSONLines(&catalyst.History{}, e), "\n")
 	if err := json.Unmarshal([]byte(text), &v); err != nil {
 		t.Fatalf("the JSON of a %s event does not parse: %v\n%s", e.TypeName(), err, text)
 	}
@@ -87,7 +87,7 @@ func mustJSON(v any) string {
 // JSON escapes, and a huge payload is cut, saying how much was left out.
 func TestEventJSONIsSafeAndCapped(t *testing.T) {
 	for i, e := range tuitest.Hostile().All() {
-		lines := eventJSONLines(e)
+		lines := eventJSONLines(&catalyst.History{}, e)
 		for _, l := range lines {
 			if v, bad := hostiletest.FindUnsafe(l, false); bad {
 				t.Fatalf("event %d: unsafe character %U in JSON line %q", i, v.Rune, l)
@@ -101,7 +101,7 @@ func TestEventJSONIsSafeAndCapped(t *testing.T) {
 	huge := catalyst.Event{Type: catalyst.EventTaskScheduled, Name: "Upload", ID: 0,
 		Payload: catalyst.PresentPayload(`"` + strings.Repeat("x", 4<<20) + `"`),
 		Failure: &catalyst.Failure{StackTrace: strings.Repeat("frame\n", 1<<20)}}
-	lines := eventJSONLines(&huge)
+	lines := eventJSONLines(&catalyst.History{}, &huge)
 	text := strings.Join(lines, "\n")
 	// Each of the two huge strings is cut to PayloadShowBytes (escaped,
 	// the trace's \n take two bytes); the whole is not cut again.

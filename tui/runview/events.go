@@ -343,7 +343,7 @@ func (t *eventsTab) cells(ev int) *eventCells {
 	c := t.cache.Get(ev, t.buildCells)
 	if ev == 0 {
 		// The first row's ELAPSED is its age, which moves with the clock.
-		c.elapsed = "Age:" + t.d.spans().Duration(t.d.c.Now().Sub(t.d.h.At(0).Timestamp.Time()))
+		c.elapsed = "Age:" + t.d.spans().Between(t.d.h.At(0).Timestamp, catalyst.StampOf(t.d.c.Now()))
 		if t.d.h.At(0).Timestamp.IsZero() {
 			c.elapsed = "-"
 		}
@@ -389,7 +389,7 @@ func elapsed(sp format.Spans, prev, cur catalyst.Stamp) string {
 	if prev.IsZero() || cur.IsZero() || prev.IsNever() || cur.IsNever() {
 		return "-"
 	}
-	return sp.Duration(cur.Sub(prev))
+	return sp.Between(prev, cur)
 }
 
 func (t *eventsTab) selection() string {
@@ -428,5 +428,5 @@ func (t *eventsTab) copyTarget() (text, what string) {
 	if t.d.h == nil || ev < 0 {
 		return "", ""
 	}
-	return string(eventJSON(t.d.h.At(ev), 0)), "event #" + strconv.Itoa(ev) + "'s JSON"
+	return string(eventJSON(t.d.h, t.d.h.At(ev), 0)), "event #" + strconv.Itoa(ev) + "'s JSON"
 }

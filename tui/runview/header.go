@@ -81,7 +81,7 @@ func (m *Model) factsLine(w int) string {
 	var facts []fact
 	if run.Status.IsEnded() {
 		if !created.IsZero() && !updated.IsZero() {
-			facts = append(facts, fact{text: s.Label.Render("took") + " " + m.d.spans().Duration(updated.Sub(created)), keep: 7})
+			facts = append(facts, fact{text: s.Label.Render("took") + " " + m.d.spans().BetweenTimes(created, updated), keep: 7})
 		}
 	} else if !created.IsZero() && !updated.IsZero() {
 		// A running run has run at least until it was read: now for a
@@ -90,9 +90,9 @@ func (m *Model) factsLine(w int) string {
 		if until.Before(updated) {
 			until = updated
 		}
-		text := s.Label.Render("running") + " " + m.d.spans().Duration(until.Sub(created)) + " so far"
+		text := s.Label.Render("running") + " " + m.d.spans().BetweenTimes(created, until) + " so far"
 		if atLeast {
-			text = s.Label.Render("running") + " ≥" + m.d.spans().Duration(until.Sub(created)) + " when saved"
+			text = s.Label.Render("running") + " ≥" + m.d.spans().BetweenTimes(created, until) + " when saved"
 		}
 		facts = append(facts, fact{text: text, keep: 7})
 	}
@@ -101,7 +101,13 @@ func (m *Model) factsLine(w int) string {
 		// Its times are whole seconds: the spans on screen ("~30s") say
 		// so, and this says why, once.
 		lossy := fact{text: "lossy source (" + m.d.h.Format.Description() + ")", keep: 5}
-		if m.d.spans().Coarse() {
+		switch sp := m.d.spans(); {
+		case sp.Rebuilt():
+			// The spans were rebuilt from the rows' elapsed column; those
+			// it could not rebuild are marked "~".
+			lossy = fact{text: "lossy source (" + m.d.h.Format.Description() + "; whole-second times, spans rebuilt from elapsed)",
+				keep: 4, short: "lossy source (whole-second times)", shortKeep: 5}
+		case sp.Coarse():
 			lossy = fact{text: "lossy source (" + m.d.h.Format.Description() + "; whole-second times, spans ±1s)", keep: 4,
 				short: "lossy source (whole-second times)", shortKeep: 5}
 		}

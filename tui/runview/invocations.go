@@ -463,7 +463,7 @@ func (t *invocationsTab) buildCells(i int) invCells {
 		c.duration = d
 	}
 	if !inv.Start.IsZero() && !t.d.start.IsZero() {
-		c.start = t.d.spans().Offset(inv.Start.Sub(t.d.start))
+		c.start = t.d.spans().Offset(t.d.start, inv.Start)
 	}
 	c.shortFlag = c.flag
 	if len(inv.Findings) > 0 {
@@ -527,10 +527,10 @@ func (t *invocationsTab) attemptLine(inv *detect.Invocation, ai int) string {
 	outcome, _ := format.OutcomeMark(a.Outcome)
 	line := "#" + strconv.Itoa(a.Number) + " " + outcome + " " + attemptSpan(t.d.spans(), inv, a)
 	if d := a.Duration(); d != 0 {
-		line += " took " + t.d.spans().Duration(d)
+		line += " took " + t.d.spans().Show(a.Took(t.d.h))
 	}
 	if ai > 0 {
-		line += " after " + t.d.spans().Duration(a.BackoffBefore) + " backoff"
+		line += " after " + t.d.spans().Show(a.Backoff(t.d.h)) + " backoff"
 	}
 	if a.ExecutionID != "" && a.ExecutionID != inv.Key {
 		line += " exec " + format.Fit(format.Line(a.ExecutionID), 13)
@@ -556,12 +556,12 @@ func attemptSpan(sp format.Spans, inv *detect.Invocation, a *detect.Attempt) str
 	if a.Start.IsZero() || inv.Start.IsZero() {
 		return "-"
 	}
-	span := sp.Offset(a.Start.Sub(inv.Start))
+	span := sp.Offset(inv.Start, a.Start)
 	if a == &inv.Attempts[0] {
 		span = "+0s" // the invocation's own start: exact whatever the stamps
 	}
 	if !a.End.IsZero() && !a.End.IsNever() {
-		span += " → " + sp.Offset(a.End.Sub(inv.Start))
+		span += " → " + sp.Offset(inv.Start, a.End)
 	}
 	return span
 }

@@ -1109,7 +1109,12 @@ func (m *Model) Legend() []common.Legend {
 		}},
 		timeline,
 	}
-	if m.d.spans().Coarse() {
+	switch sp := m.d.spans(); {
+	case sp.Rebuilt():
+		// A whole-second source whose spans were rebuilt from its elapsed
+		// column: said where +30.52s is.
+		out[0].Marks = slices.Insert(out[0].Marks, 6, [2]string{"~30s <1s", "not rebuilt from elapsed: ±1s"})
+	case sp.Coarse():
 		// A whole-second source's spans: said where +30.52s is.
 		out[0].Marks = slices.Insert(out[0].Marks, 6, [2]string{"~30s <1s", "whole-second times: ±1s"})
 	}

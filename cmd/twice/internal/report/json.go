@@ -135,15 +135,26 @@ func writeRunJSON(e *jsonEnc, a Analysis, console string) {
 	e.strField("format", string(h.Format))
 	e.key("lossy")
 	e.bool(h.Lossy)
-	// Durations stay in milliseconds; this says how exact they are: 1000
-	// for whole-second stamps (the Dapr CLI's), 0 for the engine's own.
+	// Durations stay in milliseconds; this says how exact the printed
+	// times are: 1000 for whole-second stamps (the Dapr CLI's), 0 for the
+	// engine's own. Where the decoder rebuilt spans finer than that from
+	// the CLI's elapsed column, spans_rebuilt says so and each span's
+	// *_error_ms how well it is known. Instants are written as printed.
 	e.intField("time_resolution_ms", h.TimeResolution.Milliseconds())
+	if h.RebuiltSpans() {
+		e.boolField("spans_rebuilt", true)
+	}
+	e.js.Resolution = h.TimeResolution
+	defer func() { e.js.Resolution = 0 }()
 	if h.UnknownFields > 0 {
 		e.intField("unknown_fields", int64(h.UnknownFields))
 	}
 
 	e.key("run")
-	writeRunInfoJSON(e, r)
+	printed := *r
+	printed.CreatedAt, printed.UpdatedAt = h.PrintedTime(r.CreatedAt), h.PrintedTime(r.UpdatedAt)
+	printed.UnfinishedTermination = h.PrintedTime(r.UnfinishedTermination)
+	writeRunInfoJSON(e, &printed)
 
 	// While a pending report is computed, one core is left to it.
 	gate := a.pendingDone()
@@ -274,7 +285,7 @@ func writeReportJSON(e *jsonEnc, h *catalyst.History, r *detect.Report, code *re
 	e.key("invocations")
 	e.beginArray()
 	writeElements(e, len(r.Invocations), invocationsPerSegment, nil, func(e *jsonEnc, i int) {
-		writeInvocationJSON(e, r, i, &r.Invocations[i])
+		writeInvocationJSON(e, h, r, i, &r.Invocations[i])
 	})
 	e.endArray()
 
@@ -299,7 +310,7 @@ func writeReportJSON(e *jsonEnc, h *catalyst.History, r *detect.Report, code *re
 	writeCodeJSON(e, code)
 }
 
-func writeInvocationJSON(e *jsonEnc, r *detect.Report, k int, inv *detect.Invocation) {
+func writeInvocationJSON(e *jsonEnc, h *catalyst.History, r *detect.Report, k int, inv *detect.Invocation) {
 	e.beginObject()
 	e.nameField("kind", inv.Kind.String())
 	e.strField("name", inv.Name)
@@ -311,7 +322,9 @@ func writeInvocationJSON(e *jsonEnc, r *detect.Report, k int, inv *detect.Invoca
 	e.name(inv.Severity(r).String())
 	e.stampField("start", inv.Start)
 	e.stampField("end", inv.End)
-	e.millisField("duration_ms", inv.Duration())
+	if !inv.Start.IsZero() && !inv.End.IsZero() {
+		e.spanFields("duration_ms", "duration_error_ms", inv.Took(h))
+	}
 	e.boolField("reused_instance_id", inv.ReusedInstanceID)
 	if inv.OpenRetry != nil {
 		e.key("open_retry")
@@ -327,7 +340,7 @@ func writeInvocationJSON(e *jsonEnc, r *detect.Report, k int, inv *detect.Invoca
 	e.beginArray()
 	for i := range inv.Attempts {
 		note, _ := r.Note(k, inv.Attempts[i].Number)
-		writeAttemptJSON(e, &inv.Attempts[i], note.Text)
+		writeAttemptJSON(e, h, &inv.Attempts[i], note.Text)
 	}
 	e.endArray()
 	e.endObject()
@@ -335,7 +348,7 @@ func writeInvocationJSON(e *jsonEnc, r *detect.Report, k int, inv *detect.Invoca
 
 // writeAttemptJSON writes an attempt; note is why its outcome was inferred
 // or is unknown ("" when its outcome, if any, was tied by id).
-func writeAttemptJSON(e *jsonEnc, a *detect.Attempt, note string) {
+func writeAttemptJSON(e *jsonEnc, h *catalyst.History, a *detect.Attempt, note string) {
 	e.beginObject()
 	e.intField("number", int64(a.Number))
 	e.intField("scheduled_event", int64(a.Scheduled))
@@ -359,8 +372,12 @@ func writeAttemptJSON(e *jsonEnc, a *detect.Attempt, note string) {
 	}
 	e.stampField("start", a.Start)
 	e.stampField("end", a.End)
-	e.millisField("duration_ms", a.Duration())
-	e.millisField("backoff_ms", a.BackoffBefore)
+	if !a.End.IsZero() {
+		e.spanFields("duration_ms", "duration_error_ms", a.Took(h))
+	}
+	if !a.BackoffFrom.IsZero() {
+		e.spanFields("backoff_ms", "backoff_error_ms", a.Backoff(h))
+	}
 	if f := a.Failure; f != nil {
 		e.strField("error_type", f.Type)
 		e.strField("error_message", f.Message)

@@ -229,6 +229,19 @@ func (e *jsonEnc) millisField(name string, d time.Duration) {
 	}
 }
 
+// spanFields writes a span the history measured: its duration (left out
+// when 0, as millisField does) and, when the source's times are not exact,
+// errName: how far the span may be off either way (1000 for a span known
+// only between whole-second printed times, less for one rebuilt from the
+// Dapr CLI's elapsed column).
+func (e *jsonEnc) spanFields(name, errName string, sp catalyst.Span) {
+	e.millisField(name, sp.D)
+	if !sp.Exact() {
+		e.key(errName)
+		e.millis(sp.Err)
+	}
+}
+
 // stamp writes an instant as RFC 3339 in UTC with nanoseconds (format.JSON).
 func (e *jsonEnc) stamp(s catalyst.Stamp) {
 	e.sep()

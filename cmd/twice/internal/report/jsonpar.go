@@ -3,6 +3,9 @@ package report
 import (
 	"runtime"
 	"sync"
+	"time"
+
+	"github.com/twice-cli/twice/tui/format"
 )
 
 // The long arrays of a run (events, withheld payloads, invocations,
@@ -53,7 +56,7 @@ func writeElements(e *jsonEnc, n, per int, gate <-chan struct{}, encode func(e *
 		}
 		return
 	}
-	s := &section{n: n, per: per, encode: encode, segs: make([]segment, segs),
+	s := &section{n: n, per: per, encode: encode, segs: make([]segment, segs), res: e.js.Resolution,
 		window: segmentsAhead * (helpers + 1), finished: make(chan struct{}), free: e.spare}
 	s.cond = sync.NewCond(&s.mu)
 	var wg sync.WaitGroup
@@ -83,6 +86,9 @@ type section struct {
 	n, per int
 	encode func(e *jsonEnc, i int)
 	window int
+	// res is the writer's format.JSON Resolution, which the helpers' own
+	// encoders take.
+	res time.Duration
 
 	mu   sync.Mutex
 	cond *sync.Cond
@@ -138,7 +144,7 @@ func (s *section) write(e *jsonEnc) {
 		default:
 			if s.claimable() {
 				if ahead == nil {
-					ahead = &jsonEnc{}
+					ahead = &jsonEnc{js: format.JSON{Resolution: s.res}}
 				}
 				s.encodeAhead(ahead)
 			} else {
@@ -192,7 +198,7 @@ func (s *section) help(gate <-chan struct{}) {
 			return
 		}
 	}
-	e := &jsonEnc{}
+	e := &jsonEnc{js: format.JSON{Resolution: s.res}}
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	for {

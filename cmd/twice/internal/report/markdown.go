@@ -67,8 +67,8 @@ func (t *textWriter) markdownRun(a Analysis) {
 		t.mdRow("Project", md(projectText(r.Project)))
 	}
 	t.mdRow("Status", md(statusText(r.Status)))
-	t.mdRow("Created", md(t.instant(r.CreatedAt)))
-	t.mdRow("Updated", md(t.instant(r.UpdatedAt)))
+	t.mdRow("Created", md(t.instant(t.spans.Printed(r.CreatedAt))))
+	t.mdRow("Updated", md(t.instant(t.spans.Printed(r.UpdatedAt))))
 	if r.ParentID != "" {
 		t.mdRow("Parent", md(r.ParentID))
 	}

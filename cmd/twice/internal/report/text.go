@@ -168,8 +168,8 @@ func (t *textWriter) header(a Analysis) {
 		t.field("Project", projectText(r.Project))
 	}
 	t.field("Status", statusText(r.Status))
-	t.field("Created", t.instant(r.CreatedAt))
-	t.field("Updated", t.instant(r.UpdatedAt))
+	t.field("Created", t.instant(t.spans.Printed(r.CreatedAt)))
+	t.field("Updated", t.instant(t.spans.Printed(r.UpdatedAt)))
 	if until, _ := r.RanUntil(t.now); !r.CreatedAt.IsZero() && !r.UpdatedAt.IsZero() && until.After(r.CreatedAt) {
 		t.field("Duration", durationSoFar(t.spans, r, t.opts.TimeFormat, t.now))
 	}
@@ -247,14 +247,15 @@ func durationSoFar(sp format.Spans, r *catalyst.Run, f format.TimeFormat, now ti
 	if until.Before(r.UpdatedAt) {
 		until = r.UpdatedAt
 	}
-	d := until.Sub(r.CreatedAt)
+	d := sp.BetweenTimes(r.CreatedAt, until)
+	updated := formatInstant(sp.Printed(r.UpdatedAt), f, now)
 	switch {
 	case r.Status.IsEnded():
-		return sp.Duration(d)
+		return d
 	case atLeast:
-		return "≥" + sp.Duration(d) + ": still running when saved (last event " + formatInstant(r.UpdatedAt, f, now) + ")"
+		return "≥" + d + ": still running when saved (last event " + updated + ")"
 	}
-	return sp.Duration(d) + " so far (last event " + formatInstant(r.UpdatedAt, f, now) + ")"
+	return d + " so far (last event " + updated + ")"
 }
 
 // projectText prints a project's name and uid.
@@ -612,7 +613,7 @@ func appendAttempt(buf []byte, sp format.Spans, at *detect.Attempt, note detect.
 	}
 	if at.BackoffBefore > 0 {
 		buf = append(buf, ", after "...)
-		buf = sp.AppendDuration(buf, at.BackoffBefore)
+		buf = sp.AppendShow(buf, sp.Span(at.BackoffFrom, at.Start))
 		buf = append(buf, " backoff"...)
 	}
 	if rt := at.RetryTimer; rt != nil {
@@ -632,7 +633,7 @@ func appendAttempt(buf []byte, sp format.Spans, at *detect.Attempt, note detect.
 	}
 	if d := at.Duration(); d > 0 {
 		buf = append(buf, " after "...)
-		buf = sp.AppendDuration(buf, d)
+		buf = sp.AppendShow(buf, sp.Span(at.Start, at.End))
 	}
 	for _, x := range at.ExtraOutcomes {
 		buf = append(buf, ", another outcome at event "...)
@@ -767,12 +768,12 @@ func (t *textWriter) elapsed(i int, prev, ts catalyst.Stamp) string {
 	}
 	if i == 0 {
 		if t.opts.TimeFormat == format.Relative {
-			return "Age:" + t.spans.Duration(t.now.Sub(ts.Time()))
+			return "Age:" + t.spans.Between(ts, catalyst.StampOf(t.now))
 		}
 		return "-"
 	}
 	if prev.IsZero() {
 		return "-"
 	}
-	return t.spans.Duration(ts.Sub(prev))
+	return t.spans.Between(prev, ts)
 }

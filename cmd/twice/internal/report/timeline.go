@@ -49,8 +49,8 @@ func WriteTimeline(w io.Writer, a Analysis, opts Options, width int) error {
 		start = h.At(0).Timestamp
 	}
 	axis := format.RunAxis(h, start, t.now, barW)
-	t.println("  start ", format.ExactStamp(axis.From), " · end ", format.ExactStamp(axis.To),
-		" · ", t.spans.Duration(axis.To.Sub(axis.From)), " across ", plural(barW, "column"))
+	t.println("  start ", format.ExactStamp(h.Printed(axis.From)), " · end ", format.ExactStamp(h.Printed(axis.To)),
+		" · ", t.spans.Between(axis.From, axis.To), " across ", plural(barW, "column"))
 	if l := t.spans.Legend(); l != "" {
 		t.println("  ", opts.Styles.Faint(l))
 	}
