@@ -246,8 +246,8 @@ type cliScratch struct {
 	// rebuilding the rows' times once they are all read (rebuild.go).
 	elapsed []elapsedCode
 	execs   []execDuration
-	keys           [eventTypeCount][]cliKey
-	parsed         [eventTypeCount]bool
+	keys    [eventTypeCount][]cliKey
+	parsed  [eventTypeCount]bool
 }
 
 // cliKey is one attrs key a row type prints.

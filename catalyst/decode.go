@@ -206,13 +206,13 @@ type runFacts struct {
 	// the run was suspended that no executionCompleted has followed yet.
 	openTermination Stamp
 	first, last     Stamp
-	createdAt       Stamp     // the executionStarted's timestamp
+	createdAt       Stamp // the executionStarted's timestamp
 	// createdEv and openTermEv are the positions, plus one, of the events
 	// whose times createdAt and openTermination are (0: none), so that
 	// rebuilt times replace them (finish).
 	createdEv, openTermEv int32
-	createdRep      time.Time // reported by the envelope
-	updatedRep      time.Time // reported by the envelope
+	createdRep            time.Time // reported by the envelope
+	updatedRep            time.Time // reported by the envelope
 	// startID is the instance id the first executionStarted names;
 	// startApp the app its router names (the target, else the source);
 	// actionApp the source of the first router on an event the workflow

@@ -81,6 +81,11 @@ func (h *History) rebuildFromElapsed(el []elapsedCode, execs []execDuration) {
 		return
 	}
 	c.order = h.rebuiltOrder(c.segs)
+	for _, s := range c.segs {
+		// A chain's error only grows along it.
+		c.maxErr = max(c.maxErr, time.Duration(h.At(int(s.to-1)).chainErr)+2*s.slack)
+	}
+	c.maxErr = min(max(c.maxErr, time.Nanosecond), maxRebuiltErr)
 	h.clock = &c
 }
 

@@ -47,9 +47,12 @@ const maxRebuiltErr = 100 * time.Millisecond
 // from one unbroken run of the source's finer record (the rows' elapsed),
 // and otherwise measured between the printed times, known to ±the
 // resolution. A fireAt is always a printed time: the CLI prints it to the
-// second and nothing records it finer.
+// second and nothing records it finer. A nil history's times are exact.
 func (h *History) Span(from, to Stamp) Span {
 	d := to.Sub(from)
+	if h == nil {
+		return Span{D: d}
+	}
 	res := h.TimeResolution
 	if res <= 0 {
 		return Span{D: d}
@@ -111,6 +114,16 @@ func (h *History) PrintedTime(t time.Time) time.Time {
 // TimeResolution (see Span).
 func (h *History) RebuiltSpans() bool { return h.clock != nil }
 
+// RebuiltErr is the largest error a rebuilt span of the history may carry
+// (a span across a whole chain); 0 when none was rebuilt. A time axis drawn
+// from rebuilt times labels its ticks no finer than this.
+func (h *History) RebuiltErr() time.Duration {
+	if h.clock == nil {
+		return 0
+	}
+	return h.clock.maxErr
+}
+
 // truncate rounds s down to a multiple of res (res > 0).
 func (s Stamp) truncate(res time.Duration) Stamp {
 	r := Stamp(res)
@@ -131,6 +144,8 @@ type spanClock struct {
 	// order does not (nil: every event is rebuilt and their times never
 	// go down).
 	order []int32
+	// maxErr is History.RebuiltErr.
+	maxErr time.Duration
 }
 
 // clockSeg is one run of rows, [from, to), whose times were rebuilt from

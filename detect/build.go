@@ -199,7 +199,6 @@ func (f *invocationFill) run(lo, hi int, classes *classifier, fc *failureClasses
 			if j > 0 {
 				a.Link = r.link.rule()
 				if prev := &atts[j-1]; !prev.End.IsZero() {
-					a.BackoffFrom = prev.End
 					a.BackoffBefore = a.Start.Sub(prev.End)
 				}
 				if linkWorse(a.Link, inv.LinkRule) && inv.LinkRule != LinkInferred {

@@ -152,7 +152,7 @@ func (d *detector) retryFact(inv *Invocation, i int) string {
 	a, kind := &inv.Attempts[i], inv.Kind
 	l := d.ln.attempt(a.Number).str(" scheduled")
 	if a.BackoffBefore > 0 {
-		l.str(" ").span(a.BackoffFrom, a.Start).str(" later")
+		l.str(" ").spanOf(a.Backoff(d.h)).str(" later")
 	}
 	switch {
 	case a.Link == LinkByID && kind == KindChildWorkflow:

@@ -109,7 +109,7 @@ func TestEngineCLIRebuiltSpans(t *testing.T) {
 					attempts++
 					checkSpan(t, run.name+" "+inv.Name+" took", a.Took(h), want.took)
 				}
-				if a.Number > 1 && !a.BackoffFrom.IsZero() {
+				if a.Number > 1 && a.BackoffBefore != 0 {
 					checkSpan(t, run.name+" "+inv.Name+" backoff", a.Backoff(h), want.backoff)
 				}
 			}

@@ -306,11 +306,9 @@ type Attempt struct {
 	Start catalyst.Stamp
 	End   catalyst.Stamp
 	// BackoffBefore is the wait between the previous attempt's outcome and
-	// this attempt's scheduling (0 for the first), from BackoffFrom (the
-	// previous attempt's End; zero when it has none) to Start. Show it as
-	// the history measures it (Backoff).
+	// this attempt's scheduling (0 for the first). Show it as the history
+	// measures it (Backoff).
 	BackoffBefore time.Duration
-	BackoffFrom   catalyst.Stamp
 	// Failure and its class (FailureClass, below), when the attempt failed.
 	Failure     *catalyst.Failure
 	ScheduledID int32
@@ -337,7 +335,13 @@ func (a *Attempt) Took(h *catalyst.History) catalyst.Span { return h.Span(a.Star
 
 // Backoff is the span from the previous attempt's outcome to this one's
 // scheduling as h measures it; a zero span when there is none.
-func (a *Attempt) Backoff(h *catalyst.History) catalyst.Span { return h.Span(a.BackoffFrom, a.Start) }
+func (a *Attempt) Backoff(h *catalyst.History) catalyst.Span {
+	if a.BackoffBefore == 0 || a.Start.IsZero() {
+		return catalyst.Span{}
+	}
+	// The previous attempt's outcome, exactly: Start less the wait.
+	return h.Span(a.Start-catalyst.Stamp(a.BackoffBefore), a.Start)
+}
 
 // RetryTimer is the durable timer the engine waited on before a retry.
 type RetryTimer struct {

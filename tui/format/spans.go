@@ -42,6 +42,10 @@ func SpansOf(h *catalyst.History) Spans {
 	return Spans{Resolution: h.TimeResolution, h: h}
 }
 
+// History is the history whose spans s measures (nil for a Spans made
+// without one).
+func (s Spans) History() *catalyst.History { return s.h }
+
 // Coarse reports whether the source's printed times are too coarse for
 // Duration's precision (whole seconds or coarser), so that some spans
 // are marked "~".
@@ -134,14 +138,18 @@ func (s Spans) finest() time.Duration {
 }
 
 // axisOffset shows d, an instant's offset on a time axis drawn from the
-// history's times, as an offset: exactly where they are exact or were
-// rebuilt (the axis places rebuilt times where the decoder put them), as
-// between printed times where none were.
+// history's times, as an offset: exactly where they are exact; where some
+// were rebuilt (the axis places them where the decoder put them), no finer
+// than the largest error of a rebuilt span; as between printed times where
+// none were.
 func (s Spans) axisOffset(d time.Duration) string {
-	if s.Rebuilt() || !s.Coarse() {
-		return Offset(d)
+	switch {
+	case s.Rebuilt():
+		return s.OffsetOf(catalyst.Span{D: d, Err: s.h.RebuiltErr()})
+	case s.Coarse():
+		return s.OffsetOf(catalyst.Span{D: d, Err: s.Resolution, Step: s.Resolution})
 	}
-	return s.OffsetOf(catalyst.Span{D: d, Err: s.Resolution, Step: s.Resolution})
+	return Offset(d)
 }
 
 // Printed is a time of the history as its source printed it

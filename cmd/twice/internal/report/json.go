@@ -375,7 +375,7 @@ func writeAttemptJSON(e *jsonEnc, h *catalyst.History, a *detect.Attempt, note s
 	if !a.End.IsZero() {
 		e.spanFields("duration_ms", "duration_error_ms", a.Took(h))
 	}
-	if !a.BackoffFrom.IsZero() {
+	if a.BackoffBefore != 0 {
 		e.spanFields("backoff_ms", "backoff_error_ms", a.Backoff(h))
 	}
 	if f := a.Failure; f != nil {

@@ -613,7 +613,7 @@ func appendAttempt(buf []byte, sp format.Spans, at *detect.Attempt, note detect.
 	}
 	if at.BackoffBefore > 0 {
 		buf = append(buf, ", after "...)
-		buf = sp.AppendShow(buf, sp.Span(at.BackoffFrom, at.Start))
+		buf = sp.AppendShow(buf, at.Backoff(sp.History()))
 		buf = append(buf, " backoff"...)
 	}
 	if rt := at.RetryTimer; rt != nil {
