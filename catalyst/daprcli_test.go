@@ -3,6 +3,7 @@ package catalyst
 import (
 	"strings"
 	"testing"
+	"time"
 )
 
 // research/dapr-cli-json.md §9: ChargeCard fails twice with 503, then
@@ -41,6 +42,11 @@ func TestDaprCLIChargeExample(t *testing.T) {
 				t.Fatal(err)
 			}
 			checkEvents(t, h, want)
+			// The attempt's span is its row's elapsed, "758.6ms", rebuilt
+			// though the rows print whole seconds.
+			if sp := h.Span(h.At(2).Timestamp, h.At(3).Timestamp); !sp.Rebuilt() || sp.D != 758600*time.Microsecond {
+				t.Errorf("attempt 1 took %+v, want a rebuilt 758.6ms", sp)
+			}
 			// The CLI prints no instance id for the run.
 			checkRunIDs(t, h, Run{AppID: "payments", Workflow: "ChargeWorkflow", Status: "COMPLETED",
 				ExecutionID: "c1d2e3f4-5a6b-4c7d-8e9f-0a1b2c3d7731"})
@@ -65,13 +71,13 @@ func TestDaprCLIWelcomeExample(t *testing.T) {
 	if cut.Type != EventTaskCompleted || !strings.HasSuffix(cut.Payload.Text(), "pleas…") || cut.ScheduledID != 0 {
 		t.Errorf("cut payload: %s", summary(cut))
 	}
-	if got := summary(h.At(6)); got != `TaskFailed id=-1 ts=2026-08-21T14:02:21Z sched=1 exec=b7e4c019-5a2d-4f63-9e8b-2d1f6c7a3e95 failure0=*url.Error|Post "https://mail-api.example.com/v3/send": context deadline exceeded (Client.Timeout exceeded while awaiting headers)|""|false router=notifier->` {
+	if got := summaryAt(h, 6); got != `TaskFailed id=-1 ts=2026-08-21T14:02:21Z sched=1 exec=b7e4c019-5a2d-4f63-9e8b-2d1f6c7a3e95 failure0=*url.Error|Post "https://mail-api.example.com/v3/send": context deadline exceeded (Client.Timeout exceeded while awaiting headers)|""|false router=notifier->` {
 		t.Errorf("failure row: %s", got)
 	}
-	if got := summary(h.At(12)); got != `TaskCompleted id=-1 ts=2026-08-21T14:02:27Z sched=3 exec=b7e4c019-5a2d-4f63-9e8b-2d1f6c7a3e95 payload=present:msg_01J9Z7QK router=notifier->` {
+	if got := summaryAt(h, 12); got != `TaskCompleted id=-1 ts=2026-08-21T14:02:27Z sched=3 exec=b7e4c019-5a2d-4f63-9e8b-2d1f6c7a3e95 payload=present:msg_01J9Z7QK router=notifier->` {
 		t.Errorf("unquoted output row: %s", got)
 	}
-	if got := summary(h.At(8)); got != `TimerCreated id=2 ts=2026-08-21T14:02:21Z name=SendEmail-retry fire=2026-08-21T14:02:26Z origin=activityRetry:b7e4c019-5a2d-4f63-9e8b-2d1f6c7a3e95 router=notifier->` {
+	if got := summaryAt(h, 8); got != `TimerCreated id=2 ts=2026-08-21T14:02:21Z name=SendEmail-retry fire=2026-08-21T14:02:26Z origin=activityRetry:b7e4c019-5a2d-4f63-9e8b-2d1f6c7a3e95 router=notifier->` {
 		t.Errorf("retry timer row: %s", got)
 	}
 }
@@ -138,7 +144,7 @@ func TestDaprCLIAttrs(t *testing.T) {
 			t.Errorf("%s %q: %v", tt.typ, tt.attrs, err)
 			continue
 		}
-		if got := summary(h.At(0)); got != tt.want || h.UnknownFields != tt.unknown {
+		if got := summaryAt(h, 0); got != tt.want || h.UnknownFields != tt.unknown {
 			t.Errorf("%s %q:\n got  %s (unknown %d)\n want %s (unknown %d)", tt.typ, tt.attrs, got, h.UnknownFields, tt.want, tt.unknown)
 		}
 	}

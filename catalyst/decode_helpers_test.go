@@ -81,10 +81,19 @@ func stampText(s Stamp) string {
 // summaries renders all events of h.
 func summaries(h *History) []string {
 	var out []string
-	for _, e := range h.All() {
-		out = append(out, summary(e))
+	for i := range h.Len() {
+		out = append(out, summaryAt(h, i))
 	}
 	return out
+}
+
+// summaryAt is summary of h's event i with its time as the source printed
+// it: what the decoder rebuilt of the Dapr CLI's times is checked by its
+// own tests (rebuild_test.go).
+func summaryAt(h *History, i int) string {
+	p := *h.At(i)
+	p.Timestamp = h.Printed(p.Timestamp)
+	return summary(&p)
 }
 
 // decodeFile decodes a file under testdata and settles its data-sharing

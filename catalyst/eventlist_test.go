@@ -109,7 +109,7 @@ func TestEventsReadAloneAsInAList(t *testing.T) {
 			if err != nil {
 				t.Fatalf("%s: event %d alone: %v", c.name, i, err)
 			}
-			if got, want := summary(h.At(i)), summary(alone.At(0)); got != want {
+			if got, want := summaryAt(h, i), summaryAt(alone, 0); got != want {
 				t.Errorf("%s: event %d in the list:\n%s\nalone:\n%s\n%s", c.name, i, got, want, ev)
 			}
 		}
