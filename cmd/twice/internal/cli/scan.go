@@ -69,13 +69,17 @@ invocations. Give history files, - for standard input, demo:NAME, or run ids (wi
 (default 24h), many at once, ending with a fleet summary: runs scanned, runs with
 findings, findings per activity, and the worst runs with their console links.
 
-With --exit-status, twice exits 3 when a finding at or above --fail-on exists (for CI).`,
+With --exit-status, twice exits 3 when a finding at or above --fail-on (default medium)
+exists (for CI); --fail-on given alone implies --exit-status.`,
 		Example: `  twice scan demo:payment-timeout -o markdown
   twice scan saved/*.json -o json > findings.json
   twice scan --project default --since 6h --status failed
   twice scan --project default --exit-status --fail-on high`,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			opts.Targets = args
+			// --fail-on names a threshold to fail on: given alone, it
+			// means --exit-status (a CI job that sets it expects exit 3).
+			opts.ExitStatus = opts.ExitStatus || cmd.Flags().Changed("fail-on")
 			if runF != nil {
 				return runF(opts)
 			}
@@ -93,7 +97,7 @@ With --exit-status, twice exits 3 when a finding at or above --fail-on exists (f
 	fl.IntVar(&opts.Limit, "limit", 0, "project scan: at most this many runs")
 	fl.StringVarP(&opts.Output, "output", "o", "text", "output: text, json, jsonl or markdown")
 	fl.BoolVar(&opts.ExitStatus, "exit-status", false, "exit 3 when a finding at or above --fail-on exists")
-	fl.StringVar(&opts.FailOn, "fail-on", "medium", "severity that fails --exit-status: low, medium or high")
+	fl.StringVar(&opts.FailOn, "fail-on", "medium", "exit 3 when a finding at or above this severity exists: low, medium or high (implies --exit-status)")
 	fl.IntVar(&opts.Concurrency, "concurrency", 0, "project scan: histories read at once (default: config, else 8; lowered when rate limited)")
 	fl.StringArrayVar(&opts.Source, "source", nil, "join each finding to the code of its activity in this source `DIR` (repeatable; demo: the bundled demo services)")
 	fl.DurationVar(&opts.OverdueAfter, "overdue-after", 0,
