@@ -78,7 +78,7 @@ func TestExitCodes(t *testing.T) {
 		{"version", []string{"version"}, ExitOK, ""},
 		{"unknown flag", []string{"show", "--bogus", file}, ExitUsage, "unknown flag: --bogus"},
 		{"unknown command", []string{"frobnicate"}, ExitUsage, `unknown command "frobnicate"`},
-		{"missing argument", []string{"show"}, ExitUsage, "accepts 1 arg"},
+		{"missing argument", []string{"show"}, ExitUsage, "requires at least 1 arg"},
 		{"bad color", []string{"--color", "sometimes", "show", file}, ExitUsage, `--color "sometimes"`},
 		{"bad time format", []string{"--time-format", "unix", "version"}, ExitUsage, "--time-format"},
 		{"bad output", []string{"scan", "-o", "xml", file}, ExitUsage, "-o \"xml\""},

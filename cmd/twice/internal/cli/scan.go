@@ -55,6 +55,9 @@ type ScanOptions struct {
 	// Source are workflow and activity source paths joined to each run's
 	// findings (--source; else the config's source:).
 	Source []string
+	// summaryOnly writes, in text and Markdown, only the summary across
+	// the runs (twice show over several histories, piped).
+	summaryOnly bool
 }
 
 // NewCmdScan builds twice scan.
@@ -177,6 +180,7 @@ func runScan(ctx context.Context, opts *ScanOptions) error {
 			return usagef("%s filters a project scan; it does not apply to the runs given as arguments", flag.name)
 		}
 	}
+	opts.Targets = expandFolders(opts.Targets)
 	return runTargetScan(ctx, opts, p)
 }
 
@@ -301,6 +305,10 @@ func runTargetScan(ctx context.Context, opts *ScanOptions, p *scanPlan) error {
 		if err := stream.Close(nil); err != nil {
 			return fmt.Errorf("writing the output: %w", err)
 		}
+	} else if len(runs) > 0 && opts.summaryOnly {
+		if err := writeSummaryOnly(f.IO.Out, p.format, runs, failed, p.ropts); err != nil {
+			return fmt.Errorf("writing the output: %w", err)
+		}
 	} else if len(runs) > 0 {
 		if err := writeScanSummary(f.IO.Out, p.format, runs, failed, p.ropts); err != nil {
 			return fmt.Errorf("writing the output: %w", err)
@@ -335,6 +343,15 @@ func writeScanSummary(w io.Writer, format outputFormat, runs []report.Analysis, 
 		return report.WriteScanSummaryMarkdown(w, runs, failed, opts)
 	}
 	return nil
+}
+
+// writeSummaryOnly writes the summary across the runs, whatever their
+// number, in text or Markdown.
+func writeSummaryOnly(w io.Writer, format outputFormat, runs []report.Analysis, failed []report.NotRead, opts report.Options) error {
+	if format == outputMarkdown {
+		return report.WriteScanSummaryMarkdown(w, runs, failed, opts)
+	}
+	return report.WriteScanSummaryText(w, runs, failed, opts)
 }
 
 // targetErrorText is the line that says a target could not be read, naming
