@@ -9,8 +9,8 @@ import (
 	"strings"
 
 	"github.com/twice-cli/twice/catalyst/safetext"
-	"github.com/twice-cli/twice/tui/format"
 	"github.com/twice-cli/twice/fixtures"
+	"github.com/twice-cli/twice/tui/format"
 )
 
 // isFolder reports whether arg names a folder on disk.
