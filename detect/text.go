@@ -234,16 +234,79 @@ func (l *line) num(n int) *line { l.b = strconv.AppendInt(l.b, int64(n), 10); re
 // dur writes a span measured between two of the history's stamps.
 func (l *line) dur(d time.Duration) *line { l.b = appendSpan(l.b, d, l.res); return l }
 
-// id writes an id abbreviated to its first eight characters ("8a4f2c71…").
+// id writes an id abbreviated to its first eight characters ("8a4f2c71…";
+// WholeIDs gives it back whole).
 func (l *line) id(id string) *line {
+	short, _ := abbreviated(id)
+	return l.str(short)
+}
+
+// WholeIDs returns text with every id the findings' wording abbreviates
+// (its first eight characters and "…", as line.id writes it) written whole,
+// when exactly one of ids begins so: a copy for a ticket carries whole ids,
+// which a screen cuts for width. An abbreviation that two ids share, or
+// none, is left as it is.
+func WholeIDs(text string, ids []string) string {
+	if !strings.Contains(text, "…") {
+		return text
+	}
+	whole := make(map[string]string, len(ids))
+	for _, id := range ids {
+		short, ok := abbreviated(id)
+		if !ok || safetext.Line(id) != id {
+			continue // not cut, or not text a copy may carry as it is
+		}
+		if prev, seen := whole[short]; seen && prev != id {
+			whole[short] = "" // ambiguous
+			continue
+		}
+		whole[short] = id
+	}
+	var b strings.Builder
+	rest := text
+	for {
+		i := strings.Index(rest, "…")
+		if i < 0 {
+			b.WriteString(rest)
+			return b.String()
+		}
+		end := i + len("…")
+		// The eight characters before the ellipsis, on a character
+		// boundary, form the abbreviation.
+		start, n := i, 0
+		for start > 0 && n < 8 {
+			_, size := utf8.DecodeLastRuneInString(rest[:start])
+			start -= size
+			n++
+		}
+		before, _ := utf8.DecodeLastRuneInString(rest[:start])
+		if id := whole[rest[start:end]]; n == 8 && id != "" && (start == 0 || !isIDRune(before)) {
+			b.WriteString(rest[:start])
+			b.WriteString(id)
+		} else {
+			b.WriteString(rest[:end])
+		}
+		rest = rest[end:]
+	}
+}
+
+// abbreviated is id as line.id writes it (sanitized, its first eight
+// characters and "…"), and whether it is cut at all.
+func abbreviated(id string) (string, bool) {
 	n := 0
 	for i := range id {
 		if n == 8 {
-			return l.str(safetext.Line(id[:i])).str("…")
+			return safetext.Line(id[:i]) + "…", true
 		}
 		n++
 	}
-	return l.str(safetext.Line(id))
+	return safetext.Line(id), false
+}
+
+// isIDRune reports whether r may be part of an id (so an abbreviation
+// preceded by one is the end of a longer word, not an id).
+func isIDRune(r rune) bool {
+	return r == '-' || r == '_' || r >= '0' && r <= '9' || r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z'
 }
 
 // attempt writes "attempt 2". The event it happened at is the evidence's

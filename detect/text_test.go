@@ -47,3 +47,31 @@ func TestFmtBytesAndClip(t *testing.T) {
 		t.Errorf("id = %q", got)
 	}
 }
+
+// TestWholeIDs: a copy for a ticket gives back whole the ids the findings'
+// wording abbreviates, and only those one id begins with.
+func TestWholeIDs(t *testing.T) {
+	const a = "8a4f2c71-3b9e-4d05-a6c2-91e07f5d3b18"
+	const b = "8a4f2c71-ffff-4d05-a6c2-91e07f5d3b18" // shares a's abbreviation
+	const c = "c7d1e2f3-4a5b-4c6d-8e7f-0a1b2c3d4e5f"
+	var l line
+	advice := l.str("key the charge on task_execution_id ").id(a).str(" — stable; the first call's was ").id(c).str(".").done()
+	for _, tc := range []struct {
+		name string
+		text string
+		ids  []string
+		want string
+	}{
+		{"both whole", advice, []string{a, c, "short"}, "key the charge on task_execution_id " + a + " — stable; the first call's was " + c + "."},
+		{"ambiguous stays cut", advice, []string{a, b, c}, "key the charge on task_execution_id 8a4f2c71… — stable; the first call's was " + c + "."},
+		{"unknown stays cut", advice, []string{c}, "key the charge on task_execution_id 8a4f2c71… — stable; the first call's was " + c + "."},
+		{"no ellipsis", "nothing cut", []string{a}, "nothing cut"},
+		{"part of a longer word", "x8a4f2c71… and …", []string{a}, "x8a4f2c71… and …"},
+		{"at the start", "8a4f2c71… first", []string{a}, a + " first"},
+		{"multibyte before", "é8a4f2c71…", []string{a}, "é" + a},
+	} {
+		if got := WholeIDs(tc.text, tc.ids); got != tc.want {
+			t.Errorf("%s:\n got %q\nwant %q", tc.name, got, tc.want)
+		}
+	}
+}

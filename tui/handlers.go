@@ -372,8 +372,30 @@ func (m *Model) copySelected() tea.Cmd {
 	} else {
 		desc += " (" + format.Plural(len(text), "byte") + ")"
 	}
-	m.setStatus("copied " + desc + " to the clipboard" + viaOSC52)
-	return tea.SetClipboard(text)
+	return m.copyText(text, desc)
+}
+
+// copyText copies text with OSC 52 and, inside tmux, into tmux's paste
+// buffer, and says where it went (desc says what it is). Inside tmux the
+// status line says so once tmux answered.
+func (m *Model) copyText(text, desc string) tea.Cmd {
+	if m.opts.TmuxBuffer == nil {
+		m.setStatus("copied " + desc + " to the clipboard" + viaOSC52)
+		return tea.SetClipboard(text)
+	}
+	m.setStatus("copying " + desc + " to tmux's paste buffer…")
+	return tea.Batch(tea.SetClipboard(text), loadTmuxBuffer(m.opts.TmuxBuffer, text, desc))
+}
+
+// onTmuxLoaded says where a copy made inside tmux went.
+func (m *Model) onTmuxLoaded(msg tmuxLoadedMsg) {
+	if msg.err != nil {
+		m.setError("copied with OSC 52 only, which tmux ignores by default: tmux load-buffer failed (" +
+			format.Line(msg.err.Error()) + "); the copy: " + msg.desc)
+		return
+	}
+	// Where first: the status line is cut at the terminal's width.
+	m.setStatus("copied to tmux's paste buffer (prefix ] pastes) and the clipboard (if the terminal allows it): " + msg.desc)
 }
 
 // copySafe reports whether text may go to the clipboard: an id only when
@@ -405,8 +427,11 @@ func (m *Model) copyLink() tea.Cmd {
 		m.setError("no console link for app " + format.Line(run.AppID) + ", run " + format.Line(run.ID) + ": nothing copied")
 		return nil
 	}
-	m.setStatus("copied the console link to the clipboard" + viaOSC52 + ": " + link)
-	return tea.SetClipboard(link)
+	if m.opts.TmuxBuffer == nil {
+		m.setStatus("copied the console link to the clipboard" + viaOSC52 + ": " + link)
+		return tea.SetClipboard(link)
+	}
+	return m.copyText(link, "the console link "+link)
 }
 
 // viaOSC52 says how a copy reaches the clipboard: through the terminal

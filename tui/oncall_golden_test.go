@@ -1,6 +1,7 @@
 package tui
 
 import (
+	"context"
 	"testing"
 	"time"
 
@@ -23,6 +24,15 @@ func onCallScenes() []scene {
 			return Options{Source: fixtures.NewSource(fixtures.OpenOptions{}, files...), SourceName: "3 history files",
 				Now: func() time.Time { return at }}
 		}},
+		// Item 3: y on a finding copies it with its run, app, project,
+		// link and whole ids; inside tmux the status line says it went to
+		// tmux's paste buffer.
+		{name: "item3-copy-finding", opts: demo("payment-timeout"), keys: []string{"tab", "tab", "tab", "y"}},
+		{name: "item3-copy-finding-tmux", opts: func() Options {
+			o := demo("payment-timeout")()
+			o.TmuxBuffer = func(context.Context, string) error { return nil }
+			return o
+		}, keys: []string{"tab", "tab", "tab", "y"}},
 	}
 }
 

@@ -98,6 +98,10 @@ type Options struct {
 	// Editor opens a source file at a line (e on the Code tab); its zero
 	// value means neither $VISUAL nor $EDITOR is set, which e says.
 	Editor editor.Editor
+	// TmuxBuffer, when set (twice runs inside tmux: TmuxBuffer(getenv)),
+	// loads what y and Y copy into tmux's paste buffer too, where tmux's
+	// default settings leave an OSC 52 copy out.
+	TmuxBuffer func(ctx context.Context, text string) error
 	// TempDir is where e writes the copy of a file of an embedded source
 	// (the bundled demo services) for the editor ("" = the system's
 	// temporary folder); the copies are removed when Run returns.
@@ -331,6 +335,9 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		return m, m.onFollowTick(msg)
 	case urlOpenedMsg:
 		m.onURLOpened(msg)
+		return m, nil
+	case tmuxLoadedMsg:
+		m.onTmuxLoaded(msg)
 		return m, nil
 	case runlist.OpenMsg:
 		return m, m.openRun(msg.Run)

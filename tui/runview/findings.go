@@ -441,14 +441,36 @@ func (t *findingsTab) matches(q string) []string {
 }
 
 // copyTarget is what y copies on the Findings tab: the finding with its
-// evidence, as Markdown for a ticket.
+// evidence, as Markdown for a ticket, naming its run (id, app, project,
+// console link) and with its ids whole.
 func (t *findingsTab) copyTarget() (text, what string) {
 	r, ok := t.selected()
 	if !ok || t.d.idx == nil {
 		return "", ""
 	}
-	f := &t.d.idx.Report.Findings[r.f]
-	return string(format.AppendFindingMarkdown(nil, f, t.d.idx.Code.Finding(int(r.f)))), "the " + string(f.ID) + " finding as Markdown"
+	rep := t.d.idx.Report
+	f := &rep.Findings[r.f]
+	link := ""
+	if t.d.hasLink {
+		link = t.d.link
+	}
+	text = string(format.AppendFindingTicket(nil, &t.d.h.Run, link, f, t.d.idx.Code.Finding(int(r.f)), reportIDs(rep)))
+	return text, "the " + string(f.ID) + " finding with its run as Markdown"
+}
+
+// reportIDs are the ids a finding's text may abbreviate: every
+// invocation's key and every attempt's task execution and child instance
+// id.
+func reportIDs(rep *detect.Report) []string {
+	var ids []string
+	for i := range rep.Invocations {
+		inv := &rep.Invocations[i]
+		ids = append(ids, inv.Key)
+		for _, a := range inv.Attempts {
+			ids = append(ids, a.ExecutionID, a.InstanceID)
+		}
+	}
+	return ids
 }
 
 func (t *findingsTab) selection() string {
