@@ -129,8 +129,12 @@ func (l *Model) Keep(r Row) { l.kept = r }
 
 // Load shows new data from src with filter f. With keep (the same data,
 // refreshed) the remembered line and scroll position stay; otherwise, or
-// when nothing was selected, item fallback (-1: the first line) is.
+// when nothing was selected, item fallback (-1: the first line) is. A list
+// that follows another loads nothing: its lead does.
 func (l *Model) Load(src Source, f Filter, keep bool, fallback int32) tea.Cmd {
+	if l.lead != nil {
+		return nil
+	}
 	kept, off := l.kept, l.keptOff
 	if !keep {
 		kept = Row{-1, -1}

@@ -47,6 +47,10 @@ func newRow(run *catalyst.Run) row {
 	return r
 }
 
+// A column of the run list is three lines of this file: its table.Column
+// in columns, its cell in cells, and — when it sorts — its list.Column in
+// sorts (the sort menu's order, which need not be the screen's).
+
 // Sortable columns, in the sort menu's order (sorts).
 const (
 	sortStarted = iota
@@ -136,6 +140,21 @@ func (m *Model) shown() list.Source {
 // its arrow, widened to hold it, and the heading's cells.
 func (m *Model) sortedColumns() ([]table.Column, []string) {
 	return list.Mark(m.columns(), m.sorts(nil, time.Time{}), m.list.SortState())
+}
+
+// cells are run i's cells, in columns' order: styled, unless plain (the
+// selected row's reverse video shows them plain).
+func (m *Model) cells(i int32, now time.Time, styled bool) []string {
+	r, run := &m.rows[i], &m.runs[i]
+	sum, done := m.Summary(Key(*run))
+	fnd, sev := findingsText(sum, done)
+	status := r.status
+	if styled {
+		s := m.c.Styles
+		status = s.Tone(r.tone).Render(status)
+		fnd = s.Alert(format.SeverityAlert(sev)).Render(fnd)
+	}
+	return []string{status, r.workflow, r.id, r.app, format.Instant(run.CreatedAt, m.c.TimeFormat, now), runDuration(run, now), fnd}
 }
 
 // columns are the run list's columns. When the list is narrow the app

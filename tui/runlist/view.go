@@ -88,17 +88,11 @@ func (m *Model) View() string {
 		body = append(body, s.Heading.Render("  "+l.Row(titles...)))
 		now := m.c.Now()
 		body = append(body, m.list.Table().Lines(func(i int, selected bool) string {
-			ri := m.list.At(i).Item
-			r := &m.rows[ri]
-			run := &m.runs[ri]
-			started := format.Instant(run.CreatedAt, m.c.TimeFormat, now)
-			dur := runDuration(run, now)
-			sum, done := m.Summary(Key(*run))
-			fnd, sev := findingsText(sum, done)
+			cells := m.cells(m.list.At(i).Item, now, !selected)
 			if selected {
-				return s.Selected.Render("› " + l.Row(r.status, r.workflow, r.id, r.app, started, dur, fnd))
+				return s.Selected.Render("› " + l.Row(cells...))
 			}
-			return "  " + l.Row(s.Tone(r.tone).Render(r.status), r.workflow, r.id, r.app, started, dur, s.Alert(format.SeverityAlert(sev)).Render(fnd))
+			return "  " + l.Row(cells...)
 		})...)
 	}
 	if preview {
