@@ -230,10 +230,14 @@ func (d *detector) skip(check, key, reason string, state catalyst.PayloadState) 
 
 // runSkips records the run-wide checks that payloads kept from running.
 func (d *detector) runSkips() {
-	if d.h.Format == catalyst.FormatDaprCLI {
-		// A check that cannot see past 120 characters has not run.
-		d.skip("payload size", "", "the Dapr CLI's JSON cuts inputs and outputs at 120 characters (a run's output "+
-			"at 160); inputs and outputs over the size threshold cannot be found", catalyst.PayloadNotInFormat)
+	if cut := d.h.PayloadCut; cut > 0 {
+		// A check that cannot see past the cut has not run.
+		l := d.ln.str(d.h.Format.Noun()).str(" cuts inputs and outputs at ").num(cut).str(" characters")
+		if run := d.h.RunOutputCut; run > 0 && run != cut {
+			l.str(" (a run's output at ").num(run).str(")")
+		}
+		d.skip("payload size", "", l.str("; inputs and outputs over the size threshold cannot be found").done(),
+			catalyst.PayloadNotInFormat)
 	}
 	if d.s.hidden == 0 {
 		return
@@ -243,7 +247,7 @@ func (d *detector) runSkips() {
 	if d.s.hidden != 1 {
 		payloads = strconv.Itoa(d.s.hidden) + " activity and child-workflow payloads are"
 	}
-	if d.h.Format != catalyst.FormatDaprCLI {
+	if d.h.PayloadCut <= 0 {
 		d.skip("payload size", "", withheldReason(payloads, state, d.h.Run.DataSharing)+
 			"; inputs and outputs over the size threshold cannot be found", state)
 	}
