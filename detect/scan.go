@@ -248,6 +248,7 @@ func newScan(h *catalyst.History, largeBytes int) *scan {
 		curExec   string
 		ended     bool
 		stalled   bool
+		suspended bool
 		lastState = -1 // -1 none; 0 running; 1 ended; 2 stalled
 		turnStart catalyst.Stamp
 	)
@@ -269,7 +270,7 @@ func newScan(h *catalyst.History, largeBytes int) *scan {
 		case catalyst.EventExecutionStarted:
 			if seenStart && (e.ExecutionID == "" || e.ExecutionID != curExec) {
 				gen++
-				ended, stalled, lastState = false, false, -1
+				ended, stalled, suspended, lastState = false, false, false, -1
 				s.ids.reset()
 				clear(s.insts)
 			}
@@ -294,13 +295,22 @@ func newScan(h *catalyst.History, largeBytes int) *scan {
 				s.timers[t].firedTurn = turn
 				s.firedOrder = append(s.firedOrder, t)
 			}
-		case catalyst.EventExecutionCompleted, catalyst.EventExecutionTerminated:
-			ended, lastState = true, 1
+		case catalyst.EventExecutionCompleted:
+			ended, lastState, suspended = true, 1, false
+		case catalyst.EventExecutionTerminated:
+			if !suspended {
+				ended, lastState = true, 1
+			}
+			// A suspended run asked to terminate is not completed by the
+			// engine (durabletask-go v0.12.1): it stays suspended until a
+			// completion says otherwise.
+		case catalyst.EventExecutionSuspended:
+			suspended = true
 		case catalyst.EventExecutionStalled:
 			stalled, lastState = true, 2
 			s.stalls = append(s.stalls, pos)
 		case catalyst.EventExecutionResumed:
-			lastState = 0
+			lastState, suspended = 0, false
 		}
 		switch e.Type {
 		case catalyst.EventExecutionStarted, catalyst.EventExecutionCompleted, catalyst.EventEventRaised,
