@@ -7,6 +7,7 @@ import (
 	"strconv"
 
 	"github.com/twice-cli/twice/catalyst"
+	"github.com/twice-cli/twice/catalyst/safetext"
 )
 
 // maxAttemptEvidence caps the attempts a finding lists one by one.
@@ -133,7 +134,7 @@ func (d *detector) attemptEvidence(k int, inv *Invocation, subject string, obser
 		}
 		a := &inv.Attempts[i]
 		if i > 0 {
-			ev = append(ev, d.evidence(a.Scheduled, d.retryFact(a, inv.Kind)))
+			ev = append(ev, d.evidence(a.Scheduled, d.retryFact(inv, i)))
 		}
 		pos, fact := outcomeFact(&d.ln, a, subject, d.untied(k, a))
 		ev = append(ev, d.evidence(pos, fact))
@@ -147,7 +148,8 @@ func (d *detector) attemptEvidence(k int, inv *Invocation, subject string, obser
 }
 
 // retryFact says when and how a later attempt joined its invocation.
-func (d *detector) retryFact(a *Attempt, kind Kind) string {
+func (d *detector) retryFact(inv *Invocation, i int) string {
+	a, kind := &inv.Attempts[i], inv.Kind
 	l := d.ln.attempt(a.Number).str(" scheduled")
 	if a.BackoffBefore > 0 {
 		l.str(" ").dur(a.BackoffBefore).str(" later")
@@ -159,10 +161,44 @@ func (d *detector) retryFact(a *Attempt, kind Kind) string {
 		l.str(", same task_execution_id")
 	case a.Link == LinkByOrigin:
 		l.str(", linked by its retry timer's origin")
+	case a.Link == LinkInferred && d.childRetryOrigin(a) != "":
+		// The rows (the Dapr CLI's) print no child instance ids, but the
+		// retry timer's origin names the child it retries.
+		id := d.childRetryOrigin(a)
+		l.str(", linked by its retry timer's origin: a retry of child ").str(safetext.Line(clip(id, 80)))
+		if first := d.originAttempt(inv.Attempts[:i], id); first > 0 {
+			l.str(", the id the engine gives ").attempt(first).str("'s child")
+		} else {
+			l.str(", created after ").attempt(inv.Attempts[i-1].Number).str(" failed")
+		}
 	case a.Link == LinkInferred:
 		l.str(", linked by order: a retry timer followed the failure and no id or origin ties them")
 	}
 	return l.done()
+}
+
+// childRetryOrigin is the child instance id the childWorkflowRetry origin
+// of the retry timer before a names, or "".
+func (d *detector) childRetryOrigin(a *Attempt) string {
+	if a.RetryTimer == nil {
+		return ""
+	}
+	e := d.h.At(a.RetryTimer.Created)
+	if e.Origin != catalyst.OriginChildWorkflowRetry {
+		return ""
+	}
+	return e.OriginID
+}
+
+// originAttempt is the number of the attempt among earlier whose child the
+// engine gave the instance id id (parent:<its action id in hex>), or 0.
+func (d *detector) originAttempt(earlier []Attempt, id string) int {
+	for _, b := range earlier {
+		if d.s.engineChildID(id, b.ScheduledID) {
+			return b.Number
+		}
+	}
+	return 0
 }
 
 // extraFact says what a further outcome of one attempt (at pos) shows, by
@@ -230,10 +266,14 @@ func (d *detector) skip(check, key, reason string, state catalyst.PayloadState) 
 
 // runSkips records the run-wide checks that payloads kept from running.
 func (d *detector) runSkips() {
-	if d.h.Format == catalyst.FormatDaprCLI {
-		// A check that cannot see past 120 characters has not run.
-		d.skip("payload size", "", "the Dapr CLI's JSON cuts inputs and outputs at 120 characters (a run's output "+
-			"at 160); inputs and outputs over the size threshold cannot be found", catalyst.PayloadNotInFormat)
+	if cut := d.h.PayloadCut; cut > 0 {
+		// A check that cannot see past the cut has not run.
+		l := d.ln.str(d.h.Format.Noun()).str(" cuts inputs and outputs at ").num(cut).str(" characters")
+		if run := d.h.RunOutputCut; run > 0 && run != cut {
+			l.str(" (a run's output at ").num(run).str(")")
+		}
+		d.skip("payload size", "", l.str("; inputs and outputs over the size threshold cannot be found").done(),
+			catalyst.PayloadNotInFormat)
 	}
 	if d.s.hidden == 0 {
 		return
@@ -243,7 +283,7 @@ func (d *detector) runSkips() {
 	if d.s.hidden != 1 {
 		payloads = strconv.Itoa(d.s.hidden) + " activity and child-workflow payloads are"
 	}
-	if d.h.Format != catalyst.FormatDaprCLI {
+	if d.h.PayloadCut <= 0 {
 		d.skip("payload size", "", withheldReason(payloads, state, d.h.Run.DataSharing)+
 			"; inputs and outputs over the size threshold cannot be found", state)
 	}

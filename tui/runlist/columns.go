@@ -208,8 +208,8 @@ func findingsCell(s Summary) string {
 
 // runDuration is how long the run took, or has been running. A live run
 // that has not ended is measured to now; a saved one that was still running
-// when saved is measured to its last recorded time (else to when it was
-// saved), marked "≥": it ran at least that long.
+// when saved is measured to when it was saved (else to its last recorded
+// time), marked "≥": it ran at least that long (catalyst.Run.RanUntil).
 func runDuration(run *catalyst.Run, now time.Time) string {
 	d, mark, ok := runSpan(run, now)
 	if !ok {
@@ -233,16 +233,10 @@ func runSpan(run *catalyst.Run, now time.Time) (time.Duration, string, bool) {
 	if run.CreatedAt.IsZero() {
 		return 0, "", false
 	}
-	end, mark := run.UpdatedAt, ""
-	switch {
-	case run.Status.IsEnded():
-	case run.Provenance.Saved():
-		if rec := run.Provenance.Recorded; end.IsZero() && rec != nil {
-			end = rec.CapturedAt
-		}
+	end, atLeast := run.RanUntil(now)
+	mark := ""
+	if atLeast {
 		mark = "≥"
-	default:
-		end = now
 	}
 	if end.IsZero() || end.Before(run.CreatedAt) {
 		return 0, "", false

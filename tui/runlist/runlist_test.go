@@ -311,9 +311,9 @@ func TestSummarizeKeyRef(t *testing.T) {
 }
 
 // TestDurationOfSavedRunsStopsWhenSaved: a run that was still running when
-// its history was saved is measured to its last recorded time (or, without
-// one, to when it was saved), marked ≥; a live running run to now; an
-// ended run to its end.
+// its history was saved is measured to when it was saved (or, without a
+// capture time, to its last recorded time), marked ≥; a live running run
+// to now; an ended run to its end.
 func TestDurationOfSavedRunsStopsWhenSaved(t *testing.T) {
 	now := tuitest.Now()
 	start := tuitest.Start()
@@ -337,6 +337,12 @@ func TestDurationOfSavedRunsStopsWhenSaved(t *testing.T) {
 		{"demo, last event", saved(catalyst.SurfaceDemo, start.Add(90*time.Second), time.Time{}), "≥1.5m"},
 		{"stdin, last event", saved(catalyst.SurfaceStdin, start.Add(2*time.Second), time.Time{}), "≥2.00s"},
 		{"file, capture time", saved(catalyst.SurfaceFile, time.Time{}, start.Add(10*time.Minute)), "≥10.0m"},
+		// Captured 6.3 h after its last event: it ran at least until then
+		// (the run list said ≥11.43s; the evidence "no outcome for 6.3 h").
+		{"file, captured after the last event", saved(catalyst.SurfaceFile, start.Add(11430*time.Millisecond),
+			start.Add(11430*time.Millisecond+378*time.Minute)), "≥6.3h"},
+		{"file, captured before the last event", saved(catalyst.SurfaceFile, start.Add(33*time.Second),
+			start.Add(time.Second)), "≥33.00s"},
 		{"file, no time", saved(catalyst.SurfaceFile, time.Time{}, time.Time{}), "-"},
 		{"live", live, format.Duration(now.Sub(start))},
 		{"ended", ended, "33.00s"},

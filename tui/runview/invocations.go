@@ -383,9 +383,10 @@ func (t *invocationsTab) buildCells(i int) invCells {
 		key:         format.Line(inv.Key),
 		class:       inv.Class.String(),
 	}
-	if d := inv.Duration(); d != 0 || (t.d.spans().Coarse() && !inv.Start.IsZero() && !inv.End.IsZero()) {
-		// From whole-second stamps, 0 is "<1s", not "no duration".
-		c.duration = t.d.spans().Duration(d)
+	if d := format.InvocationDuration(t.d.spans(), t.d.h, inv, t.d.c.Now()); d != "" {
+		// An invocation whose last attempt has no outcome is open ("open
+		// ≥4.0m"), measured to the end of what the history tells.
+		c.duration = d
 	}
 	if !inv.Start.IsZero() && !t.d.start.IsZero() {
 		c.start = t.d.spans().Offset(inv.Start.Sub(t.d.start))
