@@ -198,14 +198,17 @@ type decoder struct {
 // runFacts is what the envelope reported about the run and what the events
 // say about it, merged into Run when the history is complete.
 type runFacts struct {
-	status      Status // reported by the envelope
-	level       Level
-	levelSet    bool
-	derived     Status // from the last status-bearing event
-	first, last Stamp
-	createdAt   Stamp     // the executionStarted's timestamp
-	createdRep  time.Time // reported by the envelope
-	updatedRep  time.Time // reported by the envelope
+	status   Status // reported by the envelope
+	level    Level
+	levelSet bool
+	derived  Status // from the last status-bearing event
+	// openTermination is the time of an executionTerminated recorded while
+	// the run was suspended that no executionCompleted has followed yet.
+	openTermination Stamp
+	first, last     Stamp
+	createdAt       Stamp     // the executionStarted's timestamp
+	createdRep      time.Time // reported by the envelope
+	updatedRep      time.Time // reported by the envelope
 	// startID is the instance id the first executionStarted names;
 	// startApp the app its router names (the target, else the source);
 	// actionApp the source of the first router on an event the workflow
@@ -545,6 +548,7 @@ func (d *decoder) noteEvent(e *Event) {
 			run.ParentID = e.Detail.ParentInstanceID
 		}
 	case EventExecutionCompleted:
+		d.run.openTermination = 0
 		if e.Detail != nil && e.Detail.WorkflowStatus != "" {
 			d.run.derived = e.Detail.WorkflowStatus
 		}
@@ -555,6 +559,15 @@ func (d *decoder) noteEvent(e *Event) {
 			run.FailureMessage = e.Failure.Message
 		}
 	case EventExecutionTerminated:
+		if d.run.derived.Is(StatusSuspended) {
+			// The engine records the request but completes nothing while
+			// the run is suspended (durabletask-go v0.12.1): the run stays
+			// suspended unless a completion follows.
+			if d.run.openTermination == 0 {
+				d.run.openTermination = e.Timestamp
+			}
+			break
+		}
 		d.run.derived = StatusTerminated
 	case EventExecutionSuspended:
 		d.run.derived = StatusSuspended
@@ -578,18 +591,15 @@ func outputFills(have, p Payload) bool {
 	return true
 }
 
-// cliResolution is the step of the Dapr CLI's timestamps: it prints each
-// row's time truncated to the second (pkg/workflow/history.go,
-// Timestamp.Truncate(time.Second)) and fireAt in RFC 3339 without fraction.
-const cliResolution = time.Second
-
-// fromCLI records whether the events are the Dapr CLI's rows, which drop
-// facts the engine recorded (Lossy) and carry whole-second times.
+// fromCLI records whether the events are the Dapr CLI's rows, and so
+// their traits (DaprCLITraits): the CLI prints each row's time truncated
+// to the second (pkg/workflow/history.go, Timestamp.Truncate(time.Second))
+// and fireAt in RFC 3339 without fraction, cuts payloads (trim(…, 120),
+// trim(…, 160)) and sorts the rows (dclient.go).
 func (d *decoder) fromCLI(cli bool) {
-	d.h.Lossy = cli
-	d.h.TimeResolution = 0
+	d.h.Traits = Traits{}
 	if cli {
-		d.h.TimeResolution = cliResolution
+		d.h.Traits = DaprCLITraits()
 	}
 }
 
@@ -635,6 +645,10 @@ func (d *decoder) finish(filtered bool) *History {
 		run.UpdatedAt = d.run.updatedRep
 	case d.run.last != 0:
 		run.UpdatedAt = d.run.last.Time()
+	}
+	run.HistoryStatus = d.run.derived
+	if t := d.run.openTermination; t != 0 && t != StampNever {
+		run.UnfinishedTermination = t.Time()
 	}
 	switch {
 	case d.run.status != "":

@@ -109,7 +109,8 @@ func (p Provenance) Live() bool {
 // Saved reports whether the history was read from a saved history (a file,
 // standard input or a bundled demo) rather than from a live source. A saved
 // run's clock stopped when it was saved: how long it has been running is
-// measured to its last recorded time, never to now, and there is nothing to
+// measured to when it was saved where the file records that, else to its
+// last recorded time, never to now (Run.RanUntil), and there is nothing to
 // follow.
 func (p Provenance) Saved() bool {
 	switch p.Surface {
@@ -148,6 +149,18 @@ type Run struct {
 	// Status is the runtime status as reported (or derived from the
 	// history's last status event when no source reported one).
 	Status Status
+	// HistoryStatus is the status the history's own events imply (its last
+	// executionCompleted's, or a suspend, resume, termination or stall
+	// after it), "" when none does. Status is what the source reported
+	// when it reported one; the two may differ, and then both are said.
+	HistoryStatus Status
+	// UnfinishedTermination is when the history records a termination
+	// request (executionTerminated) made while the run was suspended that
+	// no completion followed (zero: none). durabletask-go v0.12.1 does not
+	// complete a suspended run it is asked to terminate: the run stays
+	// suspended (Dapr 1.18.0 reports it SUSPENDED), so such a run is not
+	// said to be terminated.
+	UnfinishedTermination time.Time
 	// CreatedAt and UpdatedAt are the run's first and last recorded times.
 	CreatedAt time.Time
 	UpdatedAt time.Time
@@ -183,6 +196,27 @@ type Run struct {
 	// idFromStart says ID was taken from the executionStarted alone: no
 	// metadata next to the events named the run (ReadAs).
 	idFromStart bool
+}
+
+// RanUntil is the instant to which a run is known to have run: an ended
+// run's last update; a live run's now; a saved run's the moment it was
+// captured (a saved history that records it), or its last update when that
+// is later or the capture time is not known. atLeast is set for a saved run
+// that had not ended: it ran at least that long, and may have run on. A run
+// still running when it was saved 6 h after its last event has run for at
+// least those 6 h more.
+func (r *Run) RanUntil(now time.Time) (until time.Time, atLeast bool) {
+	switch {
+	case r.Status.IsEnded():
+		return r.UpdatedAt, false
+	case r.Provenance.Saved():
+		until = r.UpdatedAt
+		if rec := r.Provenance.Recorded; rec != nil && rec.CapturedAt.After(until) {
+			until = rec.CapturedAt
+		}
+		return until, true
+	}
+	return now, false
 }
 
 // ForeignStart returns the run the history's executionStarted names when

@@ -15,6 +15,8 @@ import (
 	"bytes"
 	"encoding/json"
 	"flag"
+	"fmt"
+	"math/rand/v2"
 	"os"
 	"path/filepath"
 	"slices"
@@ -24,6 +26,8 @@ import (
 
 	"github.com/dapr/durabletask-go/api/protos"
 	"google.golang.org/protobuf/encoding/protojson"
+	"google.golang.org/protobuf/proto"
+	"google.golang.org/protobuf/types/known/timestamppb"
 
 	"github.com/twice-cli/twice/catalyst"
 )
@@ -273,6 +277,239 @@ func TestEngineInvocations(t *testing.T) {
 					t.Errorf("invocations\n got %q\nwant %q", got, wants)
 				}
 			})
+		}
+	}
+}
+
+// TestEngineRetryTimers ties every retry the engine made to the timer
+// that preceded it, whatever turn the timer fired in (a suspended run
+// fires it in one turn and schedules the retry in the turn that resumes
+// it), and leaves a retry open only where the run ended with one pending.
+func TestEngineRetryTimers(t *testing.T) {
+	for _, run := range engineRuns(t) {
+		for _, src := range engineSources {
+			_, r := engineRead(t, run, src)
+			for _, inv := range r.Invocations {
+				for _, a := range inv.Attempts[1:] {
+					if a.RetryTimer == nil {
+						t.Errorf("%s (%s): %s attempt %d: no retry timer", run.name, src.name, inv.Name, a.Number)
+					}
+				}
+				if open := inv.OpenRetry != nil; open != (run.name == "terminate-retry-pending") {
+					t.Errorf("%s (%s): %s: open retry %v", run.name, src.name, inv.Name, open)
+				}
+			}
+		}
+	}
+}
+
+// TestEngineSpans finds no negative span in any run: the engine stamps a
+// turn's inbox events before its workflowStarted, their times may go down
+// within a turn, and a retry timer can be recorded after its fireAt.
+func TestEngineSpans(t *testing.T) {
+	for _, run := range engineRuns(t) {
+		for _, src := range engineSources {
+			_, r := engineRead(t, run, src)
+			for _, inv := range r.Invocations {
+				if inv.Duration() < 0 {
+					t.Errorf("%s (%s): %s lasted %v", run.name, src.name, inv.Name, inv.Duration())
+				}
+				for _, a := range inv.Attempts {
+					if a.Duration() < 0 || a.BackoffBefore < 0 {
+						t.Errorf("%s (%s): %s attempt %d lasted %v after %v", run.name, src.name, inv.Name,
+							a.Number, a.Duration(), a.BackoffBefore)
+					}
+				}
+			}
+		}
+	}
+}
+
+// TestEngineSharedPolicy reports one retry policy applied to a rejection
+// and a transient failure (late-awaited-retries: 0.5 s, 1 s, 2 s for both
+// activities), though the Go SDK created the rejected activity's first
+// retry timer turns after its failure, when the workflow awaited it.
+func TestEngineSharedPolicy(t *testing.T) {
+	for _, run := range engineRuns(t) {
+		for _, src := range engineSources {
+			_, r := engineRead(t, run, src)
+			var got []string
+			for _, f := range r.Findings {
+				if f.ID == FindingSharedRetryPolicy {
+					got = append(got, f.Activity+" "+string(f.Confidence))
+				}
+			}
+			var want []string
+			if run.name == "late-awaited-retries" {
+				// From whole seconds the coefficient is not known.
+				conf := ConfidenceProbable
+				if src.cli {
+					conf = ConfidencePossible
+				}
+				want = []string{"ReserveStock " + string(conf)}
+			}
+			if !slices.Equal(got, want) {
+				t.Errorf("%s (%s): shared-retry-policy %q, want %q", run.name, src.name, got, want)
+			}
+		}
+	}
+}
+
+// TestEngineTurnOrder reads every run again with each turn's actions in
+// another order and its delivered results in another order with times that
+// go down: durabletask-go v0.12.1 emits a turn's actions in map order
+// (task/orchestrator.go, actions), so the eventIds of one turn need not
+// rise with their position, and results are stamped when they arrive, not
+// when the turn takes them. What twice finds must not change.
+func TestEngineTurnOrder(t *testing.T) {
+	summary := func(r *Report) []string {
+		var out []string
+		for _, inv := range r.Invocations {
+			w := engineWantInv{name: inv.Name, kind: inv.Kind}
+			for _, a := range inv.Attempts {
+				w.outcomes = append(w.outcomes, a.Outcome)
+			}
+			out = append(out, fmt.Sprintf("%s open=%v", w, inv.OpenRetry != nil))
+		}
+		for _, f := range r.Findings {
+			out = append(out, string(f.ID)+" "+f.Activity+" "+string(f.Confidence))
+		}
+		slices.Sort(out)
+		return out
+	}
+	for _, run := range engineRuns(t) {
+		events := engineEvents(t, run)
+		want := summary(Analyze(engineDecode(t, run.name, events), Options{}))
+		for seed := range uint64(12) {
+			shuffled := engineShuffleTurns(events, rand.New(rand.NewPCG(seed, 22)))
+			if got := summary(Analyze(engineDecode(t, run.name, shuffled), Options{})); !slices.Equal(got, want) {
+				t.Errorf("%s, turns shuffled (seed %d):\n got %q\nwant %q", run.name, seed, got, want)
+			}
+		}
+	}
+}
+
+// engineDecode decodes events written as protojson.
+func engineDecode(t *testing.T, name string, events []*protos.HistoryEvent) *catalyst.History {
+	t.Helper()
+	b, err := protojson.Marshal(&protos.GetInstanceHistoryResponse{Events: events})
+	if err != nil {
+		t.Fatal(err)
+	}
+	h, err := catalyst.Decode(bytes.NewReader(b), catalyst.DecodeOptions{})
+	if err != nil {
+		t.Fatalf("%s: %v", name, err)
+	}
+	return h
+}
+
+// engineShuffleTurns returns a copy of events with, in each turn, the
+// actions (numbered events, the run's completion kept last) in another
+// order and the delivered results (completions, failures, fired timers) in
+// another order, their timestamps going down.
+func engineShuffleTurns(events []*protos.HistoryEvent, rng *rand.Rand) []*protos.HistoryEvent {
+	out := make([]*protos.HistoryEvent, len(events))
+	for i, e := range events {
+		out[i] = proto.Clone(e).(*protos.HistoryEvent)
+	}
+	delivered := func(e *protos.HistoryEvent) bool {
+		return e.GetTaskCompleted() != nil || e.GetTaskFailed() != nil || e.GetTimerFired() != nil ||
+			e.GetChildWorkflowInstanceCompleted() != nil || e.GetChildWorkflowInstanceFailed() != nil
+	}
+	action := func(e *protos.HistoryEvent) bool { return e.EventId >= 0 && e.GetExecutionCompleted() == nil }
+	for start := 0; start < len(out); {
+		end := start + 1
+		for end < len(out) && out[end].GetWorkflowStarted() == nil {
+			end++
+		}
+		for _, pick := range []func(*protos.HistoryEvent) bool{delivered, action} {
+			var at []int
+			for i := start; i < end; i++ {
+				if pick(out[i]) {
+					at = append(at, i)
+				}
+			}
+			moved := make([]*protos.HistoryEvent, len(at))
+			for j, i := range at {
+				moved[j] = out[i]
+			}
+			rng.Shuffle(len(moved), func(a, b int) { moved[a], moved[b] = moved[b], moved[a] })
+			var stamps []*timestamppb.Timestamp
+			for _, e := range moved {
+				stamps = append(stamps, e.Timestamp)
+			}
+			slices.SortFunc(stamps, func(a, b *timestamppb.Timestamp) int { return b.AsTime().Compare(a.AsTime()) })
+			for j, i := range at {
+				out[i] = moved[j]
+				if pick(out[i]) && out[i].EventId < 0 {
+					out[i].Timestamp = stamps[j]
+				}
+			}
+		}
+		start = end
+	}
+	return out
+}
+
+// TestEngineChildRetryOrigin links a child's retries on the Dapr CLI's
+// rows by what their retry timers' origins say (the rows' TimerCreated
+// attrs carry origin=childWorkflowRetry;instanceId=<the child>, though no
+// row prints a child's instance id), and the evidence says that link, not
+// "linked by order".
+func TestEngineChildRetryOrigin(t *testing.T) {
+	for _, run := range engineRuns(t) {
+		if !strings.HasPrefix(run.name, "child-retry-") {
+			continue
+		}
+		var origin string
+		for _, e := range engineEvents(t, run) {
+			if o := e.GetTimerCreated().GetChildWorkflowRetry(); o != nil {
+				origin = o.InstanceId
+			}
+		}
+		for _, src := range engineSources {
+			_, r := engineRead(t, run, src)
+			var f *Finding
+			for i := range r.Findings {
+				if r.Findings[i].ID == FindingChildWorkflowRetried {
+					f = &r.Findings[i]
+				}
+			}
+			if f == nil {
+				t.Errorf("%s (%s): no child-workflow-retried finding", run.name, src.name)
+				continue
+			}
+			named := 0
+			for _, ev := range f.Evidence {
+				if strings.Contains(ev.Fact, "linked by order") {
+					t.Errorf("%s (%s): %q", run.name, src.name, ev.Fact)
+				}
+				if strings.Contains(ev.Fact, "origin") && strings.Contains(ev.Fact, origin) {
+					named++
+				}
+			}
+			if src.cli && named != 2 {
+				t.Errorf("%s (%s): %d facts name the origin's child %q, want one per retry:\n%v", run.name, src.name, named, origin, f.Evidence)
+			}
+		}
+	}
+}
+
+// TestEngineRunStatus: every run's status is what the engine left it in.
+// A suspended run asked to terminate records the request and completes
+// nothing (durabletask-go v0.12.1): it stays suspended, with the request
+// noted, from every source; a status the source reports wins.
+func TestEngineRunStatus(t *testing.T) {
+	for _, run := range engineRuns(t) {
+		want := catalyst.Status(strings.TrimPrefix(engineInstance(t, run).WorkflowStatus.String(), "ORCHESTRATION_STATUS_"))
+		for _, src := range engineSources {
+			h, _ := engineRead(t, run, src)
+			if !h.Run.Status.Is(want) {
+				t.Errorf("%s (%s): status %q, want %q", run.name, src.name, h.Run.Status, want)
+			}
+			if unfinished := !h.Run.UnfinishedTermination.IsZero(); unfinished != (run.name == "terminate-while-suspended") {
+				t.Errorf("%s (%s): unfinished termination %v", run.name, src.name, h.Run.UnfinishedTermination)
+			}
 		}
 	}
 }

@@ -11,18 +11,27 @@ import (
 
 // linkTimers ties retry timers to invocations and the attempts that followed
 // them. Timers whose origin named an attempt (by-origin, tied before) are
-// paired with the failure they follow; timers with no usable origin are
-// paired with a failure recorded in the turn that created them (inferred).
-// Then, in the order the timers fired, the first same-name attempt of the
-// turn each fired in joins the timer's invocation.
+// paired with the failure they follow: the failure of the invocation's
+// latest attempt before the timer, in whatever turn it was recorded (the Go
+// SDK makes a retry only when the workflow awaits the task, which can be
+// turns after the failure), else a failure of the same name recorded in
+// the timer's turn. Timers with no usable origin are paired with a failure
+// recorded in the turn that created them (inferred). Then, in the order the
+// timers fired, the first same-name attempt of the turn each fired in joins
+// the timer's invocation; an activity's by-origin timer that fired in a turn
+// with no such attempt (a suspended run's) is followed by the next attempt
+// of its task execution id.
 func (s *scan) linkTimers() {
 	if len(s.timers) == 0 {
 		return
 	}
+	// latest maps an invocation's root to its latest attempt joined by a
+	// retry timer so far (child attempts with new ids join only so).
+	latest := make(map[int32]int32)
 	w := failureWindow{s: s}
 	for t := range s.timers {
 		if s.timers[t].link == rankByOrigin {
-			s.pairOriginFailure(int32(t), &w)
+			s.pairOriginFailure(int32(t), &w, latest, true)
 		}
 	}
 	w = failureWindow{s: s}
@@ -43,7 +52,13 @@ func (s *scan) linkTimers() {
 		if tr.target < 0 {
 			continue
 		}
+		if tr.link == rankByOrigin && tr.failure < 0 {
+			s.pairOriginFailure(t, &w, latest, false)
+		}
 		b, ok := next.find(tr)
+		if !ok && tr.link == rankByOrigin && !tr.child {
+			b, ok = s.nextByExec(tr)
+		}
 		if !ok {
 			if tr.link == rankInferred {
 				// An origin-less timer that no same-name attempt followed was
@@ -59,20 +74,66 @@ func (s *scan) linkTimers() {
 		s.attempts[b].timer = t
 		tr.next = b
 		s.union(b, tr.target, tr.link)
+		latest[s.find(b)] = b
+	}
+	for t := range s.timers {
+		// Retry timers that have not fired (a pending retry).
+		if tr := &s.timers[t]; tr.link == rankByOrigin && tr.failure < 0 {
+			s.pairOriginFailure(int32(t), &w, latest, false)
+		}
 	}
 }
 
 // pairOriginFailure pairs a timer the scan tied to an invocation by its
-// origin with the failure it follows: the first unpaired failure of the same
-// name and kind recorded in the turn that created it.
-func (s *scan) pairOriginFailure(t int32, w *failureWindow) {
+// origin with the failure it follows: the failure of the invocation's
+// latest attempt before the timer (the origin names the invocation; its
+// attempts fail and retry in order), when that failure is recorded before
+// the timer and not yet paired. On the first pass (first), while child
+// attempts with new ids are not yet joined to their invocation, it falls
+// back to the first unpaired failure of the same name and kind recorded in
+// the turn that created the timer.
+func (s *scan) pairOriginFailure(t int32, w *failureWindow, latest map[int32]int32, first bool) {
 	tr := &s.timers[t]
+	cand := tr.target
+	if tr.child {
+		if l, ok := latest[s.find(tr.target)]; ok && s.attempts[l].pos < tr.pos {
+			cand = l
+		}
+	}
+	if r := &s.attempts[cand]; r.failed && r.outcome >= 0 && r.outcome < tr.pos && !r.failPaired {
+		r.failPaired = true
+		tr.failure = cand
+		return
+	}
+	if !first {
+		return
+	}
 	name := s.nameOf(tr.target)
 	if f, ok := w.take(tr.turn, func(a int32) bool {
 		return s.attempts[a].child == tr.child && s.nameOf(a) == name
 	}); ok {
 		tr.failure = f
 	}
+}
+
+// nextByExec finds the attempt an activity's by-origin retry timer led to
+// when none followed in the turn it fired in: the first unclaimed attempt
+// of its generation with the origin's task execution id scheduled after it
+// fired (a suspended run fires the timer in one turn and schedules the
+// retry in the turn that resumes it).
+func (s *scan) nextByExec(tr *timerRec) (int32, bool) {
+	id := s.h.At(int(tr.pos)).OriginID
+	best := int32(-1)
+	for _, e := range s.execs.run(s.execs.keyOf(id, tr.gen)) {
+		r := &s.attempts[e.attempt]
+		if r.gen != tr.gen || r.claimed || r.child || r.pos < tr.fired || s.execOf(e.attempt) != id {
+			continue
+		}
+		if best < 0 || r.pos < s.attempts[best].pos {
+			best = e.attempt
+		}
+	}
+	return best, best >= 0
 }
 
 // linkInferred pairs a timer with no usable origin with a failure recorded

@@ -23,8 +23,9 @@ func invocationWorkers(n int) int {
 	return max(1, min(runtime.GOMAXPROCS(0), maxInvocationWorkers, n/minInvocationsPerWorker))
 }
 
-// check runs the per-invocation checks on every invocation, then the
-// run-wide ones (timeout races, a shared retry policy), with workers
+// check runs the catalogue's per-invocation checks on every invocation,
+// then its run-wide ones (timeout races, a shared retry policy, the run's
+// own payloads), with workers
 // goroutines for the per-invocation checks and, beside them, one more for
 // the run-wide checks. The invocations are split into contiguous ranges,
 // each checked by a detector of its own (its own findings, skips,
@@ -42,8 +43,7 @@ func (d *detector) check(workers int) {
 		for k := range n {
 			d.invocationFindings(k)
 		}
-		d.timeoutRaces()
-		d.sharedRetryPolicy(d.fc)
+		d.runWide()
 		return
 	}
 	fork := func() *detector {
@@ -63,14 +63,20 @@ func (d *detector) check(workers int) {
 			}
 		})
 	}
-	runWide := parts[workers]
-	wg.Go(func() {
-		runWide.timeoutRaces()
-		runWide.sharedRetryPolicy(runWide.fc)
-	})
+	wide := parts[workers]
+	wg.Go(wide.runWide)
 	wg.Wait()
 	for _, p := range parts {
 		d.takeFindings(p)
+	}
+}
+
+// runWide runs the catalogue's run-wide checks, in its order.
+func (d *detector) runWide() {
+	for _, c := range catalogue {
+		if c.run != nil {
+			c.run(d)
+		}
 	}
 }
 

@@ -192,7 +192,8 @@ type scan struct {
 	idless []deferredOutcome
 	notes  map[int32]outcomeNote
 	// byActionID: the rows are not in the engine's append order (the Dapr
-	// CLI sorts them), so a retry is found by its eventId, not its place.
+	// CLI sorts them: catalyst.Traits.Reordered), so a retry is found by
+	// its eventId, not its place.
 	byActionID bool
 }
 
@@ -203,9 +204,10 @@ type outcomeNote struct {
 }
 
 // inboxBeforeTurn reports whether a turn's inbox events precede its
-// workflowStarted, as in the Dapr CLI's timestamp-sorted rows: the first
+// workflowStarted, as in the Dapr CLI's re-sorted rows: the first
 // executionStarted comes before the first workflowStarted. Engine order puts
-// workflowStarted first. With neither event, the format decides.
+// workflowStarted first. With neither event, whether the source re-sorted
+// the events decides (catalyst.Traits.Reordered).
 func inboxBeforeTurn(h *catalyst.History) bool {
 	for _, e := range h.All() {
 		switch e.Type {
@@ -214,10 +216,10 @@ func inboxBeforeTurn(h *catalyst.History) bool {
 		case catalyst.EventExecutionStarted:
 			return true
 		case catalyst.EventTaskScheduled, catalyst.EventTimerCreated, catalyst.EventChildWorkflowCreated:
-			return h.Format == catalyst.FormatDaprCLI
+			return h.Reordered
 		}
 	}
-	return h.Format == catalyst.FormatDaprCLI
+	return h.Reordered
 }
 
 // newScan makes the one pass over h: attempts, timers, outcomes, turns,
@@ -235,7 +237,7 @@ func newScan(h *catalyst.History, largeBytes int) *scan {
 		execs:      newExecIndex(c.tasks),
 		insts:      make(map[string]int32),
 		largeBytes: largeBytes,
-		byActionID: h.Format == catalyst.FormatDaprCLI,
+		byActionID: h.Reordered,
 	}
 	hugepage.AdviseLarge(s.attempts)
 	inboxFirst := inboxBeforeTurn(h)
@@ -246,6 +248,7 @@ func newScan(h *catalyst.History, largeBytes int) *scan {
 		curExec   string
 		ended     bool
 		stalled   bool
+		suspended bool
 		lastState = -1 // -1 none; 0 running; 1 ended; 2 stalled
 		turnStart catalyst.Stamp
 	)
@@ -267,7 +270,7 @@ func newScan(h *catalyst.History, largeBytes int) *scan {
 		case catalyst.EventExecutionStarted:
 			if seenStart && (e.ExecutionID == "" || e.ExecutionID != curExec) {
 				gen++
-				ended, stalled, lastState = false, false, -1
+				ended, stalled, suspended, lastState = false, false, false, -1
 				s.ids.reset()
 				clear(s.insts)
 			}
@@ -292,13 +295,22 @@ func newScan(h *catalyst.History, largeBytes int) *scan {
 				s.timers[t].firedTurn = turn
 				s.firedOrder = append(s.firedOrder, t)
 			}
-		case catalyst.EventExecutionCompleted, catalyst.EventExecutionTerminated:
-			ended, lastState = true, 1
+		case catalyst.EventExecutionCompleted:
+			ended, lastState, suspended = true, 1, false
+		case catalyst.EventExecutionTerminated:
+			if !suspended {
+				ended, lastState = true, 1
+			}
+			// A suspended run asked to terminate is not completed by the
+			// engine (durabletask-go v0.12.1): it stays suspended until a
+			// completion says otherwise.
+		case catalyst.EventExecutionSuspended:
+			suspended = true
 		case catalyst.EventExecutionStalled:
 			stalled, lastState = true, 2
 			s.stalls = append(s.stalls, pos)
 		case catalyst.EventExecutionResumed:
-			lastState = 0
+			lastState, suspended = 0, false
 		}
 		switch e.Type {
 		case catalyst.EventExecutionStarted, catalyst.EventExecutionCompleted, catalyst.EventEventRaised,

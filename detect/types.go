@@ -210,20 +210,6 @@ func (v ActivityClass) String() string {
 	return ""
 }
 
-// FindingID is a finding's stable id; it appears in JSON output.
-type FindingID string
-
-// The findings catalogue (design.md).
-const (
-	FindingDuplicateSideEffect     FindingID = "duplicate-side-effect"
-	FindingRetriedPermanentFailure FindingID = "retried-permanent-failure"
-	FindingSharedRetryPolicy       FindingID = "shared-retry-policy"
-	FindingChildWorkflowRetried    FindingID = "child-workflow-retried"
-	FindingTimeoutRace             FindingID = "timeout-race"
-	FindingLargePayload            FindingID = "large-payload"
-	FindingUnknownOutcome          FindingID = "unknown-outcome"
-)
-
 // Report is what detect found in one history.
 type Report struct {
 	// Invocations in the order their first attempt was scheduled.

@@ -122,6 +122,7 @@ func analyze(rep *Report, files []*File) {
 		rep.Hazards = append(rep.Hazards, rep.Activities[i].Hazards...)
 	}
 	rep.Hazards = dedupeHazards(rep.Hazards)
+	rep.rowsUsed = ix.rowsUsed
 	sortReport(rep)
 }
 
@@ -307,12 +308,12 @@ func orchestrators(rep *Report, ix *index, files []*File, walkers map[string]*wa
 	}
 	for child, parent := range retriedChildren {
 		ctxName := ctxParam(child)
-		tainted := instanceIDVars(child, ctxName)
+		tainted := instanceIDVars(ix, child, ctxName)
 		for _, s := range sites {
 			if s.Caller != child || s.Child || s.Input == nil {
 				continue
 			}
-			if usesInstanceID(s.Input, ctxName, tainted) {
+			if usesInstanceID(ix, s.Input, ctxName, tainted) {
 				addTo(s.target, mk(s, RulePerAttemptKey, s.target, fmt.Sprintf(
 					"%s passes its own instance id to %s; it is called as a child workflow with a retry policy (%s:%d), and a retried child is a new instance with a new id",
 					s.caller, s.target, parent.file.Path, parent.Pos.Line)))
@@ -355,7 +356,7 @@ func failureClass(name string, w *walker) string {
 
 // instanceIDVars returns the variables a workflow assigns from its own
 // instance id.
-func instanceIDVars(fn *Func, ctxName string) map[string]bool {
+func instanceIDVars(ix *index, fn *Func, ctxName string) map[string]bool {
 	out := map[string]bool{}
 	Walk(fn.Body, func(s *Stmt) bool {
 		if s.Kind != StmtAssign {
@@ -371,7 +372,7 @@ func instanceIDVars(fn *Func, ctxName string) map[string]bool {
 			} else if len(s.Rhs) == 1 {
 				r = s.Rhs[0]
 			}
-			if usesInstanceID(r, ctxName, out) {
+			if usesInstanceID(ix, r, ctxName, out) {
 				out[l.Name] = true
 			}
 		}
@@ -382,7 +383,7 @@ func instanceIDVars(fn *Func, ctxName string) map[string]bool {
 
 // usesInstanceID reports whether an expression derives from the
 // workflow's own instance id (ctx.instance_id, ctx.ID(), ctx.InstanceID()).
-func usesInstanceID(e *Expr, ctxName string, vars map[string]bool) bool {
+func usesInstanceID(ix *index, e *Expr, ctxName string, vars map[string]bool) bool {
 	found := false
 	e.Exprs(func(x *Expr) bool {
 		switch x.Kind {
@@ -392,9 +393,9 @@ func usesInstanceID(e *Expr, ctxName string, vars map[string]bool) bool {
 			}
 		case ExprAttr:
 			if x.X != nil && x.X.Kind == ExprIdent && x.X.Name == ctxName {
-				switch x.Name {
-				case "instance_id", "InstanceId", "ID", "InstanceID":
+				if r := is(qInstance, x, ""); r != nil {
 					found = true
+					ix.rowsUsed[r] = true
 				}
 			}
 		}

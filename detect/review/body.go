@@ -144,8 +144,8 @@ func (w *walker) decorators(fn *Func, f *frame) {
 		if d.Kind == ExprCall && d.X != nil {
 			ref = d.X.Ref
 		}
-		if lib := retryLibrary(ref); lib != "" {
-			w.hazard(f, RuleRetryInBody, d.Pos, "the activity is wrapped in "+lib+", which retries inside the body")
+		if w.row(refIs(qRetry, ref)) != nil {
+			w.hazard(f, RuleRetryInBody, d.Pos, "the activity is wrapped in "+ref+", which retries inside the body")
 		}
 	}
 }
@@ -196,7 +196,7 @@ func (w *walker) stmt(s *Stmt, f *frame) {
 	case StmtTry:
 		from := len(w.ops)
 		w.stmts(s.Body, f)
-		if c := catchesDuplicate(s); c != "" {
+		if c := w.catchesDuplicate(s); c != "" {
 			// try: INSERT … except IntegrityError: the unique constraint
 			// refuses the repeat and the handler swallows it (insert-ignore).
 			// An ORM's insert before the try is refused by the commit or
@@ -393,13 +393,15 @@ func (w *walker) expr(e *Expr, f *frame) {
 // call handles one call: a helper to follow, a retry library, an effect,
 // key positions, code twice cannot see.
 func (w *walker) call(call *Expr, f *frame) {
-	w.keyPositions(call, f)
-	if isStatusRaise(call) && !w.handled4xx && w.statusRaise == nil {
+	eff := classify(call, f.file.Lang, func(n string) *Expr { return w.value(f, n) })
+	w.row(eff.row)
+	w.keyPositions(call, eff, f)
+	if w.row(is(qStatusRaise, call, f.file.Lang)) != nil && !w.handled4xx && w.statusRaise == nil {
 		l := w.loc(f, call.Pos)
 		w.statusRaise, w.statusCall = &l, call.Method()+"()"
 	}
-	if lib := retryLibrary(call.Ref); lib != "" {
-		w.hazard(f, RuleRetryInBody, call.Pos, "calls "+lib+", which retries inside the body")
+	if w.row(refIs(qRetry, call.Ref)) != nil {
+		w.hazard(f, RuleRetryInBody, call.Pos, "calls "+call.Ref+", which retries inside the body")
 	}
 	if what := w.pollyRetry(call, f); what != "" {
 		w.hazard(f, RuleRetryInBody, call.Pos, what)
@@ -412,10 +414,9 @@ func (w *walker) call(call *Expr, f *frame) {
 		}
 		return
 	}
-	eff := classify(call, f.file.Lang, func(n string) *Expr { return w.value(f, n) })
 	if eff.kind == effNone {
 		switch {
-		case isPersist(call):
+		case w.row(is(qPersist, call, f.file.Lang)) != nil:
 			w.add(op{kind: opWriteCall, loc: w.loc(f, call.Pos), via: f.via})
 		case w.opaqueCall(call, f):
 		}
@@ -427,10 +428,10 @@ func (w *walker) call(call *Expr, f *frame) {
 	var key string
 	switch eff.kind {
 	case effRead:
-		key = stateKey(call, f.file.Lang, false)
+		key = stateKey(eff)
 	case effIdempotent:
-		if k := stateKey(call, f.file.Lang, true); k != "" {
-			if rd, what := w.countedValue(stateValue(call, f.file.Lang), f); rd != nil && rd.key == k {
+		if k := stateKey(eff); k != "" {
+			if rd, what := w.countedValue(eff.row.value.of(call), f); rd != nil && rd.key == k {
 				eff.kind = effIncrement
 				eff.what = fmt.Sprintf("%s of %s (read from the same key at line %d, then added to or subtracted from)", call.Method(), Clip(what), rd.loc.Line)
 			}
@@ -461,14 +462,13 @@ func (w *walker) value(f *frame, name string) *Expr {
 	return w.ix.pkgOf(f.file).global(name)
 }
 
-// isPersist reports whether a call persists objects changed in memory (an
-// ORM commit or save).
-func isPersist(call *Expr) bool {
-	switch call.Method() {
-	case "commit", "Commit", "save", "Save", "Updates", "flush", "SaveChanges", "SaveChangesAsync", "put", "Put":
-		return call.Receiver() != nil
+// row notes that a table row answered a question about the body (the
+// corpus test checks that every row is exercised) and returns it.
+func (w *walker) row(r *api) *api {
+	if r != nil {
+		w.ix.rowsUsed[r] = true
 	}
-	return false
+	return r
 }
 
 // helper resolves a call to a function in the reviewed tree.
@@ -673,40 +673,30 @@ func (w *walker) taintOf(e *Expr, f *frame) *source {
 				found = s
 			}
 			// C#: UtcNow through using static System.DateTime.
-			if f.file.Lang == LangCSharp && isGenerator(x.Ref) {
+			if f.file.Lang == LangCSharp && w.row(refIs(qFresh, x.Ref)) != nil {
 				found = &source{kind: srcGenerated, expr: x}
 				return false
 			}
 		case ExprCall:
-			if isGenerator(x.Ref) {
+			if w.row(refIs(qFresh, x.Ref)) != nil {
 				found = &source{kind: srcGenerated, expr: x}
 				return false
 			}
 			if x.X != nil && x.X.Kind == ExprAttr && x.X.X != nil && x.X.X.Kind == ExprIdent && x.X.X.Name == f.ctx && f.ctx != "" {
-				switch x.Name {
-				case "GetTaskID":
-					found = &source{kind: srcPerAttempt, expr: x}
+				if s := w.contextSource(x, f.file.Lang); s != nil {
+					found = s
 					return false
 				}
 			}
 		case ExprAttr:
 			// C#'s clock is a property: DateTime.UtcNow.
-			if f.file.Lang == LangCSharp && isGenerator(x.Ref) {
+			if f.file.Lang == LangCSharp && w.row(refIs(qFresh, x.Ref)) != nil {
 				found = &source{kind: srcGenerated, expr: x}
 				return false
 			}
 			if x.X != nil && x.X.Kind == ExprIdent && x.X.Name == f.ctx && f.ctx != "" {
-				switch x.Name {
-				case "task_id", "TaskId", "TaskID":
-					found = &source{kind: srcPerAttempt, expr: x}
-					return false
-				case "TaskExecutionKey":
-					if f.file.Lang == LangCSharp {
-						found = &source{kind: srcPerAttempt, expr: x, what: "the task execution id, which the .NET SDK makes anew for every retry (each attempt is scheduled as a new task)"}
-						return false
-					}
-				case "workflow_id", "orchestration_id", "InstanceId", "WorkflowId":
-					found = &source{kind: srcWorkflowID, expr: x}
+				if s := w.contextSource(x, f.file.Lang); s != nil {
+					found = s
 					return false
 				}
 			}
@@ -716,8 +706,21 @@ func (w *walker) taintOf(e *Expr, f *frame) *source {
 	return found
 }
 
+// contextSource is the unstable id an activity context's attribute or
+// method gives (lib_dapr.go), or nil.
+func (w *walker) contextSource(x *Expr, lang Lang) *source {
+	r := w.row(is(qContext, x, lang))
+	if r == nil {
+		return nil
+	}
+	if r.kind == kindWorkflowID {
+		return &source{kind: srcWorkflowID, expr: x, what: r.what}
+	}
+	return &source{kind: srcPerAttempt, expr: x, what: r.what}
+}
+
 // keyPositions checks every key position a call fills.
-func (w *walker) keyPositions(call *Expr, f *frame) {
+func (w *walker) keyPositions(call *Expr, eff effect, f *frame) {
 	m := call.Method()
 	// A header or metadata entry set by name.
 	if a := call.Arg(0); a != nil && a.Kind == ExprString && isHeaderSetter(m) && isKeyName(a.Str) && len(call.Args) >= 2 {
@@ -726,18 +729,16 @@ func (w *walker) keyPositions(call *Expr, f *frame) {
 		}
 		w.keyPosition(f, a.Str, call.Arg(1), call.Pos)
 	}
-	switch m {
-	case "SetIdempotencyKey", "set_idempotency_key":
-		w.idemKV = true
-		w.keyPosition(f, m, call.Arg(0), call.Pos)
-	case "MsgId", "WithMessageID", "WithMsgID":
-		w.keyPosition(f, m, call.Arg(0), call.Pos)
-	case "save_state":
-		w.keyPosition(f, "key", callArgOrKw(call, 1, "key"), call.Pos)
-	case "SaveState", "SaveStateWithETag":
-		w.keyPosition(f, "key", call.Arg(2), call.Pos)
-	case "SaveStateAsync", "TrySaveStateAsync":
-		w.keyPosition(f, "key", callArgOrKw(call, 1, "key"), call.Pos)
+	// A key a row places: a key setter's (params.SetIdempotencyKey(k)),
+	// a state write's key argument.
+	c := newLibCall(call, f.file.Lang, nil)
+	if r := w.row(knowledge().find(qKeySetter, c)); r != nil {
+		if r.idem {
+			w.idemKV = true
+		}
+		w.keyPosition(f, expand(r.keyName, c, r), r.key.of(call), call.Pos)
+	} else if r := eff.row; r != nil && eff.kind != effRead && r.key.set && r.key.pos >= 0 {
+		w.keyPosition(f, "key", r.key.of(call), call.Pos)
 	}
 	// Keywords and literal entries anywhere in the arguments.
 	for _, k := range call.Keys {

@@ -259,3 +259,35 @@ func TestCorpusCoversEveryRule(t *testing.T) {
 		}
 	}
 }
+
+// TestEveryRowIsExercised checks that every row of every library table
+// (lib_*.go) answers a question about some corpus case: a library's
+// knowledge is added with a case that shows it.
+func TestEveryRowIsExercised(t *testing.T) {
+	if ok, why := python.Available(); !ok {
+		t.Skip(why)
+	}
+	if ok, why := csharp.Available(); !ok {
+		t.Skip(why)
+	}
+	used := map[string]bool{}
+	for _, c := range loadCorpus(t) {
+		rep, err := review.Review(context.Background(), []string{c.path}, langs.Options())
+		if err != nil {
+			t.Fatalf("%s: %v", c.path, err)
+		}
+		for _, r := range review.RowsUsed(rep) {
+			used[r] = true
+		}
+	}
+	missing := 0
+	for _, r := range review.RowNames() {
+		if !used[r] {
+			missing++
+			t.Errorf("no corpus case exercises %s", r)
+		}
+	}
+	if missing > 0 {
+		t.Logf("%d of %d rows are not exercised", missing, len(review.RowNames()))
+	}
+}

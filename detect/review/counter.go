@@ -9,44 +9,18 @@ import "strings"
 // (dapr/dotnet-sdk's examples/Workflow/WorkflowConsoleApp
 // UpdateInventoryActivity has this shape).
 
-// stateKey is a Dapr state call's store and key as written ("" for any
-// other call): get_state/save_state (Python), GetState/SaveState (Go, after
-// the context), GetStateAsync/SaveStateAsync (C#).
-func stateKey(call *Expr, lang Lang, save bool) string {
-	m := call.Method()
-	var store, key *Expr
-	switch lang {
-	case LangPython:
-		if m != "get_state" && m != "save_state" || (m == "save_state") != save {
-			return ""
-		}
-		store, key = callArgOrKw(call, 0, "store_name"), callArgOrKw(call, 1, "key")
-	case LangGo:
-		if m != "GetState" && m != "SaveState" || (m == "SaveState") != save {
-			return ""
-		}
-		store, key = call.Arg(1), call.Arg(2)
-	case LangCSharp:
-		if m != "GetStateAsync" && m != "GetStateAndETagAsync" && m != "SaveStateAsync" || (m == "SaveStateAsync") != save {
-			return ""
-		}
-		store, key = callArgOrKw(call, 0, "storeName"), callArgOrKw(call, 1, "key")
+// stateKey is a state call's store and key as written, where its row
+// names them (lib_dapr.go: get_state/save_state, GetState/SaveState,
+// GetStateAsync/SaveStateAsync), or "".
+func stateKey(e effect) string {
+	if e.row == nil || !e.row.store.set || !e.row.key.set {
+		return ""
 	}
+	store, key := e.row.store.of(e.call), e.row.key.of(e.call)
 	if store == nil || key == nil {
 		return ""
 	}
 	return squash(store.Text) + "|" + squash(key.Text)
-}
-
-// stateValue is a state save's value argument.
-func stateValue(call *Expr, lang Lang) *Expr {
-	switch lang {
-	case LangPython:
-		return callArgOrKw(call, 2, "value")
-	case LangGo:
-		return call.Arg(3)
-	}
-	return callArgOrKw(call, 2, "value")
 }
 
 func squash(s string) string { return strings.Join(strings.Fields(s), " ") }

@@ -37,6 +37,8 @@ type index struct {
 	structural map[*TypeDecl][]declared
 	// httpRetries are the retrying HTTP clients the tree configures.
 	httpRetries []HTTPRetry
+	// rowsUsed are the library rows that answered a question.
+	rowsUsed map[*api]bool
 }
 
 // declared is a type declaration and the package that holds it.
@@ -50,7 +52,7 @@ func pkgKey(f *File) string { return string(f.Lang) + ":" + f.Package }
 func newIndex(files []*File) *index {
 	ix := &index{pkgs: map[string]*pkg{}, registered: map[*Func]string{}, workflows: map[*Func]string{}, files: map[string]*File{},
 		found: map[string]*pkg{}, bySuffix: map[string][]*pkg{}, types: map[string][]declared{}, implementers: map[string][]declared{},
-		structural: map[*TypeDecl][]declared{}}
+		structural: map[*TypeDecl][]declared{}, rowsUsed: map[*api]bool{}}
 	for _, f := range files {
 		ix.files[f.Path] = f
 		k := pkgKey(f)

@@ -27,58 +27,12 @@ type source struct {
 	what string
 }
 
-// generators are the calls that make a new value on every run, by the
-// qualified name an import resolves them to. A name ending in "." is a
-// prefix: every function of that package or module.
-var generators = []string{
-	// Python
-	"uuid.uuid1", "uuid.uuid4", "uuid.uuid6", "uuid.uuid7", "secrets.", "random.", "os.urandom",
-	"time.time", "time.time_ns", "time.monotonic", "time.perf_counter",
-	"datetime.datetime.now", "datetime.datetime.utcnow", "datetime.datetime.today", "datetime.date.today",
-	"ulid.new", "ulid.ULID", "ulid.from_timestamp", "nanoid.generate", "shortuuid.uuid", "shortuuid.random",
-	"bson.ObjectId", "bson.objectid.ObjectId", "uuid6.", "uuid_utils.uuid4", "uuid_utils.uuid7",
-	// Go
-	"github.com/google/uuid.New", "github.com/google/uuid.NewString", "github.com/google/uuid.NewRandom",
-	"github.com/google/uuid.NewV7", "github.com/google/uuid.NewUUID", "github.com/google/uuid.NewV6",
-	"github.com/gofrs/uuid.NewV1", "github.com/gofrs/uuid.NewV4", "github.com/gofrs/uuid.NewV6", "github.com/gofrs/uuid.NewV7",
-	"github.com/gofrs/uuid/v5.NewV4", "github.com/gofrs/uuid/v5.NewV7",
-	"github.com/satori/go.uuid.NewV1", "github.com/satori/go.uuid.NewV4",
-	"time.Now", "math/rand.", "math/rand/v2.", "crypto/rand.",
-	"github.com/oklog/ulid.", "github.com/oklog/ulid/v2.", "github.com/rs/xid.New", "github.com/segmentio/ksuid.New",
-	"github.com/segmentio/ksuid.NewRandom", "github.com/teris-io/shortid.Generate", "github.com/matoous/go-nanoid.",
-	"github.com/matoous/go-nanoid/v2.", "github.com/lithammer/shortuuid.New", "github.com/lithammer/shortuuid/v3.New",
-	"github.com/lithammer/shortuuid/v4.New", "github.com/jaevor/go-nanoid.",
-	// C#
-	"System.Guid.NewGuid", "System.Guid.CreateVersion7", "System.DateTime.Now", "System.DateTime.UtcNow", "System.DateTime.Today",
-	"System.DateTimeOffset.Now", "System.DateTimeOffset.UtcNow", "System.Random", "System.Random.",
-	"System.Security.Cryptography.RandomNumberGenerator.", "System.Ulid.NewUlid", "System.Environment.TickCount",
-	"System.Environment.TickCount64", "System.TimeProvider.System.GetUtcNow", "System.Diagnostics.Stopwatch.GetTimestamp",
-	"MassTransit.NewId.",
-}
-
-// isGenerator reports whether a qualified name makes a new value per run.
-func isGenerator(ref string) bool {
-	if ref == "" {
-		return false
-	}
-	for _, g := range generators {
-		if strings.HasSuffix(g, ".") {
-			if strings.HasPrefix(ref, g) {
-				return true
-			}
-		} else if ref == g {
-			return true
-		}
-	}
-	return false
-}
-
 // IsKnownCall reports whether a qualified name is one the rules know: a
 // generator of per-run values, a sleep, or a retry library's entry. A
 // front-end uses it to choose between candidate resolutions (C#'s static
 // usings).
 func IsKnownCall(ref string) bool {
-	return isGenerator(ref) || isSleepRef(ref) || retryLibrary(ref) != ""
+	return refIs(qFresh, ref) != nil || isSleepRef(ref) || retryLibrary(ref) != ""
 }
 
 // norm folds a name for matching: lower case, no separators.

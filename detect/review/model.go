@@ -174,6 +174,9 @@ type Report struct {
 	Skipped []Skipped
 	// Unavailable names the languages this build cannot review, with why.
 	Unavailable map[Lang]string
+	// rowsUsed are the library rows that answered a question about the
+	// code (the corpus test checks every row is exercised).
+	rowsUsed map[*api]bool
 }
 
 // Activity returns the activity registered under name, or nil.

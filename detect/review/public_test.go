@@ -252,6 +252,28 @@ func (s *publicScore) add(t *testing.T, r publicRepo, dir string, rep *review.Re
 			hazard[k][l.rule] = l
 		}
 	}
+	// key maps a reported definition to its label: the same file and
+	// name, or a labelled name pattern (a name the code builds at run
+	// time, labelled with * for the part it computes) that the reported
+	// name fits, where twice writes the computed part as <…> or {…}.
+	byPath := map[string][]string{}
+	for k := range kind {
+		if strings.Contains(k.name, "*") {
+			byPath[k.path] = append(byPath[k.path], k.name)
+		}
+	}
+	key := func(p, name string) defKey {
+		k := defKey{p, name}
+		if _, ok := kind[k]; ok {
+			return k
+		}
+		for _, pat := range byPath[p] {
+			if namePatternFits(pat, name) {
+				return defKey{p, pat}
+			}
+		}
+		return k
+	}
 	// Reported activities and workflows, by definition.
 	reviewed := map[defKey]bool{}
 	saidSo := map[string]bool{}
@@ -261,10 +283,10 @@ func (s *publicScore) add(t *testing.T, r publicRepo, dir string, rep *review.Re
 			saidSo[a.Name] = true
 			continue
 		}
-		reviewed[defKey{p, a.Name}] = true
+		reviewed[key(p, a.Name)] = true
 	}
 	for _, w := range rep.Workflows {
-		reviewed[defKey{rel(w.File), w.Name}] = true
+		reviewed[key(rel(w.File), w.Name)] = true
 	}
 	var lines []string
 	say := func(format string, a ...any) { lines = append(lines, fmt.Sprintf(format, a...)) }
@@ -324,7 +346,7 @@ func (s *publicScore) add(t *testing.T, r publicRepo, dir string, rep *review.Re
 				}
 			}
 		}
-		k := defKey{def, h.Activity}
+		k := key(def, h.Activity)
 		if excluded(def) || excluded(p) {
 			s.excluded++
 			continue
@@ -374,7 +396,7 @@ func (s *publicScore) add(t *testing.T, r publicRepo, dir string, rep *review.Re
 			continue
 		}
 		for _, g := range a.Guards {
-			if guard[defKey{p, a.Name}] {
+			if guard[key(p, a.Name)] {
 				s.guards.tp++
 				continue
 			}
@@ -385,7 +407,7 @@ func (s *publicScore) add(t *testing.T, r publicRepo, dir string, rep *review.Re
 	for k := range guard {
 		found := false
 		for _, a := range rep.Activities {
-			if a.Name == k.name && rel(a.File) == k.path && len(a.Guards) > 0 {
+			if key(rel(a.File), a.Name) == k && len(a.Guards) > 0 {
 				found = true
 			}
 		}
@@ -394,6 +416,30 @@ func (s *publicScore) add(t *testing.T, r publicRepo, dir string, rep *review.Re
 		}
 	}
 	_ = t
+}
+
+// namePatternFits reports whether a reported name fits a labelled name
+// pattern: * in the pattern stands for a part the code computes at run
+// time, which the reported name may spell out or write as <…> or {…}.
+func namePatternFits(pattern, name string) bool {
+	var b strings.Builder
+	for i := 0; i < len(name); i++ {
+		c := name[i]
+		if c == '<' || c == '{' {
+			end := byte('>')
+			if c == '{' {
+				end = '}'
+			}
+			if j := strings.IndexByte(name[i:], end); j > 0 {
+				b.WriteString("x")
+				i += j
+				continue
+			}
+		}
+		b.WriteByte(c)
+	}
+	ok, err := path.Match(pattern, b.String())
+	return err == nil && ok
 }
 
 // commonDirs counts the leading folders two slash paths share.
@@ -455,4 +501,21 @@ func (s *publicScore) table() string {
 	line("guards claimed", s.guards)
 	fmt.Fprintf(&b, "\nhazards under excluded paths (not scored): %d; false positives on activities nobody labelled: %d\n", s.excluded, s.unlabelled)
 	return b.String()
+}
+
+func TestNamePatternFits(t *testing.T) {
+	for _, c := range []struct {
+		pattern, name string
+		want          bool
+	}{
+		{"dapr.agents.*.call_llm", "dapr.agents.weather.call_llm", true},
+		{"dapr.agents.*.call_llm", "dapr.agents.<agent>.call_llm", true},
+		{"dapr.agents.*.call_llm", "dapr.agents.{self.name}.call_llm", true},
+		{"dapr.agents.*.call_llm", "dapr.agents.weather.run_tool", false},
+		{"charge", "charge", true},
+	} {
+		if got := namePatternFits(c.pattern, c.name); got != c.want {
+			t.Errorf("namePatternFits(%q, %q) = %v, want %v", c.pattern, c.name, got, c.want)
+		}
+	}
 }

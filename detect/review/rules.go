@@ -8,48 +8,13 @@ import (
 	"strings"
 )
 
-// retryLibraries are the retry helpers and decorators twice recognises,
-// by qualified name (a trailing "." matches the whole package).
-var retryLibraries = []string{
-	"tenacity.", "backoff.on_exception", "backoff.on_predicate", "retrying.retry", "retry.retry", "retry.api.retry_call",
-	"urllib3.util.retry.Retry", "urllib3.Retry", "requests.adapters.Retry", "stamina.retry", "stamina.",
-	"github.com/avast/retry-go.", "github.com/avast/retry-go/v4.", "github.com/avast/retry-go/v5.",
-	"github.com/cenkalti/backoff.Retry", "github.com/cenkalti/backoff/v4.Retry", "github.com/cenkalti/backoff/v4.RetryNotify",
-	"github.com/cenkalti/backoff/v5.Retry", "github.com/sethvargo/go-retry.Do", "github.com/sethvargo/go-retry.",
-	"k8s.io/client-go/util/retry.", "github.com/hashicorp/go-retryablehttp.", "github.com/failsafe-go/failsafe-go.",
-	"Polly.", "Polly.Policy.", "Polly.ResiliencePipelineBuilder",
-}
-
-// retryEntry are the names of a retry library's functions that run a
-// retry (not its options: retry.Attempts, stop_after_attempt).
-var retryEntry = map[string]bool{
-	"Do": true, "DoWithData": true, "Retry": true, "RetryNotify": true, "RetryWithData": true, "RetryNotifyWithData": true,
-	"OnError": true, "RetryOnConflict": true, "NewClient": true, "Get": true, "Run": true, "With": true,
-	"retry": true, "Retrying": true, "AsyncRetrying": true, "retry_call": true, "retry_context": true,
-}
-
-// retryLibrary names the retry library a qualified name belongs to, or "".
+// retryLibrary names the retry library entry a qualified name is
+// (lib_retry.go), or "".
 func retryLibrary(ref string) string {
-	if ref == "" {
-		return ""
-	}
-	for _, l := range retryLibraries {
-		if ref == l {
-			return ref
-		}
-		if strings.HasSuffix(l, ".") && strings.HasPrefix(ref, l) && retryEntry[ref[strings.LastIndexByte(ref, '.')+1:]] {
-			return ref
-		}
+	if refIs(qRetry, ref) != nil {
+		return ref
 	}
 	return ""
-}
-
-// pollyRetryMethods are the Polly builder methods that add a retry: v7's
-// policies (Policy.Handle<E>().WaitAndRetryAsync(…)) and v8's pipelines
-// (new ResiliencePipelineBuilder().AddRetry(…)).
-var pollyRetryMethods = map[string]bool{
-	"Retry": true, "RetryAsync": true, "RetryForever": true, "RetryForeverAsync": true, "WaitAndRetry": true,
-	"WaitAndRetryAsync": true, "WaitAndRetryForever": true, "WaitAndRetryForeverAsync": true, "AddRetry": true,
 }
 
 // chainRoot is the start of a method chain: the name or the created
@@ -75,10 +40,8 @@ func chainRoot(e *Expr) *Expr {
 func isPollyRetry(e *Expr) bool {
 	found := false
 	e.Exprs(func(x *Expr) bool {
-		if x.Kind == ExprCall && pollyRetryMethods[x.Name] {
-			if r := chainRoot(x); r != nil && strings.HasPrefix(r.Ref, "Polly.") {
-				found = true
-			}
+		if x.Kind == ExprCall && is(qRetryBuilder, x, LangCSharp) != nil {
+			found = true
 		}
 		return !found
 	})
@@ -92,10 +55,8 @@ func (w *walker) pollyRetry(call *Expr, f *frame) string {
 	if f.file.Lang != LangCSharp {
 		return ""
 	}
-	if pollyRetryMethods[call.Name] {
-		if r := chainRoot(call); r != nil && strings.HasPrefix(r.Ref, "Polly.") {
-			return "builds a Polly retry (" + call.Name + ") inside the body"
-		}
+	if r := w.row(is(qRetryBuilder, call, f.file.Lang)); r != nil {
+		return "builds " + r.what + " (" + call.Name + ") inside the body"
 	}
 	switch call.Name {
 	case "Execute", "ExecuteAsync", "ExecuteAndCapture", "ExecuteAndCaptureAsync":
@@ -123,16 +84,10 @@ func (w *walker) pollyRetry(call *Expr, f *frame) string {
 }
 
 // isSleep reports whether a call waits: time.sleep, asyncio.sleep,
-// time.Sleep, <-time.After, Task.Delay.
-func isSleep(e *Expr) bool { return isSleepRef(e.Ref) }
+// time.Sleep, <-time.After, Task.Delay (lib_retry.go).
+func (w *walker) isSleep(e *Expr) bool { return w.row(refIs(qSleep, e.Ref)) != nil }
 
-func isSleepRef(ref string) bool {
-	switch ref {
-	case "time.sleep", "asyncio.sleep", "time.Sleep", "time.After", "gevent.sleep", "trio.sleep", "System.Threading.Tasks.Task.Delay", "System.Threading.Thread.Sleep":
-		return true
-	}
-	return false
-}
+func isSleepRef(ref string) bool { return refIs(qSleep, ref) != nil }
 
 // loop flags a loop that sleeps and handles a failure: a retry written in
 // the body.
@@ -141,12 +96,12 @@ func (w *walker) loop(s *Stmt, f *frame) {
 	Walk(s.Body, func(st *Stmt) bool {
 		for _, e := range st.StmtExprs() {
 			for _, c := range e.Calls() {
-				if isSleep(c) {
+				if w.isSleep(c) {
 					sleeps = true
 				}
 			}
 			e.Exprs(func(x *Expr) bool {
-				if x.Kind == ExprUnary && x.Op == "<-" && x.X != nil && x.X.Kind == ExprCall && isSleep(x.X) {
+				if x.Kind == ExprUnary && x.Op == "<-" && x.X != nil && x.X.Kind == ExprCall && w.isSleep(x.X) {
 					sleeps = true
 				}
 				return true
@@ -244,35 +199,55 @@ func httpStatusArg(e *Expr) int {
 	return 0
 }
 
-// duplicateCatch names the exceptions and codes of a unique-constraint
-// violation: SQLAlchemy's and DB-API's IntegrityError, psycopg's
-// UniqueViolation, EF Core's DbUpdateException, Postgres 23505, SQL
-// Server 2627 and 2601, MongoDB's DuplicateKey.
-var duplicateCatch = regexp.MustCompile(`IntegrityError|UniqueViolation|DuplicateKey|DbUpdateException|23505|\b2627\b|\b2601\b|(?i)duplicate key|unique constraint`)
-
 // catchesDuplicate names what a try's handler catches when it is a
-// unique-constraint violation ("" when none is).
-func catchesDuplicate(s *Stmt) string {
+// unique-constraint violation ("" when none is): the first name or code
+// a unique-violation row lists (lib_sql.go) that the handler's text holds.
+func (w *walker) catchesDuplicate(s *Stmt) string {
 	for _, c := range s.Catches {
-		if c != nil {
-			if m := duplicateCatch.FindString(c.Text); m != "" {
-				return m
+		if c == nil {
+			continue
+		}
+		best, at := "", -1
+		for _, r := range knowledge().uniqueNames {
+			for _, n := range r.methods {
+				if i := wordIndex(c.Text, n); i >= 0 && (at < 0 || i < at) {
+					best, at = c.Text[i:i+len(n)], i
+					w.row(r)
+				}
 			}
+		}
+		if best != "" {
+			return best
 		}
 	}
 	return ""
 }
 
+// wordIndex is where text holds name, or -1: case-folded for words, a
+// code not as part of a longer number.
+func wordIndex(text, name string) int {
+	lt, ln := strings.ToLower(text), strings.ToLower(name)
+	digits := ln != "" && isDigit(ln[0])
+	for i := 0; i < len(lt); {
+		j := strings.Index(lt[i:], ln)
+		if j < 0 {
+			return -1
+		}
+		j += i
+		end := j + len(ln)
+		if !digits || (j == 0 || !isDigit(lt[j-1])) && (end == len(lt) || !isDigit(lt[end])) {
+			return j
+		}
+		i = j + 1
+	}
+	return -1
+}
+
+func isDigit(b byte) bool { return b >= '0' && b <= '9' }
+
 // isStatusRaise reports whether a call raises on any HTTP error status,
 // 4xx and 5xx alike: requests' and httpx's raise_for_status(), .NET's
 // EnsureSuccessStatusCode().
-func isStatusRaise(call *Expr) bool {
-	switch call.Method() {
-	case "raise_for_status", "EnsureSuccessStatusCode":
-		return call.Receiver() != nil
-	}
-	return false
-}
 
 var status4xx = regexp.MustCompile(`\b4\d\d\b|<\s*500\b|>=?\s*400\b|IsClientError|is_client_error|BadRequest|PaymentRequired|NotFound|Conflict|UnprocessableEntity`)
 
@@ -338,21 +313,14 @@ func (w *walker) wholeBody(e *Expr, f *frame, depth int) string {
 			return w.wholeBody(v, f, depth+1)
 		}
 	case ExprAttr:
-		if (e.Name == "text" || e.Name == "content" || e.Name == "body") && e.X != nil && textHas(e.X, "resp", "response", "res", "r") {
-			return e.Text + " (the whole response body)"
+		if r := w.row(is(qWholeBody, e, f.file.Lang)); r != nil {
+			return e.Text + " (" + r.what + ")"
 		}
 	case ExprCall:
+		if r := w.row(is(qWholeBody, e, f.file.Lang)); r != nil {
+			return e.Text + " (" + r.what + ")"
+		}
 		switch {
-		case e.Ref == "io.ReadAll" || e.Ref == "io/ioutil.ReadAll":
-			return e.Text + " (the whole response body)"
-		case (e.Name == "json" || e.Name == "read" || e.Name == "text") && len(e.Args) == 0 && e.Receiver() != nil && textHas(e.Receiver(), "resp", "response", "res", "r"):
-			return e.Text + " (the whole response body)"
-		case e.Name == "ReadAsStringAsync" || e.Name == "ReadAsByteArrayAsync" || e.Name == "GetStringAsync" || e.Name == "GetByteArrayAsync":
-			return e.Text + " (the whole response body)"
-		case (e.Name == "ReadFromJsonAsync" || e.Name == "GetFromJsonAsync") && f.file.Lang == LangCSharp:
-			return e.Text + " (the whole response document)"
-		case e.Name == "fetchall" || e.Name == "all" && textHas(e.Receiver(), "query", "scalars", "result", "cursor"):
-			return e.Text + " (every row)"
 		case e.Name == "string" || e.Name == "RawMessage" || e.Name == "loads" || e.Name == "list" || e.Name == "str":
 			if a := e.Arg(0); a != nil {
 				return w.wholeBody(a, f, depth+1)
@@ -360,70 +328,6 @@ func (w *walker) wholeBody(e *Expr, f *frame, depth int) string {
 		}
 	}
 	return ""
-}
-
-// knownModules are libraries whose calls twice either understands or
-// knows to have no side effect it must see; a call into any other
-// package outside the reviewed tree is code twice cannot see.
-var knownModules = []string{
-	// Python standard library and common libraries.
-	"uuid", "time", "datetime", "json", "logging", "os", "sys", "re", "math", "random", "secrets", "hashlib", "hmac",
-	"base64", "typing", "dataclasses", "decimal", "enum", "functools", "itertools", "collections", "asyncio",
-	"smtplib", "email", "urllib", "http", "ssl", "socket", "pathlib", "io", "csv", "string", "textwrap", "copy",
-	"requests", "httpx", "aiohttp", "sqlalchemy", "psycopg", "psycopg2", "asyncpg", "pymysql", "sqlite3", "redis",
-	"sendgrid", "twilio", "stripe", "boto3", "botocore", "dapr", "durabletask", "tenacity", "backoff", "pydantic",
-	"pymongo", "motor", "kafka", "confluent_kafka", "nats", "google", "azure", "jinja2", "structlog", "ulid",
-	// Go standard library is every path without a dot in its first element;
-	// these are the common third-party ones.
-	"github.com/dapr/", "github.com/google/uuid", "github.com/redis/", "github.com/go-redis/", "gorm.io/",
-	"github.com/jackc/", "github.com/lib/pq", "github.com/jmoiron/sqlx", "github.com/stripe/", "github.com/sendgrid/",
-	"github.com/twilio/", "github.com/aws/", "cloud.google.com/", "github.com/nats-io/", "github.com/segmentio/",
-	"github.com/IBM/sarama", "github.com/Shopify/sarama", "go.mongodb.org/", "github.com/go-resty/", "github.com/avast/",
-	"github.com/cenkalti/", "google.golang.org/", "github.com/sirupsen/logrus", "go.uber.org/", "github.com/rs/",
-	"github.com/gofrs/", "github.com/oklog/", "github.com/pkg/errors", "golang.org/x/",
-}
-
-// knownNamespaces are the C# root namespaces of libraries twice
-// understands or knows to have no side effect it must see.
-var knownNamespaces = map[string]bool{
-	"System": true, "Microsoft": true, "Dapr": true, "Polly": true, "Stripe": true, "SendGrid": true, "Twilio": true,
-	"Azure": true, "Amazon": true, "Npgsql": true, "Dapper": true, "StackExchange": true, "MassTransit": true,
-	"Confluent": true, "MailKit": true, "MimeKit": true, "MongoDB": true, "Newtonsoft": true, "Serilog": true,
-}
-
-// knownModule reports whether a qualified name is in a known module.
-func knownModule(lang Lang, ref string) bool {
-	switch lang {
-	case LangGo:
-		path := ref
-		if i := strings.LastIndexByte(path, '.'); i > strings.LastIndexByte(path, '/') {
-			path = path[:i]
-		}
-		first, _, _ := strings.Cut(path, "/")
-		if !strings.Contains(first, ".") {
-			return true // the standard library
-		}
-	case LangPython:
-		if strings.HasPrefix(ref, ".") {
-			return false
-		}
-		first, _, _ := strings.Cut(ref, ".")
-		for _, m := range knownModules {
-			if first == m {
-				return true
-			}
-		}
-		return false
-	case LangCSharp:
-		first, _, _ := strings.Cut(ref, ".")
-		return knownNamespaces[first]
-	}
-	for _, m := range knownModules {
-		if strings.HasPrefix(ref, m) {
-			return true
-		}
-	}
-	return false
 }
 
 // finish turns the body's ops into hazards and guards.
@@ -486,21 +390,13 @@ func (w *walker) keyGenerated() bool {
 func (w *walker) effectHazard(o op, i int, hasGuard bool) {
 	e := o.eff
 	switch e.kind {
-	case effInsert:
-		w.hazardAt(o, RuleUnkeyedSideEffect, e.what+": an INSERT with no conflict clause writes a second row when the activity runs twice")
-	case effIncrement:
-		w.hazardAt(o, RuleUnkeyedSideEffect, e.what+": an increment counts twice when the activity runs twice")
-	case effAppend:
-		w.hazardAt(o, RuleUnkeyedSideEffect, e.what+": an append duplicates the content when the activity runs twice")
+	case effInsert, effIncrement, effAppend:
+		w.hazardAt(o, RuleUnkeyedSideEffect, e.sinkMessage())
 	case effPost:
 		if e.keyed || w.idemKV {
 			return
 		}
-		msg := e.what + " with no idempotency key: a second run repeats it at the provider"
-		if e.payment {
-			msg = e.what + " with no idempotency key: a second run charges twice"
-		}
-		h := w.hazardAt(o, RuleUnkeyedSideEffect, msg)
+		h := w.hazardAt(o, RuleUnkeyedSideEffect, e.sinkMessage())
 		if e.payment && h != nil {
 			h.Severity = maxSev(h.Severity, detect.SeverityHigh)
 		}
@@ -508,12 +404,12 @@ func (w *walker) effectHazard(o op, i int, hasGuard bool) {
 		if e.keyed {
 			return
 		}
-		w.hazardAt(o, RuleUnkeyedSideEffect, e.what+" with no deterministic message id: a second run publishes a duplicate")
+		w.hazardAt(o, RuleUnkeyedSideEffect, e.sinkMessage())
 	case effEmail:
 		if e.keyed || hasGuardBefore(w.ops, i) {
 			return
 		}
-		w.hazardAt(o, RuleUnkeyedSideEffect, e.what+" with no dedupe record and no provider key: a second run sends it again")
+		w.hazardAt(o, RuleUnkeyedSideEffect, e.sinkMessage())
 	}
 }
 

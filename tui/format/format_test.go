@@ -225,11 +225,16 @@ func TestMarks(t *testing.T) {
 		FindingWord(detect.FindingDuplicateSideEffect, detect.ConfidenceObserved) != "duplicate" {
 		t.Error("a duplicate's word must say whether it was observed")
 	}
-	for _, id := range []detect.FindingID{detect.FindingRetriedPermanentFailure, detect.FindingSharedRetryPolicy,
-		detect.FindingChildWorkflowRetried, detect.FindingTimeoutRace, detect.FindingLargePayload, detect.FindingUnknownOutcome} {
-		if w := FindingWord(id, detect.ConfidenceProbable); w == "" || w == string(id) {
-			t.Errorf("no short word for %s", id)
+	words := map[string]detect.FindingID{}
+	for _, c := range detect.Checks() {
+		w := FindingWord(c.ID, detect.ConfidenceObserved)
+		if w == "" || w == string(c.ID) {
+			t.Errorf("no short word for %s", c.ID)
 		}
+		if other, ok := words[w]; ok {
+			t.Errorf("%s and %s share the flag word %q", c.ID, other, w)
+		}
+		words[w] = c.ID
 	}
 	for _, c := range []struct {
 		s    catalyst.Status

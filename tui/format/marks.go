@@ -45,29 +45,19 @@ func SeverityAlert(sev detect.Severity) Alert {
 	return AlertNone
 }
 
-// FindingWord is the short word the flag column uses for a finding:
-// "duplicate?" for a probable duplicate, "duplicate" for an observed one.
+// FindingWord is the short word the flag column uses for a finding, its
+// short name in the catalogue (detect.Check.Short): "duplicate" for an
+// observed duplicate, marked "duplicate?" when it is probable or possible.
+// An id the catalogue does not list is shown as it is.
 func FindingWord(id detect.FindingID, c detect.Confidence) string {
-	switch id {
-	case detect.FindingDuplicateSideEffect:
-		if c == detect.ConfidenceObserved {
-			return "duplicate"
-		}
-		return "duplicate?"
-	case detect.FindingRetriedPermanentFailure:
-		return "retried permanent"
-	case detect.FindingSharedRetryPolicy:
-		return "shared policy"
-	case detect.FindingChildWorkflowRetried:
-		return "child retried"
-	case detect.FindingTimeoutRace:
-		return "timeout race"
-	case detect.FindingLargePayload:
-		return "large payload"
-	case detect.FindingUnknownOutcome:
-		return "outcome?"
+	check, ok := detect.CheckOf(id)
+	if !ok {
+		return string(id)
 	}
-	return string(id)
+	if id == detect.FindingDuplicateSideEffect && c != detect.ConfidenceObserved {
+		return check.Short + "?"
+	}
+	return check.Short
 }
 
 // StatusMark is a run status as a glyph and word ("✗ failed"), and its tone.

@@ -112,28 +112,69 @@ type Axis struct {
 	Spans Spans
 }
 
-// RunAxis is the axis of a whole run: from its start to its last event, or
-// to now for a run that has not ended and is read live (its attempts may
-// still be running).
+// RunAxis is the axis of a whole run: from its start to the end of what
+// the history tells (KnownUntil): its latest event, or, for a run that has
+// not ended, now for a live read and its capture for a saved one (its
+// attempts may have run until then).
 func RunAxis(h *catalyst.History, start catalyst.Stamp, now time.Time, width int) Axis {
-	end := catalyst.Stamp(0)
-	for i := h.Len() - 1; i >= 0 && end.IsZero(); i-- {
-		if ts := h.At(i).Timestamp; !ts.IsNever() {
-			end = ts
-		}
-	}
+	end := KnownUntil(h, now)
 	if start.IsZero() && h.Len() > 0 {
 		start = h.At(0).Timestamp
-	}
-	if !h.Run.Status.IsEnded() && h.Run.Provenance.Live() && !now.IsZero() {
-		if n := catalyst.StampOf(now); n > end {
-			end = n
-		}
 	}
 	if end < start {
 		end = start
 	}
 	return Axis{From: start, To: end, Now: end, Width: width, Spans: SpansOf(h)}
+}
+
+// KnownUntil is the end of what a history tells: its latest stamp (not its
+// last event's: the engine stamps a result when it arrives, before the
+// turn that records it), or, for a run that has not ended, the instant it
+// is known to have run until when later (catalyst.Run.RanUntil: now for a
+// live read, the capture for a saved history that records it). An attempt
+// with no outcome was open at least until then.
+func KnownUntil(h *catalyst.History, now time.Time) catalyst.Stamp {
+	end := catalyst.Stamp(0)
+	for _, e := range h.All() {
+		if ts := e.Timestamp; !ts.IsNever() && ts > end {
+			end = ts
+		}
+	}
+	if !h.Run.Status.IsEnded() && (!h.Run.Provenance.Live() || !now.IsZero()) {
+		if until, _ := h.Run.RanUntil(now); !until.IsZero() {
+			end = max(end, catalyst.StampOf(until))
+		}
+	}
+	return end
+}
+
+// InvocationSpan is how long an invocation took, from its first attempt's
+// scheduling to its last outcome; or, when its last attempt has no outcome,
+// how long it has been open: from its start to the end of what the history
+// tells (KnownUntil), at least (open). 0 when its start is unknown.
+func InvocationSpan(h *catalyst.History, inv *detect.Invocation, now time.Time) (d time.Duration, open bool) {
+	if len(inv.Attempts) == 0 || inv.Start.IsZero() || inv.Start.IsNever() {
+		return 0, false
+	}
+	if last := &inv.Attempts[len(inv.Attempts)-1]; last.OutcomeEvent < 0 {
+		return max(KnownUntil(h, now).Sub(inv.Start), 0), true
+	}
+	return inv.Duration(), false
+}
+
+// InvocationDuration shows InvocationSpan: "36.72s", or "open ≥4.0m" for
+// an invocation whose last attempt has no outcome ("open ≥~4m" from
+// whole-second stamps), or "" when there is no span to show.
+func InvocationDuration(sp Spans, h *catalyst.History, inv *detect.Invocation, now time.Time) string {
+	d, open := InvocationSpan(h, inv, now)
+	switch {
+	case open:
+		return "open ≥" + sp.Duration(d)
+	case d != 0 || sp.Coarse() && !inv.Start.IsZero() && !inv.End.IsZero():
+		// From whole-second stamps, 0 is "<1s", not "no duration".
+		return sp.Duration(d)
+	}
+	return ""
 }
 
 // Valid reports whether the axis can place instants: a known start, and a
@@ -232,7 +273,10 @@ func (a Axis) Ticks(base catalyst.Stamp) string {
 // and the next attempt dotted. What the history cannot tell is drawn so:
 // an attempt with no outcome is open to the axis' Now, ending in "?"; an
 // attempt whose outcome was a timeout or another ambiguous failure may
-// still have been running, so it stays open while the later attempts run;
+// still have been running, so it stays open while the later attempts run
+// (but the backoff before an attempt with no outcome is dotted, so that the
+// open attempt shows from its scheduling to the axis' Now as one alone
+// does);
 // an attempt with a further, later outcome ran until it. Where two attempts
 // ran at once, the cells overlap (▓). An attempt that started before the
 // axis or ended after it is cut at its edge.
@@ -254,7 +298,11 @@ func TimelineRow(dst []Mark, h *catalyst.History, inv *detect.Invocation, a Axis
 	}
 	var spans []span
 	var points []point
-	var backoff [][2]int
+	type gap struct {
+		from, to   int
+		beforeOpen bool // the attempt after it has no outcome
+	}
+	var backoff []gap
 	when := func(ev int) catalyst.Stamp {
 		if ev < 0 || ev >= h.Len() {
 			return 0
@@ -270,7 +318,8 @@ func TimelineRow(dst []Mark, h *catalyst.History, inv *detect.Invocation, a Axis
 		}
 		start := a.cell(at.Start)
 		if i > 0 && !prevEnd.IsZero() && prevEnd < at.Start {
-			backoff = append(backoff, [2]int{a.cell(prevEnd) + 1, start - 1})
+			open := at.End.IsZero() || at.End.IsNever() || at.OutcomeEvent < 0
+			backoff = append(backoff, gap{a.cell(prevEnd) + 1, start - 1, open})
 		}
 		if at.End.IsZero() || at.End.IsNever() || at.OutcomeEvent < 0 {
 			end := a.cell(max(a.Now, at.Start))
@@ -337,8 +386,12 @@ func TimelineRow(dst []Mark, h *catalyst.History, inv *detect.Invocation, a Axis
 		}
 	}
 	for _, b := range backoff {
-		for c := max(b[0], 0); c <= min(b[1], a.Width-1); c++ {
-			if dst[c] == MarkNone {
+		for c := max(b.from, 0); c <= min(b.to, a.Width-1); c++ {
+			// Before an attempt with no outcome, the backoff is dotted
+			// over an earlier attempt that may still have been running,
+			// so that the open attempt's own stretch shows where it
+			// starts (it reads as a one-attempt unknown does).
+			if dst[c] == MarkNone || b.beforeOpen && dst[c] == MarkOpen {
 				dst[c] = MarkBackoff
 			}
 		}

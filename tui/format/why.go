@@ -10,18 +10,57 @@ const whyChars = 300
 // RunWhy says why a run that failed, was terminated or stalled ended so,
 // in one sanitized line: the failure's type and message, the termination's
 // reason, the stall's reason and description; for a failure the history
-// records no details of, the last failed call it holds. It is "" for a run
-// in another state. The header of every view of a run says it first.
+// records no details of, the last failed call it holds. For a run asked to
+// terminate while suspended that no completion followed, it says that; and
+// where the source reported a status the history's own events do not end
+// in, it says both. It is "" for a run in another state. The header of
+// every view of a run says it first.
 func RunWhy(h *catalyst.History) string {
+	var why string
 	switch h.Run.Status.Normalized() {
 	case catalyst.StatusFailed:
-		return failureWhy(h)
+		why = failureWhy(h)
 	case catalyst.StatusTerminated:
-		return terminatedWhy(h)
+		why = terminatedWhy(h)
 	case catalyst.StatusStalled:
-		return stalledWhy(h)
+		why = stalledWhy(h)
 	}
-	return ""
+	if !h.Run.UnfinishedTermination.IsZero() {
+		why = joinWhy(why, unfinishedTerminationWhy(h))
+	}
+	if st, hs := h.Run.Status, h.Run.HistoryStatus; st != "" && hs != "" && !st.Is(hs) {
+		why = joinWhy(why, "the source reports "+Line(string(st.Normalized()))+"; the history's events end "+
+			Line(string(hs.Normalized())))
+	}
+	return why
+}
+
+func joinWhy(a, b string) string {
+	if a == "" {
+		return b
+	}
+	return a + "; " + b
+}
+
+// unfinishedTerminationWhy says that the run was asked to terminate while
+// it was suspended and that no completion followed: durabletask-go v0.12.1
+// records the request and keeps the run suspended.
+func unfinishedTerminationWhy(h *catalyst.History) string {
+	why := "a termination was requested while the run was suspended"
+	for i := h.Len() - 1; i >= 0; i-- {
+		if e := h.At(i); e.Type == catalyst.EventExecutionTerminated {
+			why += " (event " + Count(i)
+			switch {
+			case e.Payload.Has():
+				why += ": " + Clip(e.Payload.Text(), whyChars)
+			case e.Payload.State == catalyst.PayloadNotInFormat:
+				why += "; this format does not print its reason"
+			}
+			why += ")"
+			break
+		}
+	}
+	return why + " and no completion followed: the engine keeps a suspended run suspended"
 }
 
 func failureWhy(h *catalyst.History) string {
@@ -86,6 +125,13 @@ func terminatedWhy(h *catalyst.History) string {
 		switch {
 		case e.Payload.Has():
 			return "terminated: " + Clip(e.Payload.Text(), whyChars)
+		case e.Payload.State == catalyst.PayloadNotInFormat && terminationOutput(h, i).Has():
+			// The Dapr CLI prints no reason on the termination's row, but
+			// the engine completes a terminated run with the termination's
+			// output as the run's (durabletask-go v0.12.1
+			// backend/runtimestate/applier.go), and the CLI prints that.
+			return "terminated: " + Clip(terminationOutput(h, i).Text(), whyChars) +
+				" (the termination's output, printed as the run's)"
 		case !e.Payload.Has() && e.Payload.State != catalyst.PayloadNone && e.Payload.State != catalyst.PayloadEmpty:
 			return "terminated; the reason is " + PayloadLine(e.Payload, h.Run.DataSharing, whyChars)
 		}
@@ -95,6 +141,20 @@ func terminatedWhy(h *catalyst.History) string {
 		return Clip(h.Run.FailureMessage, whyChars)
 	}
 	return "terminated; this history does not record the termination"
+}
+
+// terminationOutput is the output of the terminated completion that
+// follows the termination at i, or an absent payload.
+func terminationOutput(h *catalyst.History, i int) catalyst.Payload {
+	for j := i + 1; j < h.Len(); j++ {
+		if e := h.At(j); e.Type == catalyst.EventExecutionCompleted {
+			if e.Detail != nil && e.Detail.WorkflowStatus.Is(catalyst.StatusTerminated) {
+				return e.Payload
+			}
+			break
+		}
+	}
+	return catalyst.AbsentPayload(catalyst.PayloadNone)
 }
 
 func stalledWhy(h *catalyst.History) string {

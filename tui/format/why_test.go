@@ -3,6 +3,7 @@ package format
 import (
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/twice-cli/twice/catalyst"
 )
@@ -34,6 +35,19 @@ func TestRunWhy(t *testing.T) {
 			DataSharing: catalyst.DataSharing{Filtered: true, Level: catalyst.LevelMetadata}},
 			catalyst.Event{Type: catalyst.EventExecutionTerminated, Payload: catalyst.AbsentPayload(catalyst.PayloadWithheld)}),
 			"terminated; the reason is withheld: not shared at this organization's data-sharing level (metadata)"},
+		{"terminated, reason not printed, output printed", run("TERMINATED",
+			catalyst.Event{Type: catalyst.EventExecutionTerminated, Payload: catalyst.AbsentPayload(catalyst.PayloadNotInFormat)},
+			catalyst.Event{Type: catalyst.EventExecutionCompleted, Payload: catalyst.PresentPayload("cancelled by ops"),
+				Detail: &catalyst.EventDetail{WorkflowStatus: "TERMINATED"}}),
+			"terminated: cancelled by ops (the termination's output, printed as the run's)"},
+		{"asked to terminate while suspended", catalyst.NewHistory(catalyst.Run{Status: "suspended", HistoryStatus: "suspended",
+			UnfinishedTermination: time.Date(2026, 8, 20, 10, 0, 0, 0, time.UTC)},
+			catalyst.Event{Type: catalyst.EventExecutionSuspended},
+			catalyst.Event{Type: catalyst.EventExecutionTerminated, Payload: catalyst.PresentPayload("ops")}),
+			"a termination was requested while the run was suspended (event 1: ops) and no completion followed: " +
+				"the engine keeps a suspended run suspended"},
+		{"reported otherwise", catalyst.NewHistory(catalyst.Run{Status: "RUNNING", HistoryStatus: "suspended"}),
+			"the source reports running; the history's events end suspended"},
 		{"stalled", run("STALLED", catalyst.Event{Type: catalyst.EventExecutionStalled,
 			Detail: &catalyst.EventDetail{StallReason: "PatchMismatch", StallDescription: "v2 patch not in the worker"}}),
 			"PatchMismatch: v2 patch not in the worker"},

@@ -231,7 +231,9 @@ func describeInvocation(d *viewData, ii int) (string, []string) {
 	b := &text{d: d}
 	title := format.Line(inv.Name) + " · " + inv.Kind.String() + " · " + format.Plural(len(inv.Attempts), "attempt")
 	outcome, _ := format.OutcomeMark(inv.Outcome)
-	if dur := inv.Duration(); dur != 0 {
+	if dur, open := format.InvocationSpan(d.h, inv, d.c.Now()); open {
+		outcome += ", open ≥" + d.spans().Duration(dur)
+	} else if dur != 0 {
 		outcome += ", took " + d.spans().Duration(dur)
 	}
 	b.kv("", "outcome", outcome)
@@ -244,7 +246,11 @@ func describeInvocation(d *viewData, ii int) (string, []string) {
 		b.blank()
 	}
 	if t := inv.OpenRetry; t != nil {
-		b.kv("", "retry pending", "timer "+eventRef(b.d.h, t.Created)+" fires "+format.ExactStamp(t.FireAt)+"; no attempt followed it yet")
+		if b.d.h.Run.Status.IsEnded() {
+			b.kv("", "retry never ran", "timer "+eventRef(b.d.h, t.Created)+" was due "+format.ExactStamp(t.FireAt)+"; the run ended first")
+		} else {
+			b.kv("", "retry pending", "timer "+eventRef(b.d.h, t.Created)+" fires "+format.ExactStamp(t.FireAt)+"; no attempt followed it yet")
+		}
 	}
 	if inv.ReusedInstanceID {
 		b.line("child instance id reused: earlier attempts' histories were overwritten")

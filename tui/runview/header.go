@@ -84,7 +84,17 @@ func (m *Model) factsLine(w int) string {
 			facts = append(facts, fact{text: s.Label.Render("took") + " " + m.d.spans().Duration(updated.Sub(created)), keep: 7})
 		}
 	} else if !created.IsZero() && !updated.IsZero() {
-		facts = append(facts, fact{text: s.Label.Render("running") + " " + m.d.spans().Duration(updated.Sub(created)) + " so far", keep: 7})
+		// A running run has run at least until it was read: now for a
+		// live one, its capture for a saved one (catalyst.Run.RanUntil).
+		until, atLeast := run.RanUntil(now)
+		if until.Before(updated) {
+			until = updated
+		}
+		text := s.Label.Render("running") + " " + m.d.spans().Duration(until.Sub(created)) + " so far"
+		if atLeast {
+			text = s.Label.Render("running") + " ≥" + m.d.spans().Duration(until.Sub(created)) + " when saved"
+		}
+		facts = append(facts, fact{text: text, keep: 7})
 	}
 	facts = append(facts, fact{text: format.Plural(m.d.h.Len(), "event"), keep: 6})
 	if m.d.h.Lossy {

@@ -6,6 +6,8 @@ import (
 	"regexp"
 	"strings"
 	"testing"
+
+	"github.com/twice-cli/twice/detect"
 )
 
 // repoFile reads a file at the repository's root.
@@ -51,5 +53,45 @@ func TestReadmeCommandsWorkWithOnlyGo(t *testing.T) {
 	}
 	if !strings.Contains(ci, "gcc") || !strings.Contains(ci, "tmux") || !strings.Contains(ci, "apt-get") {
 		t.Errorf(".ci/run does not install gcc and tmux with apt-get when they are missing")
+	}
+}
+
+// TestReadmeListsEveryFinding: README's table of findings is the
+// catalogue's (detect.Checks), row for row, in the order the help lists
+// it: a finding added, renamed or re-documented without its README row
+// fails here, and the message is the table to paste.
+func TestReadmeListsEveryFinding(t *testing.T) {
+	const header = "| finding | severity | when |\n|---|---|---|\n"
+	var want strings.Builder
+	want.WriteString(header)
+	for _, c := range findingsBySeverity() {
+		want.WriteString("| `" + string(c.ID) + "` | " + c.Severity.String() + " | " + c.Doc + " |\n")
+	}
+	readme := repoFile(t, "README.md")
+	i := strings.Index(readme, header)
+	if i < 0 {
+		t.Fatalf("README has no table of findings; add under \"What twice finds in a history\":\n%s", want.String())
+	}
+	got := readme[i:]
+	if end := strings.Index(got, "\n\n"); end >= 0 {
+		got = got[:end+1]
+	}
+	if got != want.String() {
+		t.Errorf("README's table of findings is not the catalogue's; it should read:\n%s", want.String())
+	}
+}
+
+// TestScanHelpListsEveryFinding: twice scan --help lists each finding of
+// the catalogue with its default severity and title.
+func TestScanHelpListsEveryFinding(t *testing.T) {
+	res := newHarness(t).run("scan", "--help")
+	if res.code != ExitOK {
+		t.Fatalf("exit %d: %s", res.code, res.errOut)
+	}
+	for _, c := range detect.Checks() {
+		if !regexp.MustCompile(`(?m)^  ` + regexp.QuoteMeta(string(c.ID)) + ` +` + c.Severity.String() + ` +` +
+			regexp.QuoteMeta(c.Title) + `$`).MatchString(res.out) {
+			t.Errorf("scan --help does not list %s (%s, %q):\n%s", c.ID, c.Severity, c.Title, res.out)
+		}
 	}
 }

@@ -1,9 +1,11 @@
 package cli
 
 import (
+	"cmp"
 	"context"
 	"fmt"
 	"io"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -69,7 +71,9 @@ invocations. Give history files, - for standard input, demo:NAME, or run ids (wi
 (default 24h), many at once, ending with a fleet summary: runs scanned, runs with
 findings, findings per activity, and the worst runs with their console links.
 
-With --exit-status, twice exits 3 when a finding at or above --fail-on exists (for CI).`,
+With --exit-status, twice exits 3 when a finding at or above --fail-on exists (for CI).
+
+` + findingsHelp(),
 		Example: `  twice scan demo:payment-timeout -o markdown
   twice scan saved/*.json -o json > findings.json
   twice scan --project default --since 6h --status failed
@@ -93,12 +97,31 @@ With --exit-status, twice exits 3 when a finding at or above --fail-on exists (f
 	fl.IntVar(&opts.Limit, "limit", 0, "project scan: at most this many runs")
 	fl.StringVarP(&opts.Output, "output", "o", "text", "output: text, json, jsonl or markdown")
 	fl.BoolVar(&opts.ExitStatus, "exit-status", false, "exit 3 when a finding at or above --fail-on exists")
-	fl.StringVar(&opts.FailOn, "fail-on", "medium", "severity that fails --exit-status: low, medium or high")
+	fl.StringVar(&opts.FailOn, "fail-on", "medium", "severity that fails --exit-status: low, medium or high (each finding's default is listed above)")
 	fl.IntVar(&opts.Concurrency, "concurrency", 0, "project scan: histories read at once (default: config, else 8; lowered when rate limited)")
 	fl.StringArrayVar(&opts.Source, "source", nil, "join each finding to the code of its activity in this source `DIR` (repeatable; demo: the bundled demo services)")
 	fl.DurationVar(&opts.OverdueAfter, "overdue-after", 0,
 		"how long a running run's pending attempt may wait before its outcome is called unknown (default "+detect.DefaultOverdueAfter.String()+")")
 	return cmd
+}
+
+// findingsHelp lists the findings catalogue for scan's help: each
+// finding's id, its default severity and what it flags.
+func findingsHelp() string {
+	var b strings.Builder
+	b.WriteString("Findings (and the severity each has unless the activity's name or the history changes it):")
+	for _, c := range findingsBySeverity() {
+		fmt.Fprintf(&b, "\n  %-26s %-7s %s", c.ID, c.Severity, c.Title)
+	}
+	return b.String()
+}
+
+// findingsBySeverity is the findings catalogue as the help and the README
+// list it: most severe by default first, then in the catalogue's order.
+func findingsBySeverity() []detect.Check {
+	cs := detect.Checks()
+	slices.SortStableFunc(cs, func(a, b detect.Check) int { return cmp.Compare(b.Severity, a.Severity) })
+	return cs
 }
 
 // scanPlan is a checked ScanOptions.

@@ -216,6 +216,12 @@ func writeRunInfoMembers(e *jsonEnc, r *catalyst.Run) {
 	e.strField("workflow", r.Workflow)
 	e.strField("status", string(r.Status))
 	e.strField("status_normalized", string(r.Status.Normalized()))
+	if r.HistoryStatus != "" && !r.HistoryStatus.Is(r.Status) {
+		// The source reported one status; the history's events end in
+		// another.
+		e.strField("history_status", string(r.HistoryStatus.Normalized()))
+	}
+	e.timeField("unfinished_termination_at", r.UnfinishedTermination)
 	e.timeField("created_at", r.CreatedAt)
 	e.timeField("updated_at", r.UpdatedAt)
 	e.strField("execution_id", r.ExecutionID)

@@ -6,6 +6,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/twice-cli/twice/catalyst"
 	"github.com/twice-cli/twice/detect"
 	"github.com/twice-cli/twice/detect/review"
 	"github.com/twice-cli/twice/tui/format"
@@ -48,6 +49,7 @@ func (t *textWriter) mdRow(cells ...string) {
 func (t *textWriter) markdownRun(a Analysis) {
 	h := a.History
 	t.spans = format.SpansOf(h)
+	t.ended = h.Run.Status.IsEnded()
 	r := &h.Run
 	ds := r.DataSharing
 	if r.ID == "" {
@@ -122,7 +124,7 @@ func (t *textWriter) markdownRun(a Analysis) {
 		return
 	}
 	t.mdFindings(a.Report, a.Code)
-	t.mdInvocations(a.Report)
+	t.mdInvocations(a.History, a.Report)
 }
 
 func (t *textWriter) mdFindings(r *detect.Report, code *review.Joined) {
@@ -152,7 +154,7 @@ func (t *textWriter) mdFindings(r *detect.Report, code *review.Joined) {
 	}
 }
 
-func (t *textWriter) mdInvocations(r *detect.Report) {
+func (t *textWriter) mdInvocations(h *catalyst.History, r *detect.Report) {
 	t.println()
 	if len(r.Invocations) == 0 {
 		t.println("### Invocations: none")
@@ -173,7 +175,7 @@ func (t *textWriter) mdInvocations(r *detect.Report) {
 			flag = SeverityMark(sev)
 		}
 		t.mdRow(strconv.Itoa(i+1), md(inv.Name), inv.Kind.String(), strconv.Itoa(len(inv.Attempts)),
-			md(outcomeText(inv.Outcome, r.OutcomeUntied(i, len(inv.Attempts)))), md(durationText(t.spans, inv)), inv.Class.String(), inv.LinkRule.String(),
+			md(outcomeText(inv.Outcome, r.OutcomeUntied(i, len(inv.Attempts)))), md(durationText(t.spans, h, inv, t.now)), inv.Class.String(), inv.LinkRule.String(),
 			flag, md(inv.Key))
 	}
 	var retried []int
@@ -193,7 +195,7 @@ func (t *textWriter) mdInvocations(r *detect.Report) {
 			t.println("- ", md(string(appendAttempt(nil, t.spans, &inv.Attempts[i], note))))
 		}
 		if inv.OpenRetry != nil {
-			t.println("- ", md(openRetryText(inv.OpenRetry)))
+			t.println("- ", md(openRetryText(inv.OpenRetry, t.ended)))
 		}
 	}
 }

@@ -239,9 +239,11 @@ func TestDurationOfARunningRunSaysSoFar(t *testing.T) {
 		tf     format.TimeFormat
 		want   string
 	}{
-		{"running", format.ISO, "Duration      16.12s so far (last event 2026-08-21T14:02:27.120Z)\n"},
-		{"ORCHESTRATION_STATUS_SUSPENDED", format.Relative, "Duration      16.12s so far (last event 2.5m ago)\n"},
-		{"pending", format.ISO, "so far (last event"},
+		// A saved file's run that had not ended ran at least that long
+		// (to its capture, when the file records one).
+		{"running", format.ISO, "Duration      ≥16.12s: still running when saved (last event 2026-08-21T14:02:27.120Z)\n"},
+		{"ORCHESTRATION_STATUS_SUSPENDED", format.Relative, "Duration      ≥16.12s: still running when saved (last event 2.5m ago)\n"},
+		{"pending", format.ISO, "still running when saved (last event"},
 		{"COMPLETED", format.ISO, "Duration      16.12s\n"},
 		{"failed", format.ISO, "Duration      16.12s\n"},
 	} {
@@ -251,8 +253,30 @@ func TestDurationOfARunningRunSaysSoFar(t *testing.T) {
 		if !strings.Contains(text, tc.want) {
 			t.Errorf("%s: want %q in:\n%s", tc.status, tc.want, text)
 		}
-		if tc.status.IsEnded() && strings.Contains(text, "so far") {
-			t.Errorf("%s: an ended run's duration says so far", tc.status)
+		if tc.status.IsEnded() && (strings.Contains(text, "so far") || strings.Contains(text, "still running")) {
+			t.Errorf("%s: an ended run's duration says it is still running", tc.status)
 		}
+	}
+}
+
+// TestDurationOfASavedRunRunsToItsCapture: a run still running when it was
+// saved has run at least until it was saved, not only until its last
+// event (issue 22: a history captured 6 h after its last event read
+// "16.12s so far" while its evidence said "no outcome for 6 h"); a live
+// run's runs to now.
+func TestDurationOfASavedRunRunsToItsCapture(t *testing.T) {
+	a := sampleAnalysis()
+	run := &a.History.Run
+	run.Status = "running"
+	run.Provenance.Recorded = &catalyst.Recording{CapturedAt: run.UpdatedAt.Add(6 * time.Hour)}
+	text := render(t, func(b *bytes.Buffer) error { return WriteText(b, a, textOptions(format.ISO, false)) })
+	if want := "Duration      ≥6.0h: still running when saved"; !strings.Contains(text, want) {
+		t.Errorf("want %q in:\n%s", want, text)
+	}
+	run.Provenance = catalyst.Provenance{Surface: catalyst.SurfaceCatalystMCP}
+	opts := textOptions(format.ISO, false)
+	text = render(t, func(b *bytes.Buffer) error { return WriteText(b, a, opts) })
+	if want := "Duration      " + format.Duration(opts.now().Sub(run.CreatedAt)) + " so far"; !strings.Contains(text, want) {
+		t.Errorf("live: want %q in:\n%s", want, text)
 	}
 }

@@ -44,6 +44,8 @@ type textWriter struct {
 	// spans shows the spans of the run being written, as exactly as its
 	// stamps allow.
 	spans format.Spans
+	// ended: the run being written has ended (no retry can follow).
+	ended bool
 }
 
 func newTextWriter(w io.Writer, opts Options) *textWriter {
@@ -94,6 +96,7 @@ func (t *textWriter) instant(tm time.Time) string {
 
 func (t *textWriter) run(a Analysis) {
 	t.spans = format.SpansOf(a.History)
+	t.ended = a.History.Run.Status.IsEnded()
 	t.header(a)
 	if a.Report == nil {
 		t.println()
@@ -167,8 +170,8 @@ func (t *textWriter) header(a Analysis) {
 	t.field("Status", statusText(r.Status))
 	t.field("Created", t.instant(r.CreatedAt))
 	t.field("Updated", t.instant(r.UpdatedAt))
-	if d := r.UpdatedAt.Sub(r.CreatedAt); !r.CreatedAt.IsZero() && !r.UpdatedAt.IsZero() && d > 0 {
-		t.field("Duration", durationSoFar(t.spans, r, d, t.opts.TimeFormat, t.now))
+	if until, _ := r.RanUntil(t.now); !r.CreatedAt.IsZero() && !r.UpdatedAt.IsZero() && until.After(r.CreatedAt) {
+		t.field("Duration", durationSoFar(t.spans, r, t.opts.TimeFormat, t.now))
 	}
 	if r.ExecutionID != "" {
 		t.field("Execution", line(r.ExecutionID))
@@ -236,11 +239,20 @@ func dataSharingText(h *catalyst.History) string {
 const withheldMeaning = "not shared at this organization's data-sharing level"
 
 // durationSoFar prints a run's duration; for a run that has not ended, as
-// the time so far and when its last event was, so that a run waiting for
+// the time so far (to now, or for a saved run to when it was saved: at
+// least that long) and when its last event was, so that a run waiting for
 // hours does not read as one that took minutes.
-func durationSoFar(sp format.Spans, r *catalyst.Run, d time.Duration, f format.TimeFormat, now time.Time) string {
-	if r.Status.IsEnded() {
+func durationSoFar(sp format.Spans, r *catalyst.Run, f format.TimeFormat, now time.Time) string {
+	until, atLeast := r.RanUntil(now)
+	if until.Before(r.UpdatedAt) {
+		until = r.UpdatedAt
+	}
+	d := until.Sub(r.CreatedAt)
+	switch {
+	case r.Status.IsEnded():
 		return sp.Duration(d)
+	case atLeast:
+		return "≥" + sp.Duration(d) + ": still running when saved (last event " + formatInstant(r.UpdatedAt, f, now) + ")"
 	}
 	return sp.Duration(d) + " so far (last event " + formatInstant(r.UpdatedAt, f, now) + ")"
 }
@@ -465,12 +477,11 @@ func outcomeText(o detect.Outcome, untied bool) string {
 
 // durationText is an invocation's DURATION cell: "-" without an end (or,
 // from exact stamps, when it took no time at all).
-func durationText(sp format.Spans, inv *detect.Invocation) string {
-	d := inv.Duration()
-	if d == 0 && (!sp.Coarse() || inv.End.IsZero() || inv.Start.IsZero()) {
-		return "-"
+func durationText(sp format.Spans, h *catalyst.History, inv *detect.Invocation, now time.Time) string {
+	if s := format.InvocationDuration(sp, h, inv, now); s != "" {
+		return s
 	}
-	return sp.Duration(d)
+	return "-"
 }
 
 func (t *textWriter) invocations(a Analysis) {
@@ -489,11 +500,17 @@ func (t *textWriter) invocations(a Analysis) {
 	for i := range r.Invocations {
 		nameW = max(nameW, min(width(line(r.Invocations[i].Name)), maxNameWidth))
 	}
+	durations := make([]string, len(r.Invocations))
+	durW := len("DURATION")
+	for i := range r.Invocations {
+		durations[i] = durationText(t.spans, a.History, &r.Invocations[i], t.now)
+		durW = max(durW, width(durations[i]))
+	}
 	cols := []struct {
 		title string
 		w     int
 	}{{"#", len(strconv.Itoa(len(r.Invocations)))}, {"NAME", nameW}, {"KIND", len("child-workflow")},
-		{"ATTEMPTS", len("ATTEMPTS")}, {"OUTCOME", len("completed")}, {"DURATION", len("DURATION")},
+		{"ATTEMPTS", len("ATTEMPTS")}, {"OUTCOME", len("completed")}, {"DURATION", durW},
 		{"CLASS", len("side-effect")}, {"LINK", len("by-origin")}, {"FLAG", 0}}
 	t.buf = append(t.buf, "  "...)
 	for i, c := range cols {
@@ -509,7 +526,7 @@ func (t *textWriter) invocations(a Analysis) {
 		sev := inv.Severity(r)
 		outcome := inv.Outcome.String()
 		cells := []string{strconv.Itoa(i + 1), fit(line(inv.Name), nameW), inv.Kind.String(),
-			strconv.Itoa(len(inv.Attempts)), outcome, durationText(t.spans, inv),
+			strconv.Itoa(len(inv.Attempts)), outcome, durations[i],
 			inv.Class.String(), inv.LinkRule.String()}
 		t.buf = append(t.buf, "  "...)
 		for j, c := range cells {
@@ -550,16 +567,21 @@ func (t *textWriter) attempts(r *detect.Report, k int, inv *detect.Invocation) {
 		t.endLine()
 	}
 	if rt := inv.OpenRetry; rt != nil {
-		t.println(indent, openRetryText(rt))
+		t.println(indent, openRetryText(rt, t.ended))
 	}
 }
 
-// openRetryText describes a retry timer no attempt has followed yet.
-func openRetryText(rt *detect.RetryTimer) string {
+// openRetryText describes a retry timer no attempt has followed: one that
+// may still lead to an attempt, or, in a run that ended (ended), one that
+// never will.
+func openRetryText(rt *detect.RetryTimer, ended bool) string {
 	s := "retry timer event " + strconv.Itoa(rt.Created)
-	if rt.Fired >= 0 {
+	switch {
+	case rt.Fired >= 0:
 		s += " fired at event " + strconv.Itoa(rt.Fired) + " but no attempt followed in this history"
-	} else {
+	case ended:
+		s += " had not fired (due " + format.ExactStamp(rt.FireAt) + ") when the run ended: the retry never ran"
+	default:
 		s += " has not fired (due " + format.ExactStamp(rt.FireAt) + "): another attempt may follow"
 	}
 	return s

@@ -6,6 +6,21 @@ import (
 	"github.com/twice-cli/twice/catalyst"
 )
 
+// FindingTimeoutRace: an activity lost a race against a workflow timer and
+// was called again as a new call while the first may still run.
+const FindingTimeoutRace FindingID = "timeout-race"
+
+var timeoutRaceCheck = Check{
+	ID:       FindingTimeoutRace,
+	Title:    "an activity that lost a race against a timer, then called again",
+	Short:    "timeout race",
+	Severity: SeverityHigh,
+	Doc: "An activity raced a workflow timer, the timer fired first, and the workflow called the activity " +
+		"again as a new call: nothing cancels the first call, so both may run. High when the activity's " +
+		"name reads as a side effect, medium when the name says nothing, low for reads and idempotent writes.",
+	run: (*detector).timeoutRaces,
+}
+
 // timeoutRaces flags an activity that raced a workflow timer which fired
 // first, after which the workflow called the same activity again as a new
 // call (a new task execution id): the first call was never cancelled, so

@@ -6,6 +6,21 @@ import (
 	"time"
 )
 
+// FindingSharedRetryPolicy: one backoff schedule retried both a permanent
+// rejection and a transient failure.
+const FindingSharedRetryPolicy FindingID = "shared-retry-policy"
+
+var sharedPolicyCheck = Check{
+	ID:       FindingSharedRetryPolicy,
+	Title:    "one backoff schedule for a rejection and a transient failure",
+	Short:    "shared policy",
+	Severity: SeverityLow,
+	Doc: "One backoff schedule (its first interval and coefficient, read from the retry timers) retried both " +
+		"a permanent rejection and a transient failure, in different activities of one run: one retry " +
+		"policy applied to every call retries rejections that can never succeed.",
+	run: (*detector).sharedRetryPolicy,
+}
+
 // policySample is the backoff schedule one invocation's retry timers show,
 // and the failure classes it retried.
 type policySample struct {
@@ -65,8 +80,8 @@ const coarseSteps = 10
 // coefficient, inferred from each retry timer's fireAt minus the start of
 // the turn that created it) retrying both a permanent rejection and a
 // transient failure, in different activities of one run.
-func (d *detector) sharedRetryPolicy(fc *failureClasses) {
-	s := d.s
+func (d *detector) sharedRetryPolicy() {
+	s, fc := d.s, d.fc
 	retried := 0
 	for t := range s.timers {
 		if s.timers[t].target >= 0 && s.timers[t].failure >= 0 {
