@@ -385,7 +385,7 @@ func (t *findingsTab) lines(width, height int) []string {
 		}
 		if r.ev >= 0 {
 			ev := f.Evidence[r.ev]
-			line = format.Pad(cursor+"    └ "+eventRef(t.d.h, ev.Event)+": "+format.Clip(ev.Fact, 300), width)
+			line = format.Pad(cursor+"    └ "+eventRef(t.d.h, ev.Event)+": "+format.Clip(format.Fact(ev.Fact), 300), width)
 			if selected {
 				return s.Selected.Render(line)
 			}
