@@ -112,7 +112,7 @@ func (m *Model) onRunsListed(msg runsListedMsg) tea.Cmd {
 	if m.status.err || m.status.text == "refreshing the run list" {
 		m.setStatus("")
 	}
-	s.SetRuns(msg.list)
+	shown := s.SetRuns(msg.list)
 	s.SetRefreshed(m.opts.Now(), m.opts.RefreshEvery)
 	s.pending = s.pending[:0]
 	for _, run := range msg.list.Runs {
@@ -120,7 +120,7 @@ func (m *Model) onRunsListed(msg runsListedMsg) tea.Cmd {
 			s.pending = append(s.pending, run)
 		}
 	}
-	return tea.Batch(s.nextAnalyses(m), next)
+	return tea.Batch(shown, s.nextAnalyses(m), next)
 }
 
 // scheduleRefresh starts the run list's next auto-refresh, when it has
@@ -163,8 +163,8 @@ func (m *Model) onRunAnalyzed(msg runAnalyzedMsg) tea.Cmd {
 	if msg.err != nil {
 		msg.summary = runlist.Summary{Err: "could not analyze this run: " + m.errorText(msg.err)}
 	}
-	s.SetSummary(msg.key, msg.summary)
-	return s.nextAnalyses(m)
+	shown := s.SetSummary(msg.key, msg.summary)
+	return tea.Batch(shown, s.nextAnalyses(m))
 }
 
 // onHistoryDecoded shows a run opened afresh, decoded, and starts its

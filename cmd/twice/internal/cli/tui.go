@@ -22,7 +22,6 @@ import (
 	"github.com/twice-cli/twice/tui"
 	"github.com/twice-cli/twice/tui/editor"
 	"github.com/twice-cli/twice/tui/format"
-	"github.com/twice-cli/twice/tui/runview"
 )
 
 // TUIRequest is what the commands ask of the interactive view: a source,
@@ -87,9 +86,9 @@ func tuiOptions(req TUIRequest) tui.Options {
 	if !req.Color {
 		profile = colorprofile.Ascii // no colour: reverse video, glyphs and words
 	}
-	var code *runview.CodeSource
+	var code *tui.CodeSource
 	if req.Code != nil {
-		code = &runview.CodeSource{Review: req.Code, Files: req.CodeFiles}
+		code = &tui.CodeSource{Review: req.Code, Files: req.CodeFiles}
 	}
 	return tui.Options{
 		Code:         code,
