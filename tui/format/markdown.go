@@ -89,7 +89,7 @@ func AppendFindingMarkdown(b []byte, f *detect.Finding, c *review.CodeEvidence) 
 		line("Evidence:")
 		line()
 		for _, ev := range f.Evidence {
-			line("- ", EvidenceRef(ev), ": ", Markdown(ev.Fact))
+			line("- ", EvidenceRef(ev), ": ", Markdown(Fact(ev.Fact)))
 		}
 	}
 	if f.Advice != "" {
