@@ -1,9 +1,6 @@
 package detect
 
-import (
-	"strconv"
-	"time"
-)
+import ()
 
 // FindingRetriedPermanentFailure: attempts were retried after a failure a
 // retry cannot change.
@@ -37,7 +34,11 @@ func (d *detector) retriedPermanent(k int) {
 		switch {
 		case i < n-1:
 			next := &inv.Attempts[i+1]
-			retry = d.evidence(next.Scheduled, "attempt "+strconv.Itoa(next.Number)+" ran it again"+laterText(next, d.h.TimeResolution))
+			l := d.ln.attempt(next.Number).str(" ran it again")
+			if next.BackoffBefore > 0 {
+				l.str(" ").dur(next.BackoffBefore).str(" later")
+			}
+			retry = d.evidenceOf(next.Scheduled, l.fact())
 		case inv.OpenRetry != nil:
 			retry = d.evidence(inv.OpenRetry.Created, "a retry timer is set to run it again")
 		default:
@@ -45,7 +46,7 @@ func (d *detector) retriedPermanent(k int) {
 		}
 		nums = append(nums, a.Number)
 		pos, fact := outcomeFact(&d.ln, a, "", false)
-		ev = append(ev, d.evidence(pos, fact), retry)
+		ev = append(ev, d.evidenceOf(pos, fact), retry)
 		if a.Failure != nil && a.Failure.NonRetriable {
 			nonRetriable = true
 		}
@@ -75,11 +76,4 @@ func (d *detector) retriedPermanent(k int) {
 		Explanation:     expl,
 		Advice:          "Return the rejection as data (a typed result the orchestrator branches on) and reserve the retry policy for transient failures.",
 	}, inv.Attempts[0].Scheduled, k, -1)
-}
-
-func laterText(a *Attempt, res time.Duration) string {
-	if a.BackoffBefore > 0 {
-		return " " + fmtSpan(a.BackoffBefore, res) + " later"
-	}
-	return ""
 }

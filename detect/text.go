@@ -1,7 +1,6 @@
 package detect
 
 import (
-	"fmt"
 	"strconv"
 	"strings"
 	"time"
@@ -39,71 +38,6 @@ func quoteName(name string) string {
 		return "(unnamed)"
 	}
 	return clip(name, 80)
-}
-
-// fmtDuration writes a duration for people: "350 ms", "30.0 s", "2.5 min",
-// "1.2 h".
-func fmtDuration(d time.Duration) string { return string(appendDuration(nil, d)) }
-
-// fmtSpan writes a span measured between two stamps of resolution res
-// (catalyst.History.TimeResolution): see appendSpan.
-func fmtSpan(d, res time.Duration) string { return string(appendSpan(nil, d, res)) }
-
-// appendSpan writes a span measured between two stamps of resolution res.
-// From exact stamps (res 0) it is appendDuration's. From whole-second
-// stamps (the Dapr CLI truncates its times) a span is known only to within
-// a second either way, and says so: whole seconds marked "~" ("~30 s",
-// "~2.5 min"), "under 1 s" within one step — never "1.0 s" for what may
-// have been 0.01 or 1.99 s.
-func appendSpan(b []byte, d, res time.Duration) []byte {
-	if res < time.Second {
-		return appendDuration(b, d)
-	}
-	if d > -res && d < res {
-		b = append(b, "under "...)
-		if res == time.Second {
-			return append(b, "1 s"...)
-		}
-		return appendDuration(b, res)
-	}
-	b = append(b, '~')
-	if d < 0 {
-		b = append(b, '-')
-		d = -d
-	}
-	if d = d.Round(res); d < time.Minute {
-		return append(strconv.AppendInt(b, int64(d/time.Second), 10), " s"...)
-	}
-	return appendDuration(b, d)
-}
-
-func appendDuration(b []byte, d time.Duration) []byte {
-	if d < 0 {
-		b = append(b, '-')
-		d = -d
-	}
-	// Each unit is used while its rounded value stays below the next unit
-	// (59.97 s is "60.0 s" no more: it is "1.0 min").
-	switch {
-	case d < time.Second-500*time.Microsecond:
-		return append(strconv.AppendInt(b, d.Round(time.Millisecond).Milliseconds(), 10), " ms"...)
-	case d < time.Minute-50*time.Millisecond:
-		return append(strconv.AppendFloat(b, d.Seconds(), 'f', 1, 64), " s"...)
-	case d < time.Hour-3*time.Second:
-		return append(strconv.AppendFloat(b, d.Minutes(), 'f', 1, 64), " min"...)
-	}
-	return append(strconv.AppendFloat(b, d.Hours(), 'f', 1, 64), " h"...)
-}
-
-// fmtBytes writes a size: "96 KiB", "3.2 MiB".
-func fmtBytes(n int) string {
-	switch {
-	case n < 1<<10:
-		return strconv.Itoa(n) + " B"
-	case n < 1<<20:
-		return strconv.Itoa(n>>10) + " KiB"
-	}
-	return fmt.Sprintf("%.1f MiB", float64(n)/(1<<20))
 }
 
 // failureText is the failure's message (or type) for a fact, one line.
@@ -220,19 +154,40 @@ func keyAdvice(l *line, inv *Invocation, subject string) *line {
 }
 
 // line builds one line of text in a reusable buffer: a finding's facts are
-// built with one allocation each. res is the history's time resolution,
-// which the spans it writes (dur) honour.
+// built with one allocation each. A fact's one measure (dur, size) is kept
+// as a value with its place in the words (fact), never worded here: the
+// presenter words it. res is the history's time resolution, the spans'.
 type line struct {
 	b   []byte
 	res time.Duration
+	// The measure written, if any: its kind, value and place in b.
+	kind  MeasureKind
+	value int64
+	at    int32
 }
 
 func (l *line) str(s string) *line { l.b = append(l.b, s...); return l }
 
 func (l *line) num(n int) *line { l.b = strconv.AppendInt(l.b, int64(n), 10); return l }
 
-// dur writes a span measured between two of the history's stamps.
-func (l *line) dur(d time.Duration) *line { l.b = appendSpan(l.b, d, l.res); return l }
+// dur states a span measured between two of the history's stamps.
+func (l *line) dur(d time.Duration) *line { return l.measure(MeasureSpan, int64(d)) }
+
+// size states a size in bytes.
+func (l *line) size(n int) *line { return l.measure(MeasureSize, int64(n)) }
+
+// measure states the line's measure here. A fact states one: a second
+// one, which no check writes, is written as Go writes it rather than lost.
+func (l *line) measure(k MeasureKind, v int64) *line {
+	if l.kind != MeasureNone {
+		if k == MeasureSpan {
+			return l.str(time.Duration(v).String())
+		}
+		return l.num(int(v)).str(" bytes")
+	}
+	l.kind, l.value, l.at = k, v, int32(len(l.b))
+	return l
+}
 
 // id writes an id abbreviated to its first eight characters ("8a4f2c71…";
 // WholeIDs gives it back whole).
@@ -290,6 +245,18 @@ func WholeIDs(text string, ids []string) string {
 	}
 }
 
+// WholeIDs returns the fact with WholeIDs applied to its words, its
+// measure kept at its place between them.
+func (f Fact) WholeIDs(ids []string) Fact {
+	before, after := f.Parts()
+	b := WholeIDs(before, ids)
+	f.Text = b + WholeIDs(after, ids)
+	if f.Kind != MeasureNone {
+		f.At = int32(len(b))
+	}
+	return f
+}
+
 // abbreviated is id as line.id writes it (sanitized, its first eight
 // characters and "…"), and whether it is cut at all.
 func abbreviated(id string) (string, bool) {
@@ -315,11 +282,26 @@ func (l *line) attempt(number int) *line {
 	return l.str("attempt ").num(number)
 }
 
-// done returns the line and empties the buffer.
+// done returns the line's words and empties the buffer. It is for text
+// that states no measure (explanations, advice, reasons): fact keeps one.
 func (l *line) done() string {
 	s := string(l.b)
-	l.b = l.b[:0]
+	l.b, l.kind = l.b[:0], MeasureNone
 	return s
+}
+
+// fact returns the line as a fact, its measure as a value, and empties
+// the buffer.
+func (l *line) fact() Fact {
+	f := Fact{Text: string(l.b)}
+	if l.kind != MeasureNone {
+		f.Kind, f.Value, f.At = l.kind, l.value, l.at
+		if l.kind == MeasureSpan {
+			f.Resolution = l.res
+		}
+	}
+	l.b, l.kind = l.b[:0], MeasureNone
+	return f
 }
 
 // attemptLabel is "attempt 2".
@@ -330,14 +312,14 @@ func attemptLabel(a *Attempt) string {
 
 // outcomeFact is one line on how an attempt ended, with what it means for
 // subject ("the charge").
-func outcomeFact(l *line, a *Attempt, subject string, untied bool) (event int, fact string) {
+func outcomeFact(l *line, a *Attempt, subject string, untied bool) (event int, fact Fact) {
 	switch a.Outcome {
 	case OutcomeCompleted:
 		l.attempt(a.Number).str(" completed")
 		if d := a.Duration(); d > 0 {
 			l.str(" after ").dur(d)
 		}
-		return a.OutcomeEvent, l.done()
+		return a.OutcomeEvent, l.fact()
 	case OutcomeFailed:
 		l.attempt(a.Number).str(" failed")
 		if d := a.Duration(); d > 0 {
@@ -352,16 +334,16 @@ func outcomeFact(l *line, a *Attempt, subject string, untied bool) (event int, f
 		case FailurePermanent:
 			l.str(" — a retry cannot succeed")
 		}
-		return a.OutcomeEvent, l.done()
+		return a.OutcomeEvent, l.fact()
 	case OutcomePending:
-		return a.Scheduled, l.attempt(a.Number).str(" has no outcome yet: the run is still running").done()
+		return a.Scheduled, l.attempt(a.Number).str(" has no outcome yet: the run is still running").fact()
 	}
 	if untied {
 		return a.Scheduled, l.attempt(a.Number).str(" has no outcome the history ties to it — ").
-			str(subject).str(" may have committed").done()
+			str(subject).str(" may have committed").fact()
 	}
 	return a.Scheduled, l.attempt(a.Number).str(" has no recorded outcome — ").str(subject).
-		str(" may have committed").done()
+		str(" may have committed").fact()
 }
 
 // nameText is the text derived from an activity name, made once per name.

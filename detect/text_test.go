@@ -5,34 +5,7 @@ import (
 	"time"
 )
 
-func TestFmtDuration(t *testing.T) {
-	tests := []struct {
-		d    time.Duration
-		want string
-	}{
-		{350 * time.Millisecond, "350 ms"},
-		{999*time.Millisecond + 600*time.Microsecond, "1.0 s"},
-		{30 * time.Second, "30.0 s"},
-		{59*time.Second + 970*time.Millisecond, "1.0 min"},
-		{150 * time.Second, "2.5 min"},
-		{time.Hour - 2*time.Millisecond, "1.0 h"},
-		{3 * time.Hour, "3.0 h"},
-		{-2 * time.Second, "-2.0 s"},
-	}
-	for _, tt := range tests {
-		if got := fmtDuration(tt.d); got != tt.want {
-			t.Errorf("fmtDuration(%v) = %q, want %q", tt.d, got, tt.want)
-		}
-	}
-}
-
-func TestFmtBytesAndClip(t *testing.T) {
-	if got := fmtBytes(100 << 10); got != "100 KiB" {
-		t.Errorf("fmtBytes = %q", got)
-	}
-	if got := fmtBytes(3<<20 + 512<<10); got != "3.5 MiB" {
-		t.Errorf("fmtBytes = %q", got)
-	}
+func TestClipAndID(t *testing.T) {
 	if got := clip("abcdef", 3); got != "abc…" {
 		t.Errorf("clip = %q", got)
 	}
@@ -73,5 +46,44 @@ func TestWholeIDs(t *testing.T) {
 		if got := WholeIDs(tc.text, tc.ids); got != tc.want {
 			t.Errorf("%s:\n got %q\nwant %q", tc.name, got, tc.want)
 		}
+	}
+	// A fact keeps its measure where it was, between its words.
+	g := l.str("attempt 2 of ").id(a).str(" ran ").dur(2 * time.Second).str(" after ").id(c).fact()
+	w := g.WholeIDs([]string{a, c})
+	if before, after := w.Parts(); before != "attempt 2 of "+a+" ran " || after != " after "+c {
+		t.Errorf("fact parts %q | %q", before, after)
+	}
+	if d, _, ok := w.Span(); !ok || d != 2*time.Second {
+		t.Errorf("the measure was lost: %+v", w)
+	}
+}
+
+// TestLineKeepsItsMeasure: a fact's span or size is a value at its place
+// in the words, with the history's resolution; text with no measure is
+// words only; a second measure in one line, which no check writes, is not
+// lost.
+func TestLineKeepsItsMeasure(t *testing.T) {
+	l := line{res: time.Second}
+	f := l.str("attempt 1 failed after ").dur(30 * time.Second).str(": timeout").fact()
+	if before, after := f.Parts(); before != "attempt 1 failed after " || after != ": timeout" {
+		t.Errorf("parts %q, %q", before, after)
+	}
+	if d, res, ok := f.Span(); !ok || d != 30*time.Second || res != time.Second {
+		t.Errorf("span %v at %v (%v)", d, res, ok)
+	}
+	if g := l.str("input is ").size(96 << 10).fact(); g.Kind != MeasureSize || g.Value != 96<<10 || g.Resolution != 0 {
+		t.Errorf("size fact %+v", g)
+	}
+	if g := l.str("words only").fact(); g != Words("words only") {
+		t.Errorf("a fact of words is %+v", g)
+	}
+	if g := l.str("a ").dur(time.Second).str(" then ").dur(2 * time.Second).fact(); factText(g) != "a {1s} then 2s" {
+		t.Errorf("a second measure: %q", factText(g))
+	}
+	if s := l.str("advice ").dur(time.Second).done(); s != "advice " {
+		t.Errorf("done = %q", s)
+	}
+	if g := l.str("next").fact(); g != Words("next") {
+		t.Errorf("done left a measure behind: %+v", g)
 	}
 }

@@ -64,7 +64,7 @@ func TestTraitsDecideNotTheFormat(t *testing.T) {
 			renamed := func(s string) string { return strings.ReplaceAll(s, other, noun) }
 			for i := range got.Findings {
 				for j := range got.Findings[i].Evidence {
-					got.Findings[i].Evidence[j].Fact = renamed(got.Findings[i].Evidence[j].Fact)
+					got.Findings[i].Evidence[j].Fact.Text = renamed(got.Findings[i].Evidence[j].Fact.Text)
 				}
 			}
 			for i := range got.Skipped {

@@ -80,7 +80,7 @@ func AppendFindingTicket(b []byte, run *catalyst.Run, link string, f *detect.Fin
 	g.Advice = detect.WholeIDs(f.Advice, ids)
 	g.Evidence = make([]detect.Evidence, len(f.Evidence))
 	for i, ev := range f.Evidence {
-		ev.Fact = detect.WholeIDs(ev.Fact, ids)
+		ev.Fact = ev.Fact.WholeIDs(ids)
 		g.Evidence[i] = ev
 	}
 	return appendFinding(b, &g, c, TicketRunLine(run, link))
@@ -143,7 +143,7 @@ func appendFinding(b []byte, f *detect.Finding, c *review.CodeEvidence, runLine 
 		line("Evidence:")
 		line()
 		for _, ev := range f.Evidence {
-			line("- ", EvidenceRef(ev), ": ", Markdown(ev.Fact))
+			line("- ", EvidenceRef(ev), ": ", Markdown(Fact(ev.Fact)))
 		}
 	}
 	if f.Advice != "" {

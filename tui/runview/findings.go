@@ -240,7 +240,7 @@ func (t *findingsTab) lines(width, height int) []string {
 		}
 		if r.Sub >= 0 {
 			ev := f.Evidence[r.Sub]
-			line = format.Pad(cursor+"    └ "+eventRef(t.d.h, ev.Event)+": "+format.Clip(ev.Fact, 300), width)
+			line = format.Pad(cursor+"    └ "+eventRef(t.d.h, ev.Event)+": "+format.Clip(format.Fact(ev.Fact), 300), width)
 			if selected {
 				return s.Selected.Render(line)
 			}
