@@ -595,18 +595,15 @@ func outputFills(have, p Payload) bool {
 	return true
 }
 
-// cliResolution is the step of the Dapr CLI's timestamps: it prints each
-// row's time truncated to the second (pkg/workflow/history.go,
-// Timestamp.Truncate(time.Second)) and fireAt in RFC 3339 without fraction.
-const cliResolution = time.Second
-
-// fromCLI records whether the events are the Dapr CLI's rows, which drop
-// facts the engine recorded (Lossy) and carry whole-second times.
+// fromCLI records whether the events are the Dapr CLI's rows, and so
+// their traits (DaprCLITraits): the CLI prints each row's time truncated
+// to the second (pkg/workflow/history.go, Timestamp.Truncate(time.Second))
+// and fireAt in RFC 3339 without fraction, cuts payloads (trim(…, 120),
+// trim(…, 160)) and sorts the rows (dclient.go).
 func (d *decoder) fromCLI(cli bool) {
-	d.h.Lossy = cli
-	d.h.TimeResolution = 0
+	d.h.Traits = Traits{}
 	if cli {
-		d.h.TimeResolution = cliResolution
+		d.h.Traits = DaprCLITraits()
 	}
 }
 
@@ -682,6 +679,10 @@ func (d *decoder) finish(filtered bool) *History {
 		run.UpdatedAt = d.run.updatedRep
 	case d.run.last != 0:
 		run.UpdatedAt = d.run.last.Time()
+	}
+	run.res = h.TimeResolution
+	if sp := h.SpanTimes(run.CreatedAt, run.UpdatedAt); sp.Rebuilt() {
+		run.tookErr = sp.Err
 	}
 	run.HistoryStatus = d.run.derived
 	if t := d.run.openTermination; t != 0 && t != StampNever {

@@ -81,9 +81,9 @@ func (d *decoder) startSplit(elem elemFormat) *split {
 	// What the second decoder needs from the first is copied now, on this
 	// goroutine: the scanner's state inside the list, the format.
 	tmpl := d.sc.Fork(from) // a template: the second decoder forks it where it starts
-	format, lossy := d.format, d.h.Lossy
+	format, traits := d.format, d.h.Traits
 	opts := d.opts
-	go sp.run(tmpl, opts, format, lossy, elem, sp.from)
+	go sp.run(tmpl, opts, format, traits, elem, sp.from)
 	return sp
 }
 
@@ -118,7 +118,7 @@ func (sp *split) stop() {
 
 // run tries candidate starts from offset from on until one is offered or
 // none is left.
-func (sp *split) run(tmpl *jsonscan.Scanner, opts DecodeOptions, format Format, lossy bool, elem elemFormat, from int64) {
+func (sp *split) run(tmpl *jsonscan.Scanner, opts DecodeOptions, format Format, traits Traits, elem elemFormat, from int64) {
 	defer close(sp.done)
 	limit := min(sp.size, from+splitSearchBytes)
 	for range splitTries {
@@ -131,7 +131,7 @@ func (sp *split) run(tmpl *jsonscan.Scanner, opts DecodeOptions, format Format, 
 		}
 		d := newDecoder(tmpl.Fork(cand), opts)
 		d.format = format
-		d.fromCLI(lossy)
+		d.h.Traits = traits
 		d.bulk = &bulk{split: true}
 		err := d.splitEvents(elem, sp, cand)
 		if sp.start.Load() == cand {

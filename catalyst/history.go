@@ -16,6 +16,16 @@ const (
 	FormatFixture   Format = "twice-fixture"
 )
 
+// Noun names the format in a sentence about what it leaves out ("the
+// Dapr CLI's JSON does not print it"): "this history's format" for a
+// format with no shorter name.
+func (f Format) Noun() string {
+	if f == FormatDaprCLI {
+		return "the Dapr CLI's JSON"
+	}
+	return "this history's format"
+}
+
 // Description names the format for people.
 func (f Format) Description() string {
 	switch f {
@@ -31,6 +41,43 @@ func (f Format) Description() string {
 	return string(f)
 }
 
+// Traits are what a history's source can and cannot say, as its decoder
+// knows it: detect and the renderers ask them, never which format a
+// history came in, so a new format with the same quirks needs nothing
+// new downstream. The zero value is a source that keeps what the engine
+// recorded, in the engine's order.
+type Traits struct {
+	// Lossy is set for sources that drop facts the engine recorded (the
+	// Dapr CLI's JSON: whole-second timestamps, no stack traces, no child
+	// instance ids).
+	Lossy bool
+	// Reordered is set when the source re-sorted the events, so they are
+	// not in the engine's append order: the Dapr CLI sorts them by eventId
+	// where two rows both have one, else by time, so a turn's inbox events
+	// come before its workflowStarted and a retry is found by its eventId,
+	// not its place.
+	Reordered bool
+	// TimeResolution is the finest step the source's timestamps carry:
+	// time.Second for the Dapr CLI's JSON, which prints whole seconds (it
+	// truncates), so a span between two of its stamps is known only to
+	// within a second either way; 0 when the stamps are as the engine
+	// recorded them. Renderers show spans through it (tui/format.Spans).
+	TimeResolution time.Duration
+	// PayloadCut is how many characters of an input, an output or an
+	// event's payload the source keeps before it cuts the rest and ends
+	// the text with "…" (the Dapr CLI: 120); RunOutputCut the same for the
+	// run's own output (160). 0: never cut.
+	PayloadCut, RunOutputCut int
+}
+
+// DaprCLITraits are the traits of `dapr workflow history -o json`'s rows
+// (dapr/cli v1.18.0, pkg/workflow/history.go and dclient/dclient.go): whole
+// seconds, re-sorted, payloads cut at 120 characters and the run's output
+// at 160, no stack traces, no child instance ids.
+func DaprCLITraits() Traits {
+	return Traits{Lossy: true, Reordered: true, TimeResolution: time.Second, PayloadCut: 120, RunOutputCut: 160}
+}
+
 // chunkBits sets the events per storage chunk (1<<chunkBits). Chunks keep a
 // million-event history from being copied, and its memory doubled, as it grows.
 const chunkBits = 12
@@ -41,19 +88,12 @@ type History struct {
 	// Run is the run the events belong to.
 	Run Run
 	// Format is the wire format the events were decoded from (the inner
-	// format for a fixture).
+	// format for a fixture). Ask Traits what the format can say, not
+	// which format it is.
 	Format Format
-	// Lossy is set for formats that drop facts the engine recorded (the
-	// Dapr CLI's JSON: whole-second timestamps, no stack traces, no child
-	// instance ids).
-	Lossy bool
-	// TimeResolution is the finest step the source's timestamps carry:
-	// time.Second for the Dapr CLI's JSON, which prints whole seconds (it
-	// truncates), so a span between two of its stamps is known only to
-	// within a second either way; 0 when the stamps are as the engine
-	// recorded them. The decoder sets it; renderers show spans through
-	// it (tui/format.Spans).
-	TimeResolution time.Duration
+	// Traits are what the source can and cannot say; the decoder sets
+	// them.
+	Traits
 	// UnknownFields counts fields the decoder did not recognise and skipped.
 	UnknownFields int
 	// clock is what the decoder kept of the times it rebuilt from a finer

@@ -214,6 +214,19 @@ func TestRebuiltRunTimes(t *testing.T) {
 	if !sp.Rebuilt() || sp.D != 1040*time.Millisecond {
 		t.Errorf("the run took %+v, want a rebuilt 1.04s", sp)
 	}
+	// The run carries it where no history is at hand (a run list).
+	if got := h.Run.Span(h.Run.UpdatedAt); got != sp {
+		t.Errorf("the run's own span is %+v, want %+v", got, sp)
+	}
+	later := h.Run.UpdatedAt.Add(90 * time.Second)
+	start := time.Date(2026, 8, 20, 9, 14, 3, 0, time.UTC)
+	if got := h.Run.Span(later); !got.Coarse() || got.D != later.Sub(start) {
+		t.Errorf("to a clock reading: %+v, want %v from the printed start to the clock, ±1s", got, later.Sub(start))
+	}
+	plain := cliRows(t, "03 - ExecutionStarted", "04 - WorkflowStarted")
+	if got := plain.Run.Span(plain.Run.UpdatedAt); !got.Coarse() || got.D != time.Second {
+		t.Errorf("rows with no elapsed: the run took %+v, want ~1s", got)
+	}
 	if got := h.PrintedTime(h.Run.CreatedAt); got.Second() != 3 || got.Nanosecond() != 0 {
 		t.Errorf("the run started at %v as printed, want 09:14:03", got)
 	}

@@ -29,6 +29,12 @@ func TestDecoderSetsTimeResolution(t *testing.T) {
 		if h.TimeResolution != tc.want {
 			t.Errorf("%s (%s): TimeResolution %v, want %v", tc.file, h.Format, h.TimeResolution, tc.want)
 		}
+		// Every trait comes with the format: the CLI's rows have all of
+		// the CLI's, the engine's own formats none.
+		if wantTraits := (Traits{}); h.Format == FormatDaprCLI && h.Traits != DaprCLITraits() ||
+			h.Format != FormatDaprCLI && h.Traits != wantTraits {
+			t.Errorf("%s (%s): traits %+v", tc.file, h.Format, h.Traits)
+		}
 		if tc.want == time.Second {
 			// Each row is printed at its whole second, whatever the decoder
 			// rebuilt from the rows' elapsed values.

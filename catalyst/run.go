@@ -196,6 +196,33 @@ type Run struct {
 	// idFromStart says ID was taken from the executionStarted alone: no
 	// metadata next to the events named the run (ReadAs).
 	idFromStart bool
+	// res is the step of the run's times as its source printed them
+	// (History.TimeResolution); tookErr, when the decoder rebuilt the
+	// span from CreatedAt to UpdatedAt from a finer record, its error
+	// (Span).
+	res, tookErr time.Duration
+}
+
+// Span is the span from the run's start to until (its UpdatedAt, or the
+// instant it ran until: RanUntil), as its history measured it
+// (History.Span): exact from the engine's own times; from the Dapr CLI's
+// rows, rebuilt to UpdatedAt where the decoder rebuilt both ends, and
+// otherwise measured between printed times, ±1 s. A run no history
+// measured (a listed run) has exact times.
+func (r *Run) Span(until time.Time) Span {
+	d := until.Sub(r.CreatedAt)
+	if r.res <= 0 {
+		return Span{D: d}
+	}
+	last := until.Equal(r.UpdatedAt)
+	if last && r.tookErr > 0 {
+		return Span{D: d, Err: r.tookErr}
+	}
+	// Between printed times (a clock reading, or a capture, is exact).
+	if last {
+		until = until.Truncate(r.res)
+	}
+	return Span{D: until.Sub(r.CreatedAt.Truncate(r.res)), Err: r.res, Step: r.res}
 }
 
 // RanUntil is the instant to which a run is known to have run: an ended

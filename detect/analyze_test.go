@@ -2,6 +2,7 @@ package detect
 
 import (
 	"fmt"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -58,7 +59,7 @@ func describe(r *Report) string {
 		fmt.Fprintf(&b, "finding %s %s %s %q inv=%d attempts=%v\n  %s\n  advice: %s\n", f.ID, f.Severity,
 			f.Confidence, f.Activity, f.InvocationIndex, f.Attempts, f.Explanation, f.Advice)
 		for _, e := range f.Evidence {
-			fmt.Fprintf(&b, "    ev %d (id %d): %s\n", e.Event, e.EventID, e.Fact)
+			fmt.Fprintf(&b, "    ev %d (id %d): %s\n", e.Event, e.EventID, factText(e.Fact))
 		}
 	}
 	for _, s := range r.Skipped {
@@ -158,9 +159,23 @@ func checkInvariants(t *testing.T, h *catalyst.History, r *Report) {
 func factsOf(f Finding) []string {
 	var out []string
 	for _, e := range f.Evidence {
-		out = append(out, e.Fact)
+		out = append(out, factText(e.Fact))
 	}
 	return out
+}
+
+// factText is a fact for a test: its words, with its measure as Go prints
+// it in braces ("failed after {772ms}"). How twice words a measure is
+// tui/format's (format.Fact and its tests); detect's tests check values.
+func factText(f Fact) string {
+	before, after := f.Parts()
+	if sp, ok := f.Span(); ok {
+		return before + "{" + sp.D.String() + "}" + after
+	}
+	if n, ok := f.Size(); ok {
+		return before + "{" + strconv.FormatInt(n, 10) + " bytes}" + after
+	}
+	return before
 }
 
 func containsInt(xs []int, x int) bool {
@@ -189,7 +204,7 @@ func TestDuplicateEvidenceFollowsTheSeed(t *testing.T) {
 	}
 	facts := strings.Join(factsOf(*f), "\n")
 	for _, want := range []string{
-		"attempt 1 failed after 772 ms: POST https://pay.example/charges: 503 Service Unavailable — the charge may have committed",
+		"attempt 1 failed after {772ms}: POST https://pay.example/charges: 503 Service Unavailable — the charge may have committed",
 		"attempt 2 scheduled",
 		"same task_execution_id",
 		"the inputs of all 3 attempts are identical: one logical call",
@@ -377,7 +392,7 @@ func TestOverdueUsesNowWhenGiven(t *testing.T) {
 	later := b.t0.Add(3 * time.Hour)
 	r := Analyze(h, Options{Now: later})
 	f := findingOf(r, FindingUnknownOutcome)
-	if f == nil || f.Confidence != ConfidencePossible || !strings.Contains(f.Evidence[0].Fact, "3.0 h") {
+	if f == nil || f.Confidence != ConfidencePossible || !spanIs(f.Evidence[0].Fact, 3*time.Hour) {
 		t.Fatalf("overdue attempt not reported:\n%s", describe(r))
 	}
 	if r := Analyze(h, Options{Now: later, OverdueAfter: 4 * time.Hour}); findingOf(r, FindingUnknownOutcome) != nil {
@@ -386,12 +401,12 @@ func TestOverdueUsesNowWhenGiven(t *testing.T) {
 	// Without Now, a saved history's capture time and the run's last update
 	// are what the history vouches for.
 	h.Run.Provenance.Recorded = &catalyst.Recording{CapturedAt: later}
-	if f := findingOf(Analyze(h, Options{}), FindingUnknownOutcome); f == nil || !strings.Contains(f.Evidence[0].Fact, "3.0 h") {
+	if f := findingOf(Analyze(h, Options{}), FindingUnknownOutcome); f == nil || !spanIs(f.Evidence[0].Fact, 3*time.Hour) {
 		t.Errorf("capture time ignored: %+v", f)
 	}
 	h.Run.Provenance.Recorded = nil
 	h.Run.UpdatedAt = b.t0.Add(time.Hour)
-	if f := findingOf(Analyze(h, Options{}), FindingUnknownOutcome); f == nil || !strings.Contains(f.Evidence[0].Fact, "1.0 h") {
+	if f := findingOf(Analyze(h, Options{}), FindingUnknownOutcome); f == nil || !spanIs(f.Evidence[0].Fact, time.Hour) {
 		t.Errorf("last update ignored: %+v", f)
 	}
 }
@@ -437,8 +452,8 @@ func TestPendingWithNoCaptureTimeIsUnknown(t *testing.T) {
 				t.Fatalf("no low, possible unknown-outcome:\n%s", describe(r))
 			}
 			if want := "attempt 1 has no outcome by the end of this history; it does not say when it " +
-				"was captured, so whether the attempt is still running cannot be told"; f.Evidence[0].Fact != want {
-				t.Errorf("fact = %q, want %q", f.Evidence[0].Fact, want)
+				"was captured, so whether the attempt is still running cannot be told"; f.Evidence[0].Fact != Words(want) {
+				t.Errorf("fact = %q, want %q", f.Evidence[0].Fact.Text, want)
 			}
 			if !strings.Contains(f.Advice, "do not resolve an unknown outcome by guessing") {
 				t.Errorf("advice = %q", f.Advice)
@@ -454,7 +469,7 @@ func TestLargePayloadThresholdOption(t *testing.T) {
 	}
 	r := Analyze(h, Options{LargePayloadBytes: 16 << 10})
 	f := findingOf(r, FindingLargePayload)
-	if f == nil || f.Severity != SeverityLow || !strings.Contains(f.Evidence[0].Fact, "20 KiB") {
+	if f == nil || f.Severity != SeverityLow || sizeKiB(f.Evidence[0].Fact) != 20 {
 		t.Fatalf("not flagged at 16 KiB:\n%s", describe(r))
 	}
 }
@@ -783,4 +798,19 @@ func TestOrderLinksNeedTheSameInput(t *testing.T) {
 			}
 		})
 	}
+}
+
+// spanIs reports whether a fact states a span of d to the second,
+// measured between exact stamps.
+func spanIs(f Fact, d time.Duration) bool {
+	got, ok := f.Span()
+	return ok && got.D.Round(time.Second) == d && got.Exact()
+}
+
+// sizeKiB is the size a fact states, in whole KiB (-1: none).
+func sizeKiB(f Fact) int64 {
+	if n, ok := f.Size(); ok {
+		return n >> 10
+	}
+	return -1
 }

@@ -220,25 +220,22 @@ func (d *detector) compareInputs(k int) (facts []Evidence, differ bool) {
 	}
 	if cut {
 		// Equal up to the cut says nothing of the rest.
-		d.ln.str(" as far as the Dapr CLI's JSON prints them (it cuts them at ").num(cliInputLimit).
+		d.ln.str(" as far as ").str(d.h.Format.Noun()).str(" prints them (it cuts them at ").num(d.h.PayloadCut).
 			str(" characters): whether they are identical beyond that is not known")
 		return []Evidence{d.evidence(inv.Attempts[0].Scheduled, d.ln.done())}, false
 	}
 	return []Evidence{d.evidence(inv.Attempts[0].Scheduled, d.ln.str(": one logical call").done())}, false
 }
 
-// cliInputLimit is where the Dapr CLI cuts an input (dapr/cli
-// pkg/workflow/history.go: trim(…, 120), then "…").
-const cliInputLimit = 120
-
-// cutInput reports whether p is an input the Dapr CLI cut: its rows end a
-// cut payload with "…" after 120 runes.
+// cutInput reports whether p is an input the source cut: one that cuts
+// payloads (catalyst.Traits.PayloadCut, the Dapr CLI's rows) ends a cut one
+// with "…" after that many characters.
 func (d *detector) cutInput(p catalyst.Payload) bool {
-	if d.h.Format != catalyst.FormatDaprCLI || p.State != catalyst.PayloadPresent {
+	if d.h.PayloadCut <= 0 || p.State != catalyst.PayloadPresent {
 		return false
 	}
 	text := p.Text()
-	return strings.HasSuffix(text, "…") && utf8.RuneCountInString(text) == cliInputLimit+1
+	return strings.HasSuffix(text, "…") && utf8.RuneCountInString(text) == d.h.PayloadCut+1
 }
 
 // sameText reports whether two payloads hold the same text, comparing

@@ -481,10 +481,10 @@ func TestEngineChildRetryOrigin(t *testing.T) {
 			}
 			named := 0
 			for _, ev := range f.Evidence {
-				if strings.Contains(ev.Fact, "linked by order") {
-					t.Errorf("%s (%s): %q", run.name, src.name, ev.Fact)
+				if strings.Contains(ev.Fact.Text, "linked by order") {
+					t.Errorf("%s (%s): %q", run.name, src.name, ev.Fact.Text)
 				}
-				if strings.Contains(ev.Fact, "origin") && strings.Contains(ev.Fact, origin) {
+				if strings.Contains(ev.Fact.Text, "origin") && strings.Contains(ev.Fact.Text, origin) {
 					named++
 				}
 			}

@@ -22,10 +22,10 @@ func TestEvidenceSaysEachFactOnce(t *testing.T) {
 						t.Errorf("%s: evidence out of history order: event %d after %d", f.ID, ev.Event, last)
 					}
 					last = max(last, ev.Event)
-					if self := "(event " + strconv.Itoa(ev.Event) + ")"; strings.Contains(ev.Fact, self) {
-						t.Errorf("%s: event %d's fact names it again: %q", f.ID, ev.Event, ev.Fact)
+					if self := "(event " + strconv.Itoa(ev.Event) + ")"; strings.Contains(ev.Fact.Text, self) {
+						t.Errorf("%s: event %d's fact names it again: %q", f.ID, ev.Event, ev.Fact.Text)
 					}
-					line := strconv.Itoa(ev.Event) + ":" + ev.Fact
+					line := strconv.Itoa(ev.Event) + ":" + factText(ev.Fact)
 					if seen[line] {
 						t.Errorf("%s: evidence repeats %q", f.ID, line)
 					}

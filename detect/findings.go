@@ -89,7 +89,11 @@ func (d *detector) foundAt(i int32) *rankedFinding {
 	return &d.found[i/findingBlock][i%findingBlock]
 }
 
-func (d *detector) evidence(pos int, fact string) Evidence {
+// evidence is a fact of words only about the event at pos.
+func (d *detector) evidence(pos int, text string) Evidence { return d.evidenceOf(pos, Words(text)) }
+
+// evidenceOf is a fact about the event at pos.
+func (d *detector) evidenceOf(pos int, fact Fact) Evidence {
 	ev := Evidence{Event: pos, Fact: fact, EventID: -1}
 	if pos >= 0 && pos < d.h.Len() {
 		ev.EventID = d.h.At(pos).ID
@@ -134,10 +138,10 @@ func (d *detector) attemptEvidence(k int, inv *Invocation, subject string, obser
 		}
 		a := &inv.Attempts[i]
 		if i > 0 {
-			ev = append(ev, d.evidence(a.Scheduled, d.retryFact(inv, i)))
+			ev = append(ev, d.evidenceOf(a.Scheduled, d.retryFact(inv, i)))
 		}
 		pos, fact := outcomeFact(&d.ln, a, subject, d.untied(k, a))
-		ev = append(ev, d.evidence(pos, fact))
+		ev = append(ev, d.evidenceOf(pos, fact))
 		for _, x := range a.ExtraOutcomes {
 			ev = append(ev, d.evidence(x, d.extraFact(a, x, observed)))
 		}
@@ -148,7 +152,7 @@ func (d *detector) attemptEvidence(k int, inv *Invocation, subject string, obser
 }
 
 // retryFact says when and how a later attempt joined its invocation.
-func (d *detector) retryFact(inv *Invocation, i int) string {
+func (d *detector) retryFact(inv *Invocation, i int) Fact {
 	a, kind := &inv.Attempts[i], inv.Kind
 	l := d.ln.attempt(a.Number).str(" scheduled")
 	if a.BackoffBefore > 0 {
@@ -174,7 +178,7 @@ func (d *detector) retryFact(inv *Invocation, i int) string {
 	case a.Link == LinkInferred:
 		l.str(", linked by order: a retry timer followed the failure and no id or origin ties them")
 	}
-	return l.done()
+	return l.fact()
 }
 
 // childRetryOrigin is the child instance id the childWorkflowRetry origin
@@ -266,10 +270,14 @@ func (d *detector) skip(check, key, reason string, state catalyst.PayloadState) 
 
 // runSkips records the run-wide checks that payloads kept from running.
 func (d *detector) runSkips() {
-	if d.h.Format == catalyst.FormatDaprCLI {
-		// A check that cannot see past 120 characters has not run.
-		d.skip("payload size", "", "the Dapr CLI's JSON cuts inputs and outputs at 120 characters (a run's output "+
-			"at 160); inputs and outputs over the size threshold cannot be found", catalyst.PayloadNotInFormat)
+	if cut := d.h.PayloadCut; cut > 0 {
+		// A check that cannot see past the cut has not run.
+		l := d.ln.str(d.h.Format.Noun()).str(" cuts inputs and outputs at ").num(cut).str(" characters")
+		if run := d.h.RunOutputCut; run > 0 && run != cut {
+			l.str(" (a run's output at ").num(run).str(")")
+		}
+		d.skip("payload size", "", l.str("; inputs and outputs over the size threshold cannot be found").done(),
+			catalyst.PayloadNotInFormat)
 	}
 	if d.s.hidden == 0 {
 		return
@@ -279,7 +287,7 @@ func (d *detector) runSkips() {
 	if d.s.hidden != 1 {
 		payloads = strconv.Itoa(d.s.hidden) + " activity and child-workflow payloads are"
 	}
-	if d.h.Format != catalyst.FormatDaprCLI {
+	if d.h.PayloadCut <= 0 {
 		d.skip("payload size", "", withheldReason(payloads, state, d.h.Run.DataSharing)+
 			"; inputs and outputs over the size threshold cannot be found", state)
 	}

@@ -56,7 +56,7 @@ func fuzzHistory(data []byte) *catalyst.History {
 	case 1:
 		h.Run.Status = catalyst.StatusCompleted
 	case 2:
-		h.Format, h.Lossy = catalyst.FormatDaprCLI, true
+		h.Format, h.Traits = catalyst.FormatDaprCLI, catalyst.DaprCLITraits()
 	}
 	return h
 }

@@ -68,7 +68,7 @@ func (s *scan) pairIDless() {
 		}
 		open[k] = kept
 		why := fmt.Sprintf("the %s at event %d carries no scheduled id (%s does not print it)",
-			e.TypeName(), o.pos, formatName(s.h.Format))
+			e.TypeName(), o.pos, s.h.Format.Noun())
 		switch {
 		case len(cands) == 1:
 			what := "call"
@@ -145,7 +145,7 @@ func (s *scan) untiedNote(u *untiedOutcomes, child bool) string {
 	if len(u.events) == 1 {
 		fmt.Fprintf(&b, " carries no scheduled id (%s does not print it) and arrived while %d %s, this one among them, "+
 			"had no outcome of their own: which of them it closes is not known, so this attempt's outcome is unknown",
-			formatName(s.h.Format), u.fewestOpen, what)
+			s.h.Format.Noun(), u.fewestOpen, what)
 	} else {
 		open := strconv.Itoa(u.fewestOpen)
 		if u.mostOpen > u.fewestOpen {
@@ -153,7 +153,7 @@ func (s *scan) untiedNote(u *untiedOutcomes, child bool) string {
 		}
 		fmt.Fprintf(&b, " carry no scheduled id (%s does not print it) and each arrived while %s %s, this "+
 			"one among them, had no outcome of their own: which call each closes is not known, so this attempt's "+
-			"outcome is unknown", formatName(s.h.Format), open, what)
+			"outcome is unknown", s.h.Format.Noun(), open, what)
 	}
 	return b.String()
 }
@@ -275,14 +275,6 @@ func (s *scan) engineChild(id string) (int32, bool) {
 		return -1, false
 	}
 	return found, found >= 0
-}
-
-// formatName names the history's format in a reason.
-func formatName(f catalyst.Format) string {
-	if f == catalyst.FormatDaprCLI {
-		return "the Dapr CLI's JSON"
-	}
-	return "this history's format"
 }
 
 // attachNotes copies the scan's outcome notes into the report, in

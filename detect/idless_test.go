@@ -168,8 +168,8 @@ func TestIDlessChildOutcomes(t *testing.T) {
 					continue // a call with no outcome at all
 				}
 				for _, ev := range f.Evidence {
-					if strings.Contains(ev.Fact, "no recorded outcome") || strings.Contains(ev.Fact, "has had no outcome") {
-						t.Errorf("%s: %q, but an outcome the history records may be its own", f.Activity, ev.Fact)
+					if strings.Contains(ev.Fact.Text, "no recorded outcome") || strings.Contains(ev.Fact.Text, "has had no outcome") {
+						t.Errorf("%s: %q, but an outcome the history records may be its own", f.Activity, ev.Fact.Text)
 					}
 				}
 			}

@@ -1,7 +1,6 @@
 package detect
 
 import (
-	"strconv"
 	"strings"
 
 	"github.com/twice-cli/twice/catalyst"
@@ -51,7 +50,7 @@ func (d *detector) largePayloads(k int) {
 		if len(nums) == 0 || nums[len(nums)-1] != a.Number {
 			nums = append(nums, a.Number)
 		}
-		ev = append(ev, d.evidence(pos, "attempt "+strconv.Itoa(a.Number)+" "+what+" is "+fmtBytes(size)))
+		ev = append(ev, d.evidenceOf(pos, d.ln.attempt(a.Number).str(" ").str(what).str(" is ").size(size).fact()))
 	}
 	for i := range inv.Attempts {
 		a := &inv.Attempts[i]
@@ -112,7 +111,7 @@ func (d *detector) runPayloads() {
 		if e.Type != catalyst.EventExecutionStarted && e.Type != catalyst.EventExecutionCompleted {
 			what = "the " + e.TypeName() + " payload"
 		}
-		ev := []Evidence{d.evidence(pos, what+" is "+fmtBytes(size))}
+		ev := []Evidence{d.evidenceOf(pos, d.ln.str(what).str(" is ").size(size).fact())}
 		d.add(d.largeFinding(d.workflowName(), "", -1, nil, ev, size), pos, -1, -1)
 	}
 	for _, pos32 := range d.s.stalls {

@@ -1,10 +1,6 @@
 package detect
 
-import (
-	"strconv"
-
-	"github.com/twice-cli/twice/catalyst"
-)
+import ()
 
 // FindingRetriedPermanentFailure: attempts were retried after a failure a
 // retry cannot change.
@@ -38,7 +34,11 @@ func (d *detector) retriedPermanent(k int) {
 		switch {
 		case i < n-1:
 			next := &inv.Attempts[i+1]
-			retry = d.evidence(next.Scheduled, "attempt "+strconv.Itoa(next.Number)+" ran it again"+laterText(d.h, next))
+			l := d.ln.attempt(next.Number).str(" ran it again")
+			if next.BackoffBefore > 0 {
+				l.str(" ").spanOf(next.Backoff(d.h)).str(" later")
+			}
+			retry = d.evidenceOf(next.Scheduled, l.fact())
 		case inv.OpenRetry != nil:
 			retry = d.evidence(inv.OpenRetry.Created, "a retry timer is set to run it again")
 		default:
@@ -46,7 +46,7 @@ func (d *detector) retriedPermanent(k int) {
 		}
 		nums = append(nums, a.Number)
 		pos, fact := outcomeFact(&d.ln, a, "", false)
-		ev = append(ev, d.evidence(pos, fact), retry)
+		ev = append(ev, d.evidenceOf(pos, fact), retry)
 		if a.Failure != nil && a.Failure.NonRetriable {
 			nonRetriable = true
 		}
@@ -76,11 +76,4 @@ func (d *detector) retriedPermanent(k int) {
 		Explanation:     expl,
 		Advice:          "Return the rejection as data (a typed result the orchestrator branches on) and reserve the retry policy for transient failures.",
 	}, inv.Attempts[0].Scheduled, k, -1)
-}
-
-func laterText(h *catalyst.History, a *Attempt) string {
-	if a.BackoffBefore > 0 {
-		return " " + fmtSpan(a.Backoff(h)) + " later"
-	}
-	return ""
 }

@@ -157,7 +157,7 @@ func cliView(h *catalyst.History) *catalyst.History {
 		return a.ID < b.ID
 	})
 	out := catalyst.NewHistory(h.Run)
-	out.Format, out.Lossy = catalyst.FormatDaprCLI, true
+	out.Format, out.Traits = catalyst.FormatDaprCLI, catalyst.DaprCLITraits()
 	for _, e := range events {
 		e.Timestamp = catalyst.StampOf(e.Timestamp.Time().Truncate(time.Second))
 		if !e.FireAt.IsNever() {

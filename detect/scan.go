@@ -192,7 +192,8 @@ type scan struct {
 	idless []deferredOutcome
 	notes  map[int32]outcomeNote
 	// byActionID: the rows are not in the engine's append order (the Dapr
-	// CLI sorts them), so a retry is found by its eventId, not its place.
+	// CLI sorts them: catalyst.Traits.Reordered), so a retry is found by
+	// its eventId, not its place.
 	byActionID bool
 }
 
@@ -203,9 +204,10 @@ type outcomeNote struct {
 }
 
 // inboxBeforeTurn reports whether a turn's inbox events precede its
-// workflowStarted, as in the Dapr CLI's timestamp-sorted rows: the first
+// workflowStarted, as in the Dapr CLI's re-sorted rows: the first
 // executionStarted comes before the first workflowStarted. Engine order puts
-// workflowStarted first. With neither event, the format decides.
+// workflowStarted first. With neither event, whether the source re-sorted
+// the events decides (catalyst.Traits.Reordered).
 func inboxBeforeTurn(h *catalyst.History) bool {
 	for _, e := range h.All() {
 		switch e.Type {
@@ -214,10 +216,10 @@ func inboxBeforeTurn(h *catalyst.History) bool {
 		case catalyst.EventExecutionStarted:
 			return true
 		case catalyst.EventTaskScheduled, catalyst.EventTimerCreated, catalyst.EventChildWorkflowCreated:
-			return h.Format == catalyst.FormatDaprCLI
+			return h.Reordered
 		}
 	}
-	return h.Format == catalyst.FormatDaprCLI
+	return h.Reordered
 }
 
 // newScan makes the one pass over h: attempts, timers, outcomes, turns,
@@ -235,7 +237,7 @@ func newScan(h *catalyst.History, largeBytes int) *scan {
 		execs:      newExecIndex(c.tasks),
 		insts:      make(map[string]int32),
 		largeBytes: largeBytes,
-		byActionID: h.Format == catalyst.FormatDaprCLI,
+		byActionID: h.Reordered,
 	}
 	hugepage.AdviseLarge(s.attempts)
 	inboxFirst := inboxBeforeTurn(h)

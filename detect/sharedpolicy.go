@@ -199,8 +199,9 @@ func (d *detector) addSharedPolicy(p, t *policySample, conf Confidence) {
 	fact := func(smp *policySample, inv *Invocation, what string) Evidence {
 		pos := int(d.s.timers[smp.firstTimer].pos)
 		fe := d.s.h.At(int(d.s.attempts[smp.firstFailure].outcome))
-		return d.evidence(pos, quoteName(inv.Name)+" retried after "+what+" ("+failureText(fe.Failure)+
-			") by a retry timer with "+scheduleText(smp, d.h.TimeResolution))
+		l := d.ln.str(quoteName(inv.Name)).str(" retried after ").str(what).str(" (").str(failureText(fe.Failure)).
+			str(") by a retry timer with a ").spanOf(catalyst.Span{D: smp.first, Err: d.h.TimeResolution, Step: d.h.TimeResolution}).str(" first backoff").str(smp.coefficientText(d.h.TimeResolution))
+		return d.evidenceOf(pos, l.fact())
 	}
 	ev := []Evidence{
 		fact(p, invP, "a permanent failure"),
@@ -220,8 +221,4 @@ func (d *detector) addSharedPolicy(p, t *policySample, conf Confidence) {
 		Advice: "One retry policy per failure class: give call sites that can raise a business rejection no retry " +
 			"policy, or return the rejection as data; reserve the policy for transient failures.",
 	}, order, int(p.inv), int(t.inv))
-}
-
-func scheduleText(p *policySample, res time.Duration) string {
-	return "a " + fmtSpan(catalyst.Span{D: p.first, Err: res, Step: res}) + " first backoff" + p.coefficientText(res)
 }

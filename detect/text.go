@@ -1,7 +1,6 @@
 package detect
 
 import (
-	"fmt"
 	"strconv"
 	"strings"
 	"time"
@@ -39,97 +38,6 @@ func quoteName(name string) string {
 		return "(unnamed)"
 	}
 	return clip(name, 80)
-}
-
-// fmtDuration writes a duration for people: "350 ms", "30.0 s", "2.5 min",
-// "1.2 h".
-func fmtDuration(d time.Duration) string { return string(appendDuration(nil, d)) }
-
-// fmtSpan writes a span the history measured (catalyst.History.Span):
-// see appendSpan.
-func fmtSpan(sp catalyst.Span) string { return string(appendSpan(nil, sp)) }
-
-// appendSpan writes a span the history measured, no finer than its source
-// knows it. An exact span is appendDuration's. A span rebuilt from a finer
-// record than the printed times (the Dapr CLI's elapsed column) is shown
-// to the digit its error allows (appendDurationWithin). A span known only
-// between whole-second stamps (the Dapr CLI truncates its times) is known
-// only to within a second either way, and says so: whole seconds marked
-// "~" ("~30 s", "~2.5 min"), "under 1 s" within one step — never "1.0 s"
-// for what may have been 0.01 or 1.99 s.
-func appendSpan(b []byte, sp catalyst.Span) []byte {
-	switch {
-	case sp.Exact():
-		return appendDuration(b, sp.D)
-	case sp.Rebuilt():
-		return appendDurationWithin(b, sp.D, sp.Err)
-	}
-	d, res := sp.D, sp.Step
-	if d > -res && d < res {
-		b = append(b, "under "...)
-		if res == time.Second {
-			return append(b, "1 s"...)
-		}
-		return appendDuration(b, res)
-	}
-	b = append(b, '~')
-	if d < 0 {
-		b = append(b, '-')
-		d = -d
-	}
-	if d = d.Round(res); d < time.Minute {
-		return append(strconv.AppendInt(b, int64(d/time.Second), 10), " s"...)
-	}
-	return appendDuration(b, d)
-}
-
-// appendDurationWithin writes d, known to within err (at most a tenth of
-// a second: catalyst.History.Span shows a span no worse as rebuilt), in
-// appendDuration's units with no digit finer than err: "748 ms" within a
-// millisecond, else "0.75 s" or "0.7 s"; a tenth of a second and coarser
-// units are finer than err already.
-func appendDurationWithin(b []byte, d, err time.Duration) []byte {
-	a := d
-	if a < 0 {
-		a = -a
-	}
-	if err <= time.Millisecond || a >= time.Second-5*time.Millisecond {
-		return appendDuration(b, d)
-	}
-	decimals := 2
-	if err > 10*time.Millisecond {
-		decimals = 1
-	}
-	return append(strconv.AppendFloat(b, d.Seconds(), 'f', decimals, 64), " s"...)
-}
-
-func appendDuration(b []byte, d time.Duration) []byte {
-	if d < 0 {
-		b = append(b, '-')
-		d = -d
-	}
-	// Each unit is used while its rounded value stays below the next unit
-	// (59.97 s is "60.0 s" no more: it is "1.0 min").
-	switch {
-	case d < time.Second-500*time.Microsecond:
-		return append(strconv.AppendInt(b, d.Round(time.Millisecond).Milliseconds(), 10), " ms"...)
-	case d < time.Minute-50*time.Millisecond:
-		return append(strconv.AppendFloat(b, d.Seconds(), 'f', 1, 64), " s"...)
-	case d < time.Hour-3*time.Second:
-		return append(strconv.AppendFloat(b, d.Minutes(), 'f', 1, 64), " min"...)
-	}
-	return append(strconv.AppendFloat(b, d.Hours(), 'f', 1, 64), " h"...)
-}
-
-// fmtBytes writes a size: "96 KiB", "3.2 MiB".
-func fmtBytes(n int) string {
-	switch {
-	case n < 1<<10:
-		return strconv.Itoa(n) + " B"
-	case n < 1<<20:
-		return strconv.Itoa(n>>10) + " KiB"
-	}
-	return fmt.Sprintf("%.1f MiB", float64(n)/(1<<20))
 }
 
 // failureText is the failure's message (or type) for a fact, one line.
@@ -246,35 +154,138 @@ func keyAdvice(l *line, inv *Invocation, subject string) *line {
 }
 
 // line builds one line of text in a reusable buffer: a finding's facts are
-// built with one allocation each. res is the history's time resolution,
-// which the spans it writes (dur) honour.
+// built with one allocation each. A fact's one measure (span, size) is kept
+// as a value with its place in the words (fact), never worded here: the
+// presenter words it. h is the history, which measures the spans
+// (catalyst.History.Span: how well its source knows each).
 type line struct {
 	b []byte
-	// h measures the spans a line writes (span).
 	h *catalyst.History
+	// The measure written, if any: its kind, value and place in b; for a
+	// span, how well it is known.
+	kind     MeasureKind
+	value    int64
+	at       int32
+	err, res time.Duration
 }
 
 func (l *line) str(s string) *line { l.b = append(l.b, s...); return l }
 
 func (l *line) num(n int) *line { l.b = strconv.AppendInt(l.b, int64(n), 10); return l }
 
-// span writes the span from one of the history's instants to another, as
-// the history measures it (catalyst.History.Span).
+// span states the span from one of the history's instants to another, as
+// the history measures it.
 func (l *line) span(from, to catalyst.Stamp) *line { return l.spanOf(l.h.Span(from, to)) }
 
-// spanOf writes a span the history measured.
-func (l *line) spanOf(sp catalyst.Span) *line { l.b = appendSpan(l.b, sp); return l }
+// spanOf states a span the history measured.
+func (l *line) spanOf(sp catalyst.Span) *line {
+	if l.kind == MeasureNone {
+		l.err, l.res = sp.Err, sp.Step
+	}
+	return l.measure(MeasureSpan, int64(sp.D))
+}
 
-// id writes an id abbreviated to its first eight characters ("8a4f2c71…").
+// size states a size in bytes.
+func (l *line) size(n int) *line { return l.measure(MeasureSize, int64(n)) }
+
+// measure states the line's measure here. A fact states one: a second
+// one, which no check writes, is written as Go writes it rather than lost.
+func (l *line) measure(k MeasureKind, v int64) *line {
+	if l.kind != MeasureNone {
+		if k == MeasureSpan {
+			return l.str(time.Duration(v).String())
+		}
+		return l.num(int(v)).str(" bytes")
+	}
+	l.kind, l.value, l.at = k, v, int32(len(l.b))
+	return l
+}
+
+// id writes an id abbreviated to its first eight characters ("8a4f2c71…";
+// WholeIDs gives it back whole).
 func (l *line) id(id string) *line {
+	short, _ := abbreviated(id)
+	return l.str(short)
+}
+
+// WholeIDs returns text with every id the findings' wording abbreviates
+// (its first eight characters and "…", as line.id writes it) written whole,
+// when exactly one of ids begins so: a copy for a ticket carries whole ids,
+// which a screen cuts for width. An abbreviation that two ids share, or
+// none, is left as it is.
+func WholeIDs(text string, ids []string) string {
+	if !strings.Contains(text, "…") {
+		return text
+	}
+	whole := make(map[string]string, len(ids))
+	for _, id := range ids {
+		short, ok := abbreviated(id)
+		if !ok || safetext.Line(id) != id {
+			continue // not cut, or not text a copy may carry as it is
+		}
+		if prev, seen := whole[short]; seen && prev != id {
+			whole[short] = "" // ambiguous
+			continue
+		}
+		whole[short] = id
+	}
+	var b strings.Builder
+	rest := text
+	for {
+		i := strings.Index(rest, "…")
+		if i < 0 {
+			b.WriteString(rest)
+			return b.String()
+		}
+		end := i + len("…")
+		// The eight characters before the ellipsis, on a character
+		// boundary, form the abbreviation.
+		start, n := i, 0
+		for start > 0 && n < 8 {
+			_, size := utf8.DecodeLastRuneInString(rest[:start])
+			start -= size
+			n++
+		}
+		before, _ := utf8.DecodeLastRuneInString(rest[:start])
+		if id := whole[rest[start:end]]; n == 8 && id != "" && (start == 0 || !isIDRune(before)) {
+			b.WriteString(rest[:start])
+			b.WriteString(id)
+		} else {
+			b.WriteString(rest[:end])
+		}
+		rest = rest[end:]
+	}
+}
+
+// WholeIDs returns the fact with WholeIDs applied to its words, its
+// measure kept at its place between them.
+func (f Fact) WholeIDs(ids []string) Fact {
+	before, after := f.Parts()
+	b := WholeIDs(before, ids)
+	f.Text = b + WholeIDs(after, ids)
+	if f.Kind != MeasureNone {
+		f.At = int32(len(b))
+	}
+	return f
+}
+
+// abbreviated is id as line.id writes it (sanitized, its first eight
+// characters and "…"), and whether it is cut at all.
+func abbreviated(id string) (string, bool) {
 	n := 0
 	for i := range id {
 		if n == 8 {
-			return l.str(safetext.Line(id[:i])).str("…")
+			return safetext.Line(id[:i]) + "…", true
 		}
 		n++
 	}
-	return l.str(safetext.Line(id))
+	return safetext.Line(id), false
+}
+
+// isIDRune reports whether r may be part of an id (so an abbreviation
+// preceded by one is the end of a longer word, not an id).
+func isIDRune(r rune) bool {
+	return r == '-' || r == '_' || r >= '0' && r <= '9' || r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z'
 }
 
 // attempt writes "attempt 2". The event it happened at is the evidence's
@@ -283,11 +294,26 @@ func (l *line) attempt(number int) *line {
 	return l.str("attempt ").num(number)
 }
 
-// done returns the line and empties the buffer.
+// done returns the line's words and empties the buffer. It is for text
+// that states no measure (explanations, advice, reasons): fact keeps one.
 func (l *line) done() string {
 	s := string(l.b)
-	l.b = l.b[:0]
+	l.b, l.kind = l.b[:0], MeasureNone
 	return s
+}
+
+// fact returns the line as a fact, its measure as a value, and empties
+// the buffer.
+func (l *line) fact() Fact {
+	f := Fact{Text: string(l.b)}
+	if l.kind != MeasureNone {
+		f.Kind, f.Value, f.At = l.kind, l.value, l.at
+		if l.kind == MeasureSpan {
+			f.Err, f.Resolution = l.err, l.res
+		}
+	}
+	l.b, l.kind = l.b[:0], MeasureNone
+	return f
 }
 
 // attemptLabel is "attempt 2".
@@ -298,14 +324,14 @@ func attemptLabel(a *Attempt) string {
 
 // outcomeFact is one line on how an attempt ended, with what it means for
 // subject ("the charge").
-func outcomeFact(l *line, a *Attempt, subject string, untied bool) (event int, fact string) {
+func outcomeFact(l *line, a *Attempt, subject string, untied bool) (event int, fact Fact) {
 	switch a.Outcome {
 	case OutcomeCompleted:
 		l.attempt(a.Number).str(" completed")
 		if d := a.Duration(); d > 0 {
 			l.str(" after ").span(a.Start, a.End)
 		}
-		return a.OutcomeEvent, l.done()
+		return a.OutcomeEvent, l.fact()
 	case OutcomeFailed:
 		l.attempt(a.Number).str(" failed")
 		if d := a.Duration(); d > 0 {
@@ -320,16 +346,16 @@ func outcomeFact(l *line, a *Attempt, subject string, untied bool) (event int, f
 		case FailurePermanent:
 			l.str(" — a retry cannot succeed")
 		}
-		return a.OutcomeEvent, l.done()
+		return a.OutcomeEvent, l.fact()
 	case OutcomePending:
-		return a.Scheduled, l.attempt(a.Number).str(" has no outcome yet: the run is still running").done()
+		return a.Scheduled, l.attempt(a.Number).str(" has no outcome yet: the run is still running").fact()
 	}
 	if untied {
 		return a.Scheduled, l.attempt(a.Number).str(" has no outcome the history ties to it — ").
-			str(subject).str(" may have committed").done()
+			str(subject).str(" may have committed").fact()
 	}
 	return a.Scheduled, l.attempt(a.Number).str(" has no recorded outcome — ").str(subject).
-		str(" may have committed").done()
+		str(" may have committed").fact()
 }
 
 // nameText is the text derived from an activity name, made once per name.

@@ -115,7 +115,7 @@ func (d *detector) addRace(t, a, b int32) {
 	}
 	ev := make([]Evidence, 0, 4)
 	ev = append(ev,
-		d.evidence(attA.Scheduled, l.str("timer (event ").num(int(tr.pos)).str(")").done()),
+		d.evidenceOf(attA.Scheduled, l.str("timer (event ").num(int(tr.pos)).str(")").fact()),
 		d.evidence(int(tr.fired), l.str("the timer fired first while the call had no outcome").done()))
 	l.str(nt.quoted).str(" called again as a new call")
 	if attB.ExecutionID != "" {
@@ -132,11 +132,11 @@ func (d *detector) addRace(t, a, b int32) {
 		conf = ConfidenceObserved
 		l.str("the first call completed late")
 		afterScheduling(l, attA).str(": both calls ran")
-		ev = append(ev, d.evidence(attA.OutcomeEvent, l.done()))
+		ev = append(ev, d.evidenceOf(attA.OutcomeEvent, l.fact()))
 	case attA.OutcomeEvent > int(tr.fired):
 		l.str("the first call failed late")
 		afterScheduling(l, attA).str(": ").str(failureText(attA.Failure))
-		ev = append(ev, d.evidence(attA.OutcomeEvent, l.done()))
+		ev = append(ev, d.evidenceOf(attA.OutcomeEvent, l.fact()))
 	case attA.Outcome == OutcomePending:
 		ev = append(ev, d.evidence(attA.Scheduled, "the first call has no outcome yet: it may still be running"))
 	case d.untied(ka, attA):

@@ -382,10 +382,11 @@ type Evidence struct {
 	// Event is the position in the history; EventID the engine's eventId.
 	Event   int
 	EventID int32
-	// Fact is one line, e.g. "attempt 1 failed after 30.0 s: read
-	// timeout — the charge may have committed". It does not name Event
-	// again: whoever prints it puts the event first.
-	Fact string
+	// Fact is one line, e.g. "attempt 1 failed after 30.52s: read
+	// timeout — the charge may have committed", its span a value the
+	// presenter words (tui/format.Fact). It does not name Event again:
+	// whoever prints it puts the event first.
+	Fact Fact
 }
 
 // SkippedCheck is a check that could not run, and why.

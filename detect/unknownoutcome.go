@@ -29,7 +29,7 @@ func (d *detector) unknownOutcome(k int) {
 	a := &inv.Attempts[len(inv.Attempts)-1]
 	conf := ConfidenceObserved
 	sev := SeverityMedium
-	var fact string
+	var fact Fact
 	untied := false
 	advice := "Reconcile with the outside world (the provider's records, an intent record keyed on the idempotency " +
 		"key) before running it again; do not resolve an unknown outcome by guessing."
@@ -43,7 +43,7 @@ func (d *detector) unknownOutcome(k int) {
 		if a.Outcome == OutcomePending {
 			state = "is still running"
 		}
-		fact = attemptLabel(a) + " has no outcome the history ties to it, and the run " + state
+		fact = Words(attemptLabel(a) + " has no outcome the history ties to it, and the run " + state)
 		advice = "See how each call ended where the ids are kept: the child runs themselves, or this run's history " +
 			"read from Catalyst or as protojson (twice show RUN --app APP). Until then, do not resolve an unknown " +
 			"outcome by guessing."
@@ -52,20 +52,20 @@ func (d *detector) unknownOutcome(k int) {
 				"protojson (twice show RUN --app APP). Until then, do not resolve an unknown outcome by guessing."
 		}
 	case a.Outcome == OutcomeUnknown:
-		fact = attemptLabel(a) + " has no recorded outcome and the run " + d.stateText()
+		fact = Words(attemptLabel(a) + " has no recorded outcome and the run " + d.stateText())
 	case a.Outcome == OutcomePending:
 		now, known := d.now()
 		wait := now.Sub(a.Start)
 		conf = ConfidencePossible
 		switch {
 		case wait > d.opts.OverdueAfter:
-			fact = attemptLabel(a) + " has had no outcome for " + fmtSpan(d.h.Span(a.Start, now)) + " while the run is still running"
+			fact = d.ln.attempt(a.Number).str(" has had no outcome for ").span(a.Start, now).str(" while the run is still running").fact()
 		case !known:
 			// A plain file (no capture time) read with no clock: silence
 			// would pass for "fine", and the seed says unknown is unknown.
 			sev = SeverityLow
-			fact = attemptLabel(a) + " has no outcome by the end of this history; it does not say when it was " +
-				"captured, so whether the attempt is still running cannot be told"
+			fact = Words(attemptLabel(a) + " has no outcome by the end of this history; it does not say when it was " +
+				"captured, so whether the attempt is still running cannot be told")
 			advice = "Read the run live, or save it with twice record (which keeps the capture time), to see whether " +
 				"it is still running; if it never finishes, reconcile with the outside world before running it " +
 				"again, and do not resolve an unknown outcome by guessing."
@@ -98,7 +98,7 @@ func (d *detector) unknownOutcome(k int) {
 		Invocation:      inv.Key,
 		InvocationIndex: k,
 		Attempts:        []int{a.Number},
-		Evidence:        []Evidence{d.evidence(a.Scheduled, fact)},
+		Evidence:        []Evidence{d.evidenceOf(a.Scheduled, fact)},
 		Explanation:     explanation,
 		Advice:          advice,
 	}, a.Scheduled, k, -1)

@@ -22,7 +22,7 @@ func benchSizes() []int { return []int{10_000, 100_000, 1_000_000} }
 
 // loaded returns a root model showing h with its analysis idx at 120×40,
 // as a run just opened shows it (with the Code tab when code is set).
-func loaded(h *catalyst.History, idx *runview.Index, code *runview.CodeSource) *Model {
+func loaded(h *catalyst.History, idx *runview.Index, code *CodeSource) *Model {
 	m := New(testOptions(Options{History: h, Code: code}))
 	m.Update(tea.WindowSizeMsg{Width: 120, Height: 40})
 	m.run.SetHistory(h, idx, false)
@@ -46,7 +46,7 @@ func benchKeys(b *testing.B, n int) {
 	// its activities, and the Code tab.
 	code := benchCode()
 	idxCode := runview.NewIndex(h, detect.Analyze(h, detect.Options{}))
-	idxCode.AddCode(code)
+	idxCode.AddCode(code.view())
 	cases := []struct {
 		name  string
 		setup []string
@@ -156,7 +156,7 @@ func BenchmarkFirstFrameOpened(b *testing.B) {
 // benchCode is the source of Big's first ten activities (Step0…Step9),
 // each making its idempotency key with uuid: a hazard apiece, and the
 // other ninety activities not found.
-func benchCode() *runview.CodeSource {
+func benchCode() *CodeSource {
 	var b strings.Builder
 	b.WriteString("package steps\n\nimport (\n\t\"net/http\"\n\t\"strings\"\n\n" +
 		"\t\"github.com/dapr/durabletask-go/workflow\"\n\t\"github.com/google/uuid\"\n)\n\n")
@@ -186,7 +186,7 @@ func BenchmarkAddCode(b *testing.B) {
 				b.StopTimer()
 				x := runview.NewIndex(h, detect.Analyze(h, detect.Options{}))
 				b.StartTimer()
-				x.AddCode(code)
+				x.AddCode(code.view())
 			}
 		})
 	}

@@ -49,9 +49,9 @@ func runFakeEditor() bool {
 
 // reviewed reviews roots (read from fsys when it is not nil) as twice show
 // --source does, and returns the view's source.
-func reviewed(fsys fstest.MapFS, roots ...string) *runview.CodeSource {
+func reviewed(fsys fstest.MapFS, roots ...string) *CodeSource {
 	opts := langs.Options()
-	src := &runview.CodeSource{}
+	src := &CodeSource{}
 	if fsys != nil {
 		opts.FS, src.Files = fsys, fsys
 	}
@@ -65,22 +65,22 @@ func reviewed(fsys fstest.MapFS, roots ...string) *runview.CodeSource {
 
 // demoCode is the review of the bundled demo services, embedded in twice
 // (--source demo).
-func demoCode() *runview.CodeSource {
+func demoCode() *CodeSource {
 	opts := langs.Options()
 	opts.FS = fixtures.DemoServices()
 	rep, err := review.Review(context.Background(), []string{fixtures.DemoServicesRoot}, opts)
 	if err != nil {
 		panic(err)
 	}
-	return &runview.CodeSource{Review: rep, Files: fixtures.DemoServices()}
+	return &CodeSource{Review: rep, Files: fixtures.DemoServices()}
 }
 
 // diskCode is the review of testdata/source on disk: the charge service
 // alone, so the checkout's other two activities are not found.
-func diskCode() *runview.CodeSource { return reviewed(nil, "testdata/source") }
+func diskCode() *CodeSource { return reviewed(nil, "testdata/source") }
 
 // withCode adds a source to a scene's options.
-func withCode(opts func() Options, code func() *runview.CodeSource) func() Options {
+func withCode(opts func() Options, code func() *CodeSource) func() Options {
 	return func() Options {
 		o := opts()
 		o.Code = code()

@@ -112,7 +112,7 @@ func (m *Model) onRunsListed(msg runsListedMsg) tea.Cmd {
 	if m.status.err || m.status.text == "refreshing the run list" {
 		m.setStatus("")
 	}
-	s.SetRuns(msg.list)
+	shown := s.SetRuns(msg.list)
 	s.SetRefreshed(m.opts.Now(), m.opts.RefreshEvery)
 	s.pending = s.pending[:0]
 	for _, run := range msg.list.Runs {
@@ -120,7 +120,7 @@ func (m *Model) onRunsListed(msg runsListedMsg) tea.Cmd {
 			s.pending = append(s.pending, run)
 		}
 	}
-	return tea.Batch(s.nextAnalyses(m), next)
+	return tea.Batch(shown, s.nextAnalyses(m), next)
 }
 
 // scheduleRefresh starts the run list's next auto-refresh, when it has
@@ -163,8 +163,8 @@ func (m *Model) onRunAnalyzed(msg runAnalyzedMsg) tea.Cmd {
 	if msg.err != nil {
 		msg.summary = runlist.Summary{Err: "could not analyze this run: " + m.errorText(msg.err)}
 	}
-	s.SetSummary(msg.key, msg.summary)
-	return s.nextAnalyses(m)
+	shown := s.SetSummary(msg.key, msg.summary)
+	return tea.Batch(shown, s.nextAnalyses(m))
 }
 
 // onHistoryDecoded shows a run opened afresh, decoded, and starts its
@@ -372,8 +372,30 @@ func (m *Model) copySelected() tea.Cmd {
 	} else {
 		desc += " (" + format.Plural(len(text), "byte") + ")"
 	}
-	m.setStatus("copied " + desc + " to the clipboard" + viaOSC52)
-	return tea.SetClipboard(text)
+	return m.copyText(text, desc)
+}
+
+// copyText copies text with OSC 52 and, inside tmux, into tmux's paste
+// buffer, and says where it went (desc says what it is). Inside tmux the
+// status line says so once tmux answered.
+func (m *Model) copyText(text, desc string) tea.Cmd {
+	if m.opts.TmuxBuffer == nil {
+		m.setStatus("copied " + desc + " to the clipboard" + viaOSC52)
+		return tea.SetClipboard(text)
+	}
+	m.setStatus("copying " + desc + " to tmux's paste buffer…")
+	return tea.Batch(tea.SetClipboard(text), loadTmuxBuffer(m.opts.TmuxBuffer, text, desc))
+}
+
+// onTmuxLoaded says where a copy made inside tmux went.
+func (m *Model) onTmuxLoaded(msg tmuxLoadedMsg) {
+	if msg.err != nil {
+		m.setError("copied with OSC 52 only, which tmux ignores by default: tmux load-buffer failed (" +
+			format.Line(msg.err.Error()) + "); the copy: " + msg.desc)
+		return
+	}
+	// Where first: the status line is cut at the terminal's width.
+	m.setStatus("copied to tmux's paste buffer (prefix ] pastes) and the clipboard (if the terminal allows it): " + msg.desc)
 }
 
 // copySafe reports whether text may go to the clipboard: an id only when
@@ -405,8 +427,11 @@ func (m *Model) copyLink() tea.Cmd {
 		m.setError("no console link for app " + format.Line(run.AppID) + ", run " + format.Line(run.ID) + ": nothing copied")
 		return nil
 	}
-	m.setStatus("copied the console link to the clipboard" + viaOSC52 + ": " + link)
-	return tea.SetClipboard(link)
+	if m.opts.TmuxBuffer == nil {
+		m.setStatus("copied the console link to the clipboard" + viaOSC52 + ": " + link)
+		return tea.SetClipboard(link)
+	}
+	return m.copyText(link, "the console link "+link)
 }
 
 // viaOSC52 says how a copy reaches the clipboard: through the terminal

@@ -18,6 +18,7 @@ import (
 	"context"
 	"errors"
 	"io"
+	"io/fs"
 	"time"
 
 	tea "charm.land/bubbletea/v2"
@@ -26,6 +27,7 @@ import (
 	"github.com/twice-cli/twice/catalyst"
 	"github.com/twice-cli/twice/catalyst/safetext"
 	"github.com/twice-cli/twice/detect"
+	"github.com/twice-cli/twice/detect/review"
 	"github.com/twice-cli/twice/tui/common"
 	"github.com/twice-cli/twice/tui/editor"
 	"github.com/twice-cli/twice/tui/format"
@@ -94,14 +96,42 @@ type Options struct {
 	// Code is the workflow and activity source joined to every run the
 	// view shows (twice show --source): each finding gains its activity's
 	// code evidence, and the run view a Code tab. nil: no source, no tab.
-	Code *runview.CodeSource
+	Code *CodeSource
 	// Editor opens a source file at a line (e on the Code tab); its zero
 	// value means neither $VISUAL nor $EDITOR is set, which e says.
 	Editor editor.Editor
+	// TmuxBuffer, when set (twice runs inside tmux: TmuxBuffer(getenv)),
+	// loads what y and Y copy into tmux's paste buffer too, where tmux's
+	// default settings leave an OSC 52 copy out.
+	TmuxBuffer func(ctx context.Context, text string) error
 	// TempDir is where e writes the copy of a file of an embedded source
 	// (the bundled demo services) for the editor ("" = the system's
 	// temporary folder); the copies are removed when Run returns.
 	TempDir string
+}
+
+// CodeSource is the workflow and activity source twice show --source
+// joins to every run the view shows: what twice review found in it, and
+// where its files are read from.
+type CodeSource struct {
+	// Review is the review of the source.
+	Review *review.Report
+	// Files holds the reviewed files when they are not on disk (the
+	// bundled demo services), by the paths the review names them with;
+	// nil reads the operating system's files.
+	Files fs.FS
+}
+
+// Embedded reports whether the files are bundled in twice rather than on
+// disk: an editor can open only a copy of them.
+func (c *CodeSource) Embedded() bool { return c.view().Embedded() }
+
+// view is the source as the run view takes it (nil for none).
+func (c *CodeSource) view() *runview.CodeSource {
+	if c == nil {
+		return nil
+	}
+	return &runview.CodeSource{Review: c.Review, Files: c.Files}
 }
 
 // ErrInterrupted is what Run returns when the user quit with ctrl+c (the
@@ -167,6 +197,9 @@ type Model struct {
 	// bindings are the root's keys (keys.go).
 	bindings []common.Binding
 
+	// code is the source joined to every run view (Options.Code).
+	code *runview.CodeSource
+
 	// interrupted is set when the user quit with ctrl+c.
 	interrupted bool
 
@@ -197,6 +230,7 @@ func New(opts Options) *Model {
 		c:       c,
 		ctx:     context.Background(),
 		analyze: analyzer(opts.Detect, opts.Now),
+		code:    opts.Code.view(),
 		list:    &listScreen{Model: runlist.New(c)},
 
 		followDelay: opts.FollowInterval,
@@ -229,7 +263,7 @@ func New(opts Options) *Model {
 // newRunView returns a run view, with the Code tab when source was given.
 func (m *Model) newRunView() *runview.Model {
 	v := runview.New(m.c)
-	v.SetCode(m.opts.Code)
+	v.SetCode(m.code)
 	return v
 }
 
@@ -331,6 +365,9 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		return m, m.onFollowTick(msg)
 	case urlOpenedMsg:
 		m.onURLOpened(msg)
+		return m, nil
+	case tmuxLoadedMsg:
+		m.onTmuxLoaded(msg)
 		return m, nil
 	case runlist.OpenMsg:
 		return m, m.openRun(msg.Run)

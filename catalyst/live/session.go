@@ -87,8 +87,8 @@ func (c *Client) resolveToken(ctx context.Context) error {
 		return nil
 	}
 	if c.cfg.Token == nil {
-		return fmt.Errorf("%w: no Catalyst token source is configured; set %s, or token_file (mode 0600) or token_command in the config",
-			ErrNotAuthenticated, EnvToken)
+		return fmt.Errorf("%w: no Catalyst token source is configured. %s",
+			ErrNotAuthenticated, TokenAdvice)
 	}
 	t, err := c.cfg.Token.Token(ctx)
 	if err != nil {

@@ -32,6 +32,19 @@ const DefaultTokenCommandTimeout = 10 * time.Second
 // did not accept it. The command line maps it to exit code 4.
 var ErrNotAuthenticated = errors.New("not authenticated with Catalyst")
 
+// TokenWhere says where twice takes a Catalyst token from: every error
+// that finds none, and twice doctor, say it.
+const TokenWhere = "give twice a bearer token for the Catalyst MCP server that you already hold: in " + EnvToken +
+	", in a token_file (mode 0600), or printed by a token_command (a program such as a password manager) in twice.yaml"
+
+// NoLogin says what twice cannot do about a token: it has no OAuth client
+// of its own, so it cannot log anyone in (README, "OAuth").
+const NoLogin = "twice cannot log you in: Catalyst's MCP server issues tokens through OAuth only to clients Diagrid has registered, and twice has no client id of its own"
+
+// TokenAdvice ends every error that finds no token: what twice cannot do,
+// and where a token can come from.
+const TokenAdvice = NoLogin + "; " + TokenWhere + ". twice doctor shows what it finds"
+
 // errNoToken is what a source returns when it holds no token and the next
 // source should be tried.
 var errNoToken = errors.New("no token")
@@ -124,8 +137,8 @@ func (c chainSource) Token(ctx context.Context) (Token, error) {
 		}
 		return t, err
 	}
-	return Token{}, fmt.Errorf("%w: no Catalyst token found (looked at: %s); set %s, or token_file (mode 0600) or token_command in the config; twice doctor shows what it finds",
-		ErrNotAuthenticated, c.Describe(), EnvToken)
+	return Token{}, fmt.Errorf("%w: no Catalyst token found (looked at: %s). %s",
+		ErrNotAuthenticated, c.Describe(), TokenAdvice)
 }
 
 func (c chainSource) Describe() string {

@@ -162,7 +162,16 @@ func TestTerminalCtrlCWhileReadingInput(t *testing.T) {
 			// The pane's shell survives ctrl+c (trap), so that it can say
 			// how twice exited; twice itself gets the signal as usual.
 			term := startTerminal(t, 100, 30, env, "trap : INT; "+command)
-			time.Sleep(500 * time.Millisecond) // twice is now blocked reading
+			// Wait until twice is blocked reading, however loaded the
+			// machine: its notice on standard input, else (a FIFO) its
+			// process opening or holding the FIFO; a fixed pause let ctrl+c reach the shell
+			// before twice had started.
+			if strings.HasPrefix(name, "stdin") {
+				term.waitFor("reading the history from standard input")
+			} else {
+				waitForFIFOReader(t, bin, fifo)
+			}
+			time.Sleep(100 * time.Millisecond)
 			start := time.Now()
 			term.keys("C-c")
 			st := term.exitStatus()
@@ -184,4 +193,35 @@ func TestTerminalCtrlCWhileReadingInput(t *testing.T) {
 			}
 		})
 	}
+}
+
+// waitForFIFOReader waits, for up to 20 s, until a process running the
+// binary at bin is blocked opening the FIFO (a thread waits for a writer)
+// or holds it open.
+func waitForFIFOReader(t *testing.T, bin, fifo string) {
+	t.Helper()
+	deadline := time.Now().Add(20 * time.Second)
+	for time.Now().Before(deadline) {
+		dirs, _ := os.ReadDir("/proc")
+		for _, d := range dirs {
+			proc := filepath.Join("/proc", d.Name())
+			if exe, err := os.Readlink(filepath.Join(proc, "exe")); err != nil || exe != bin {
+				continue
+			}
+			tasks, _ := filepath.Glob(filepath.Join(proc, "task", "*", "wchan"))
+			for _, w := range tasks {
+				if b, _ := os.ReadFile(w); string(b) == "wait_for_partner" {
+					return
+				}
+			}
+			fds, _ := filepath.Glob(filepath.Join(proc, "fd", "*"))
+			for _, fd := range fds {
+				if target, _ := os.Readlink(fd); target == fifo {
+					return
+				}
+			}
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+	t.Fatalf("%s did not open %s within 20 s", bin, fifo)
 }

@@ -185,7 +185,12 @@ func parseAll(ctx context.Context, files []sourceFile, workers int, maxBytes int
 					continue
 				}
 				f, err := parseOne(sf.fe, sf.display, src)
-				if err != nil {
+				var deep *TooDeepError
+				switch {
+				case errors.As(err, &deep):
+					errs[i] = deep.Error()
+					continue
+				case err != nil:
 					errs[i] = "does not parse: " + firstLine(err.Error())
 					continue
 				}
@@ -226,7 +231,16 @@ func parseOne(fe Frontend, name string, src []byte) (f *File, err error) {
 			f, err = nil, fmt.Errorf("twice's %s front-end failed on this file (%v): please report it", fe.Lang().Title(), r)
 		}
 	}()
-	return fe.Parse(name, src)
+	f, err = fe.Parse(name, src)
+	if err == nil {
+		// Every walk over the neutral form is recursive: a form nested
+		// past MaxNesting is refused here, whatever made it.
+		err = CheckNesting(f)
+	}
+	if err != nil {
+		return nil, err
+	}
+	return f, nil
 }
 
 func readCapped(fsys fs.FS, p string, maxBytes int64) ([]byte, error) {

@@ -4,6 +4,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/twice-cli/twice/catalyst"
 	"github.com/twice-cli/twice/catalyst/safetext"
 	"github.com/twice-cli/twice/detect"
 	"github.com/twice-cli/twice/detect/review"
@@ -65,6 +66,55 @@ func EvidenceRef(ev detect.Evidence) string {
 // activity's code says when source was given. The
 // Markdown report writes each finding so, and the view copies one so (y).
 func AppendFindingMarkdown(b []byte, f *detect.Finding, c *review.CodeEvidence) []byte {
+	return appendFinding(b, f, c, "")
+}
+
+// AppendFindingTicket appends a finding as AppendFindingMarkdown does, for
+// a ticket pasted away from twice (the view's y): under its heading, the
+// run it was found in (id, workflow, app, project) and its console link,
+// or why there is none; and every id its text abbreviates ("8a4f2c71…")
+// written whole from ids (detect.WholeIDs).
+func AppendFindingTicket(b []byte, run *catalyst.Run, link string, f *detect.Finding, c *review.CodeEvidence, ids []string) []byte {
+	g := *f
+	g.Explanation = detect.WholeIDs(f.Explanation, ids)
+	g.Advice = detect.WholeIDs(f.Advice, ids)
+	g.Evidence = make([]detect.Evidence, len(f.Evidence))
+	for i, ev := range f.Evidence {
+		ev.Fact = ev.Fact.WholeIDs(ids)
+		g.Evidence[i] = ev
+	}
+	return appendFinding(b, &g, c, TicketRunLine(run, link))
+}
+
+// TicketRunLine names a run for a ticket, in Markdown: "Run order-7731
+// (CheckoutWorkflow), app payments, project default:
+// <https://catalyst.diagrid.io/…>"; an id the history does not name is
+// said to be unknown, and without a link the line says there is none.
+func TicketRunLine(run *catalyst.Run, link string) string {
+	named := func(what, v string) string {
+		if v == "" {
+			return what + " not named in this history"
+		}
+		return what + " " + Markdown(v)
+	}
+	s := named("Run", run.ID)
+	if run.Workflow != "" {
+		s += " (" + Markdown(run.Workflow) + ")"
+	}
+	project := run.Project.Name
+	if project == "" {
+		project = run.Project.UID
+	}
+	s += ", " + named("app", run.AppID) + ", " + named("project", project)
+	if link == "" {
+		return s + "; no console link (it needs the app id and the run id as plain ids)."
+	}
+	return s + ": <" + link + ">"
+}
+
+// appendFinding writes a finding's section; runLine, when set, follows
+// its heading.
+func appendFinding(b []byte, f *detect.Finding, c *review.CodeEvidence, runLine string) []byte {
 	line := func(parts ...string) {
 		for _, p := range parts {
 			b = append(b, p...)
@@ -76,6 +126,10 @@ func AppendFindingMarkdown(b []byte, f *detect.Finding, c *review.CodeEvidence) 
 		head += ", " + at
 	}
 	line(head, ")")
+	if runLine != "" {
+		line()
+		line(runLine)
+	}
 	if f.Invocation != "" {
 		line()
 		line("Invocation ", Markdown(f.Invocation), ".")
@@ -89,7 +143,7 @@ func AppendFindingMarkdown(b []byte, f *detect.Finding, c *review.CodeEvidence) 
 		line("Evidence:")
 		line()
 		for _, ev := range f.Evidence {
-			line("- ", EvidenceRef(ev), ": ", Markdown(ev.Fact))
+			line("- ", EvidenceRef(ev), ": ", Markdown(Fact(ev.Fact)))
 		}
 	}
 	if f.Advice != "" {

@@ -1,10 +1,13 @@
 package runlist
 
 import (
+	"time"
+
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/twice-cli/twice/tui/common"
+	"github.com/twice-cli/twice/tui/list"
 )
 
 // The run list's states, for its bindings (common.Scope).
@@ -63,9 +66,9 @@ func (m *Model) bindings() []common.Binding {
 		move(k.Up), move(k.Down), move(k.Top), move(k.Bottom), move(k.PageDown), move(k.PageUp),
 		{Key: as(k.Enter, "enter", "open run"), Group: common.GroupRunList, In: shown, Bar: inList, Do: m.open},
 		{Key: k.Filter, Group: common.GroupFilter, In: shown, Bar: inList, Do: m.startFilter},
-		{Key: k.Failed, Group: common.GroupFilter, In: shown, Bar: inList, Do: m.toggle(&m.failed)},
-		{Key: k.Retried, Group: common.GroupFilter, In: shown, Do: m.toggle(&m.retried)},
-		{Key: k.Flagged, Group: common.GroupFilter, In: shown, Bar: inList, Do: m.toggle(&m.flagged)},
+		{Key: k.Failed, Group: common.GroupFilter, In: shown, Bar: inList, Do: m.toggle(list.Failed)},
+		{Key: k.Retried, Group: common.GroupFilter, In: shown, Do: m.toggle(list.Retried)},
+		{Key: k.Flagged, Group: common.GroupFilter, In: shown, Bar: inList, Do: m.toggle(list.Flagged)},
 		{Key: as(k.Back, "esc", "clear filter"), Group: common.GroupRunList, In: shown, Do: m.clearFilter},
 		{Key: k.Sort, Group: common.GroupRunList, In: shown, Bar: inList, Do: m.openSort},
 		// The run keys, which the root handles: R lists the runs again
@@ -89,7 +92,7 @@ func (m *Model) refreshHint() key.Help {
 
 // move moves the cursor.
 func (m *Model) move(msg tea.KeyPressMsg) tea.Cmd {
-	m.tbl.Update(msg, &m.c.Keys)
+	m.list.Table().Update(msg, &m.c.Keys)
 	return nil
 }
 
@@ -104,7 +107,7 @@ func (m *Model) open(tea.KeyPressMsg) tea.Cmd {
 // startFilter opens the filter line on the query.
 func (m *Model) startFilter(tea.KeyPressMsg) tea.Cmd {
 	m.typing = true
-	m.input.SetValue(m.query)
+	m.input.SetValue(m.filter.Query)
 	return nil
 }
 
@@ -117,34 +120,31 @@ func (m *Model) keepFilter(tea.KeyPressMsg) tea.Cmd {
 // clearQuery closes the filter line and clears the query.
 func (m *Model) clearQuery(tea.KeyPressMsg) tea.Cmd {
 	m.typing = false
-	m.query = ""
-	m.apply()
-	return nil
+	m.filter.Query = ""
+	return m.apply()
 }
 
 // typeFilter edits the query, applied as it is typed.
 func (m *Model) typeFilter(msg tea.KeyPressMsg) tea.Cmd {
 	if m.input.Update(msg) {
-		m.query = m.input.Value()
-		m.apply()
+		m.filter.Query = m.input.Value()
+		return m.apply()
 	}
 	return nil
 }
 
 // toggle returns the handler that flips a filter toggle.
-func (m *Model) toggle(on *bool) func(tea.KeyPressMsg) tea.Cmd {
+func (m *Model) toggle(t list.Flags) func(tea.KeyPressMsg) tea.Cmd {
 	return func(tea.KeyPressMsg) tea.Cmd {
-		*on = !*on
-		m.apply()
-		return nil
+		m.filter = m.filter.Toggle(t)
+		return m.apply()
 	}
 }
 
 // clearFilter clears the query and the toggles.
 func (m *Model) clearFilter(tea.KeyPressMsg) tea.Cmd {
-	m.query, m.failed, m.retried, m.flagged = "", false, false, false
-	m.apply()
-	return nil
+	m.filter = list.Filter{}
+	return m.apply()
 }
 
 // openSort opens the sort menu.
@@ -163,14 +163,11 @@ func (m *Model) cancelSort(tea.KeyPressMsg) tea.Cmd {
 // (again: reversed); the menu closes.
 func (m *Model) pickSort(msg tea.KeyPressMsg) tea.Cmd {
 	m.sorting = false
-	for i, s := range sortKeys {
-		if msg.Text == s.key {
-			if m.sort.col == i {
-				m.sort.desc = !m.sort.desc
-			} else {
-				m.sort = sortState{col: i, desc: i == sortStarted || i == sortFindings || i == sortDuration}
-			}
-			m.apply()
+	cols := m.sorts(nil, time.Time{})
+	for i, c := range cols {
+		if msg.Text == c.Key {
+			m.list.PickSort(i, cols)
+			return m.apply()
 		}
 	}
 	return nil

@@ -1,6 +1,7 @@
 package runlist
 
 import (
+	"fmt"
 	"regexp"
 	"strings"
 	"testing"
@@ -15,6 +16,7 @@ import (
 	"github.com/twice-cli/twice/tui/common"
 	"github.com/twice-cli/twice/tui/format"
 	"github.com/twice-cli/twice/tui/internal/tuitest"
+	"github.com/twice-cli/twice/tui/list"
 	"github.com/twice-cli/twice/tui/style"
 )
 
@@ -51,8 +53,8 @@ func press(m *Model, keys ...string) tea.Cmd {
 
 func shownIDs(m *Model) []string {
 	var out []string
-	for _, i := range m.shown {
-		out = append(out, m.runs[i].ID)
+	for i := range m.list.Len() {
+		out = append(out, m.runs[m.list.At(i).Item].ID)
 	}
 	return out
 }
@@ -88,7 +90,7 @@ func TestSortFilterToggles(t *testing.T) {
 	}
 	press(m, "esc")
 	press(m, "!")
-	if len(m.shown) != 0 {
+	if m.list.Len() != 0 {
 		t.Fatalf("flagged only before any analysis shows %v", shownIDs(m))
 	}
 	m.SetSummary(Key(runs()[0]), Summarize(&detect.Report{
@@ -257,19 +259,19 @@ func TestAboutTheSelectedRun(t *testing.T) {
 	if strings.Contains(m.View(), "ChargeCard's first") {
 		t.Errorf("a run without a description shows another's")
 	}
-	if m.tbl.Height() != 21-2-aboutHeightFor(m) {
-		t.Errorf("the rows get %d lines", m.tbl.Height())
+	if m.list.Table().Height() != 21-2-aboutHeightFor(m) {
+		t.Errorf("the rows get %d lines", m.list.Table().Height())
 	}
 
 	short := newList(80, 12)
 	short.SetRuns(catalyst.RunList{Runs: demoRuns()})
-	if strings.Contains(short.View(), "A clean run") || short.tbl.Height() != 10 {
+	if strings.Contains(short.View(), "A clean run") || short.list.Table().Height() != 10 {
 		t.Errorf("a short pane keeps room for the description:\n%s", short.View())
 	}
 	plain := newList(80, 21)
 	plain.SetRuns(catalyst.RunList{Runs: runs()})
-	if plain.tbl.Height() != 19 {
-		t.Errorf("runs without descriptions lose %d rows to them", 19-plain.tbl.Height())
+	if plain.list.Table().Height() != 19 {
+		t.Errorf("runs without descriptions lose %d rows to them", 19-plain.list.Table().Height())
 	}
 }
 
@@ -366,5 +368,40 @@ func TestISOTimesAreNeverCut(t *testing.T) {
 		if w >= 100 && !strings.Contains(view, "2026-08-20T09:14:03Z") {
 			t.Errorf("width %d: the start is not shown:\n%s", w, view)
 		}
+	}
+}
+
+// TestLongRunListSortsOffTheUIGoroutine: past list.SyncRows runs, the list
+// is sorted and filtered in the commands SetRuns and the keys return (as
+// the run view's tabs are), reading a snapshot of the summaries.
+func TestLongRunListSortsOffTheUIGoroutine(t *testing.T) {
+	base := tuitest.ChargeRun("COMPLETED")
+	rs := make([]catalyst.Run, list.SyncRows+10)
+	for i := range rs {
+		r := base
+		r.ID = fmt.Sprintf("run-%06d", i)
+		r.CreatedAt = base.CreatedAt.Add(time.Duration(i) * time.Second)
+		if i%1000 == 7 {
+			r.Status = "ORCHESTRATION_STATUS_FAILED"
+		}
+		rs[i] = r
+	}
+	m := newList(120, 20)
+	cmd := m.SetRuns(catalyst.RunList{Runs: rs})
+	if cmd == nil {
+		t.Fatal("a long list was sorted on the UI goroutine")
+	}
+	m.Update(cmd())
+	if got := shownIDs(m)[0]; got != "run-100009" {
+		t.Fatalf("newest first: %s", got)
+	}
+	cmd = press(m, "f")
+	if cmd == nil || !strings.Contains(m.View(), "filter: failed") {
+		t.Fatal("the failed toggle on a long list ran on the key press")
+	}
+	m.SetSummary(Key(rs[7]), Summary{Findings: 1, Worst: detect.SeverityHigh}) // meanwhile
+	m.Update(cmd())
+	if ids := shownIDs(m); len(ids) != 101 || ids[0] != "run-100007" {
+		t.Fatalf("failed only: %d runs, first %v", len(ids), ids[:1])
 	}
 }

@@ -6,6 +6,7 @@ import (
 
 	"github.com/twice-cli/twice/detect"
 	"github.com/twice-cli/twice/tui/internal/tuitest"
+	"github.com/twice-cli/twice/tui/list"
 )
 
 // TestOwnMessagesReachOnlyTheirView: every pane on the root's stack sees
@@ -13,7 +14,7 @@ import (
 // filter result or a jump sent by one view, delivered to another (a run
 // opened after it, or one below it on the stack), changes nothing there.
 func TestOwnMessagesReachOnlyTheirView(t *testing.T) {
-	h := tuitest.Big(syncRows + 5000)
+	h := tuitest.Big(list.SyncRows + 5000)
 	x := NewIndex(h, &detect.Report{})
 	a, b := newView(120, 40), newView(120, 40)
 	for _, m := range []*Model{a, b} {
@@ -23,11 +24,11 @@ func TestOwnMessagesReachOnlyTheirView(t *testing.T) {
 	fromA := a.Update(keyPress("f"))()
 	b.Update(keyPress("f")) // b waits for its own result, with the same request number
 	b.Update(fromA)
-	if ev := b.tabs[TabEvents].(*eventsTab); ev.list.matched != nil || !ev.list.pending || !strings.Contains(b.View(), "filtering…") {
-		t.Fatalf("another view's filter result was applied (matched %v, pending %v)", ev.list.matched != nil, ev.list.pending)
+	if ev := b.tabs[TabEvents].(*eventsTab); ev.rows.Shown() != h.Len() || !ev.rows.Pending() || !strings.Contains(b.View(), "filtering…") {
+		t.Fatalf("another view's filter result was applied (shown %d, pending %v)", ev.rows.Shown(), ev.rows.Pending())
 	}
 	a.Update(fromA)
-	if ev := a.tabs[TabEvents].(*eventsTab); ev.list.matched == nil || ev.list.pending {
+	if ev := a.tabs[TabEvents].(*eventsTab); ev.rows.Shown() == h.Len() || ev.rows.Pending() {
 		t.Fatalf("the view's own filter result was not applied")
 	}
 

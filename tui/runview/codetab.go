@@ -8,23 +8,17 @@ import (
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
 
+	"github.com/twice-cli/twice/detect"
 	"github.com/twice-cli/twice/detect/review"
 	"github.com/twice-cli/twice/tui/common"
 	"github.com/twice-cli/twice/tui/format"
+	"github.com/twice-cli/twice/tui/list"
 	"github.com/twice-cli/twice/tui/table"
 )
 
 // showExcerptMsg widens the detail pane to the whole screen and gives it
 // the keys (enter on a Code row: the excerpt in full).
 type showExcerptMsg struct{ to *viewData }
-
-// jumpToCodeMsg selects an activity's Code row (enter on a finding's code
-// evidence): the row at loc when there is one, else the activity's first.
-type jumpToCodeMsg struct {
-	to       *viewData
-	activity string
-	loc      review.Location
-}
 
 // EditMsg asks the root to open a source file at a line in the user's
 // editor (e on the Code tab). With File "", there is nothing to open and
@@ -44,15 +38,10 @@ type EditMsg struct {
 // row's excerpt, e opens its line in the editor.
 type codeTab struct {
 	d    *viewData
-	list rowList
-	// kept is the selected row remembered across a reload (-1: none).
-	kept    int32
-	keptOff int
+	rows list.Model
 }
 
-func newCodeTab(d *viewData) *codeTab {
-	return &codeTab{d: d, kept: -1, list: rowList{tab: TabCode}}
-}
+func newCodeTab(d *viewData) *codeTab { return &codeTab{d: d} }
 
 // code returns the index's Code rows, nil while detect runs.
 func (t *codeTab) code() *codeIndex {
@@ -81,24 +70,24 @@ func codeColumns(ci *codeIndex) []table.Column {
 
 // sorts are the columns the Code tab sorts by; the first is the order the
 // run called the activities in.
-func (t *codeTab) sorts() []sortColumn {
+func (t *codeTab) sorts() []list.Column {
 	ci := t.code()
 	if ci == nil {
-		return []sortColumn{{key: "o", title: "CALL ORDER"}}
+		return []list.Column{{Key: "o", Title: "CALL ORDER"}}
 	}
 	rows, names := ci.rows, ci.names
-	return []sortColumn{
-		{key: "o", title: "CALL ORDER"},
+	return []list.Column{
+		{Key: "o", Title: "CALL ORDER"},
 		// Most severe first, then the rows that are not hazards: refusing
 		// writes, clean activities, activities not found.
-		{key: "v", title: "SEVERITY", compare: func(a, b int32) int {
+		{Key: "v", Title: "SEVERITY", Compare: func(a, b int32) int {
 			return cmp.Or(cmp.Compare(rows[b].severity, rows[a].severity), cmp.Compare(rows[a].kind, rows[b].kind))
 		}},
-		{key: "r", title: "RULE", compare: func(a, b int32) int { return strings.Compare(rows[a].rule, rows[b].rule) }},
-		{key: "a", title: "ACTIVITY", compare: func(a, b int32) int {
+		{Key: "r", Title: "RULE", Compare: func(a, b int32) int { return strings.Compare(rows[a].rule, rows[b].rule) }},
+		{Key: "a", Title: "ACTIVITY", Compare: func(a, b int32) int {
 			return strings.Compare(names[rows[a].activity], names[rows[b].activity])
 		}},
-		{key: "l", title: "LOCATION", compare: func(a, b int32) int {
+		{Key: "l", Title: "LOCATION", Compare: func(a, b int32) int {
 			la, lb := rows[a].loc, rows[b].loc
 			return cmp.Or(strings.Compare(la.File, lb.File), cmp.Compare(la.Line, lb.Line), cmp.Compare(la.Col, lb.Col))
 		}},
@@ -107,33 +96,20 @@ func (t *codeTab) sorts() []sortColumn {
 
 func (t *codeTab) title() string { return "Code" }
 
-func (t *codeTab) total() int {
-	if ci := t.code(); ci != nil {
-		return len(ci.rows)
+func (t *codeTab) list() *list.Model { return &t.rows }
+
+// source: the index's Code rows, once detect ran. A run's activities are
+// few: they are filtered on the UI goroutine.
+func (t *codeTab) source() list.Source {
+	ci := t.code()
+	if ci == nil {
+		return list.Source{Unknown: true, Columns: t.sorts()}
 	}
-	return 0
-}
-
-func (t *codeTab) count() string {
-	if t.d.idx == nil {
-		return "…"
+	return list.Source{
+		Len:     len(ci.rows),
+		Columns: t.sorts(),
+		Select:  selectBy(ci.flags, func(f list.Filter) *table.Query { return ci.terms.Prepare(f.Query) }),
 	}
-	return t.list.count()
-}
-
-func (t *codeTab) position() string { return t.list.position() }
-
-func (t *codeTab) setHeight(h int) { t.list.tbl.SetHeight(h) }
-
-func (t *codeTab) rowCount() int { return t.list.tbl.Len() }
-
-func (t *codeTab) table() *table.Model { return &t.list.tbl }
-
-func (t *codeTab) sortState() ([]sortColumn, sortState) { return t.sorts(), t.list.sort }
-
-func (t *codeTab) setSort(c int) tea.Cmd {
-	t.list.pickSort(c)
-	return t.apply(t.list.applied, t.list.selected())
 }
 
 // selected returns the selected row, nil for none.
@@ -142,79 +118,47 @@ func (t *codeTab) selected() *codeRow {
 	if ci == nil {
 		return nil
 	}
-	if r := t.list.selected(); r >= 0 && int(r) < len(ci.rows) {
+	if r := t.rows.SelectedItem(); r >= 0 && int(r) < len(ci.rows) {
 		return &ci.rows[r]
 	}
 	return nil
 }
 
-func (t *codeTab) remember() {
-	t.kept, t.keptOff = t.list.selected(), t.list.tbl.Offset()
-}
-
 // load shows the rows of a new analysis: on the same run (keep) the row
 // selected before, else the most severe hazard.
-func (t *codeTab) load(keep bool, f filterState) tea.Cmd {
-	t.list.reset(t.total())
-	t.list.tbl.SetCursor(0)
-	sel := int32(-1)
-	switch ci := t.code(); {
-	case keep && t.kept >= 0:
-		sel = t.kept
-	case ci != nil:
-		sel = ci.worst
+func (t *codeTab) load(keep bool, f list.Filter) tea.Cmd {
+	fallback := int32(-1)
+	if ci := t.code(); ci != nil {
+		fallback = ci.worst
 	}
-	cmd := t.apply(f, sel)
-	if keep && t.kept >= 0 && t.list.selected() == t.kept {
-		t.list.tbl.SetView(t.list.tbl.Cursor(), t.keptOff)
-	}
-	return cmd
+	return t.rows.Load(t.source(), f, keep, fallback)
 }
 
-func (t *codeTab) applyFilter(f filterState) tea.Cmd {
-	if f == t.list.applied && !t.list.pending {
+// showCode is the command that shows an activity's row in the Code tab:
+// the row at loc when there is one, else the activity's first.
+func (d *viewData) showCode(activity string, loc review.Location) tea.Cmd {
+	t, ok := tabOf[*codeTab](d)
+	ci := t.code()
+	if !ok || ci == nil {
 		return nil
 	}
-	return t.apply(f, t.list.selected())
-}
-
-// apply filters and sorts the rows, keeping row sel selected. A run's
-// activities are few: this never needs a command.
-func (t *codeTab) apply(f filterState, sel int32) tea.Cmd {
-	ci := t.code()
-	if ci == nil {
-		t.list.seq++
-		t.list.take(filterState{}, nil, table.NewOrder(0, nil, nil), -1)
-		return nil
-	}
-	prepare := func(f filterState) *table.Query { return ci.terms.Prepare(f.query) }
-	return t.list.apply(t.d, f, prepare, ci.flags, t.sorts(), sel)
-}
-
-// filteredRows takes the rows a filter command computed.
-func (t *codeTab) filteredRows(msg filteredMsg) { t.list.answer(msg) }
-
-// selectFor selects an activity's row at loc, else its first row; false
-// when the filter hides them all.
-func (t *codeTab) selectFor(activity string, loc review.Location) bool {
-	ci := t.code()
-	if ci == nil {
-		return false
-	}
-	first := int32(-1)
+	var at, first []list.Row
 	for i := range ci.rows {
 		r := &ci.rows[i]
 		if ci.names[r.activity] != activity {
 			continue
 		}
-		if loc.File != "" && r.loc == loc && t.list.selectRow(int32(i)) {
-			return true
+		if loc.File != "" && r.loc == loc && at == nil {
+			at = []list.Row{{Item: int32(i), Sub: -1}}
 		}
-		if first < 0 {
-			first = int32(i)
+		if first == nil {
+			first = []list.Row{{Item: int32(i), Sub: -1}}
 		}
 	}
-	return first >= 0 && t.list.selectRow(first)
+	if first == nil {
+		return nil
+	}
+	return d.show(t, nil, append(at, first...)...)
 }
 
 // bindings: enter shows the selected row's excerpt, whole screen (on an
@@ -282,17 +226,17 @@ func (t *codeTab) lines(width, height int) []string {
 		return t.d.analyzing(width)
 	case len(ci.rows) == 0:
 		return []string{"", " this run calls no activity: there is no code to look up"}
-	case t.list.tbl.Len() == 0 && !t.list.pending:
+	case t.rows.Len() == 0 && !t.rows.Pending():
 		return []string{"", " no code row matches the filter (esc clears it)"}
 	}
 	s := t.d.c.Styles
 	cols := codeColumns(ci)
-	cols, titles := sortedColumns(cols, t.sorts(), t.list.sort)
+	cols, titles := list.Mark(cols, t.sorts(), t.rows.SortState())
 	l := table.NewLayout(width-2, cols)
 	out := make([]string, 0, height)
 	out = append(out, s.Heading.Render("  "+l.Row(titles...)))
-	out = append(out, t.list.tbl.Lines(func(i int, selected bool) string {
-		ri := t.list.row(i)
+	out = append(out, t.rows.Table().Lines(func(i int, selected bool) string {
+		ri := t.rows.At(i).Item
 		r := &ci.rows[ri]
 		cursor := " "
 		if selected {
@@ -314,6 +258,19 @@ func (t *codeTab) lines(width, height int) []string {
 	return out
 }
 
+// legend explains the Code tab's marks.
+func (t *codeTab) legend() []common.Legend {
+	sev := format.SeverityGlyph(detect.SeverityHigh) + " " + format.SeverityGlyph(detect.SeverityMedium) +
+		" " + format.SeverityGlyph(detect.SeverityLow)
+	return []common.Legend{{Title: "Code", Marks: [][2]string{
+		{sev, "a hazard of the activity's code, by severity"},
+		{codeMark(&codeRow{kind: codeRefusal}), "a write that refuses its own duplicate"},
+		{codeMark(&codeRow{kind: codeClean}), "an activity with no hazard found"},
+		{codeMark(&codeRow{kind: codeNotFound}), "an activity the source does not define"},
+		{"›", "the hazard's line, in the excerpt"},
+	}}}
+}
+
 // codeMark is a row's SEVERITY cell: a hazard's severity, "✓ GUARD" for
 // a refusing write, "· NONE" for an activity with neither, "? ABSENT" for
 // one the source does not define.
@@ -333,12 +290,12 @@ func codeMark(r *codeRow) string {
 // gutter included: all but the message, which the detail pane shows whole
 // beside the excerpt, the tab's main content.
 func (t *codeTab) need(int) int {
-	cols, _ := sortedColumns(codeColumns(t.code()), t.sorts(), t.list.sort)
+	cols, _ := list.Mark(codeColumns(t.code()), t.sorts(), t.rows.SortState())
 	return 2 + table.Need(cols[:len(cols)-1], maxNameWant)
 }
 
 func (t *codeTab) selection() string {
-	r := t.list.selected()
+	r := t.rows.SelectedItem()
 	if r < 0 || t.code() == nil {
 		return ""
 	}
@@ -392,7 +349,7 @@ func (t *codeTab) describe() (string, []string) {
 		return "Code", []string{"not analyzed: " + format.Line(t.d.analysisErr)}
 	case r == nil && t.d.idx == nil:
 		return "Code", []string{"analyzing…"}
-	case r == nil && t.total() == 0:
+	case r == nil && t.rows.Total() == 0:
 		return "Code", []string{"this run calls no activity: there is no code to look up"}
 	case r == nil:
 		return "Code", []string{"no code row matches the filter"}

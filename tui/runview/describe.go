@@ -383,7 +383,7 @@ func describeFinding(d *viewData, fi int) (string, []string) {
 	if len(f.Evidence) > 0 {
 		b.heading("Evidence (its └ rows in the list: enter on one shows the event)")
 		for _, ev := range f.Evidence {
-			b.line("  " + eventRef(d.h, ev.Event) + ": " + format.Line(ev.Fact))
+			b.line("  " + eventRef(d.h, ev.Event) + ": " + format.Line(format.Fact(ev.Fact)))
 		}
 	}
 	if f.Advice != "" {
@@ -411,11 +411,11 @@ func describeEvidence(d *viewData, fi, ei int) (string, []string) {
 	f := &d.idx.Report.Findings[fi]
 	ev := f.Evidence[ei]
 	if ev.Event < 0 || ev.Event >= d.h.Len() {
-		return "Evidence", []string{format.Line(ev.Fact), "", "the event it names is not in this history"}
+		return "Evidence", []string{format.Line(format.Fact(ev.Fact)), "", "the event it names is not in this history"}
 	}
 	title, lines := describeEvent(d, ev.Event)
 	head := []string{
-		d.c.Styles.Label.Render("evidence:") + " " + format.Line(ev.Fact),
+		d.c.Styles.Label.Render("evidence:") + " " + format.Line(format.Fact(ev.Fact)),
 		d.c.Styles.Label.Render("press enter to show it in the Events tab"),
 		"",
 	}

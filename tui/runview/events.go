@@ -12,6 +12,7 @@ import (
 	"github.com/twice-cli/twice/catalyst"
 	"github.com/twice-cli/twice/tui/common"
 	"github.com/twice-cli/twice/tui/format"
+	"github.com/twice-cli/twice/tui/list"
 	"github.com/twice-cli/twice/tui/table"
 )
 
@@ -26,24 +27,19 @@ type eventCells struct {
 // named after it.
 type eventsTab struct {
 	d    *viewData
-	list rowList
-	// waiting is set when a filter is asked for before the index exists.
-	waiting bool
+	rows list.Model
 	// seen is the widest cells of the rows shown since the run loaded:
 	// the columns take that width (it only grows, so the layout does not
 	// shift back and forth while scrolling).
-	seen eventWidths
-	// keptEvent and keptOffset are the selection remembered across a
-	// reload.
-	keptEvent, keptOffset int
-	cache                 table.Cache[eventCells]
+	seen  eventWidths
+	cache table.Cache[eventCells]
 	// cachedFor is the index the cached names were made with: the names of
 	// completion rows come with it.
 	cachedFor *Index
 }
 
 func newEventsTab(d *viewData) *eventsTab {
-	return &eventsTab{d: d, list: rowList{tab: TabEvents}}
+	return &eventsTab{d: d}
 }
 
 // eventWidths are the widths the Events tab's variable cells need (0:
@@ -87,9 +83,9 @@ func (t *eventsTab) widths() eventWidths {
 	if t.d.h == nil {
 		return t.seen
 	}
-	from, to := t.list.tbl.Window()
+	from, to := t.rows.Table().Window()
 	for i := from; i < to; i++ {
-		c := t.cells(int(t.list.row(i)))
+		c := t.cells(int(t.rows.At(i).Item))
 		t.seen.exec = max(t.seen.exec, format.Width(c.exec))
 		t.seen.elapsed = max(t.seen.elapsed, format.Width(c.elapsed))
 		t.seen.details = max(t.seen.details, format.Width(c.details), 1)
@@ -99,7 +95,7 @@ func (t *eventsTab) widths() eventWidths {
 
 // sorts are the columns the Events tab sorts by; the first is history
 // order.
-func (t *eventsTab) sorts() []sortColumn {
+func (t *eventsTab) sorts() []list.Column {
 	h := t.d.h
 	var callOf []int32
 	if t.d.idx != nil {
@@ -117,62 +113,52 @@ func (t *eventsTab) sorts() []sortColumn {
 		}
 		return int64(h.At(int(i)).Timestamp.Sub(h.At(int(i - 1)).Timestamp))
 	}
-	return []sortColumn{
-		{key: "#", title: "#"},
-		{key: "t", title: "TYPE", compare: func(a, b int32) int {
+	return []list.Column{
+		{Key: "#", Title: "#"},
+		{Key: "t", Title: "TYPE", Compare: func(a, b int32) int {
 			return strings.Compare(h.At(int(a)).TypeLabel(), h.At(int(b)).TypeLabel())
 		}},
-		{key: "n", title: "NAME", compare: func(a, b int32) int { return strings.Compare(name(a), name(b)) }},
-		{key: "i", title: "EVENTID", compare: func(a, b int32) int { return cmp.Compare(h.At(int(a)).ID, h.At(int(b)).ID) }},
-		{key: "x", title: "EXECUTION_ID", compare: func(a, b int32) int {
+		{Key: "n", Title: "NAME", Compare: func(a, b int32) int { return strings.Compare(name(a), name(b)) }},
+		{Key: "i", Title: "EVENTID", Compare: func(a, b int32) int { return cmp.Compare(h.At(int(a)).ID, h.At(int(b)).ID) }},
+		{Key: "x", Title: "EXECUTION_ID", Compare: func(a, b int32) int {
 			return strings.Compare(h.At(int(a)).ExecutionID, h.At(int(b)).ExecutionID)
 		}},
-		{key: "e", title: "ELAPSED", compare: func(a, b int32) int { return cmp.Compare(gap(a), gap(b)) }},
+		{Key: "e", Title: "ELAPSED", Compare: func(a, b int32) int { return cmp.Compare(gap(a), gap(b)) }},
 	}
 }
 
 func (t *eventsTab) title() string { return "Events" }
 
-func (t *eventsTab) total() int {
-	if t.d.h == nil {
-		return 0
+func (t *eventsTab) list() *list.Model { return &t.rows }
+
+// source: every event; filtered and sorted once the index is built.
+func (t *eventsTab) source() list.Source {
+	h, x := t.d.h, t.d.idx
+	if h == nil {
+		return list.Source{}
 	}
-	return t.d.h.Len()
-}
-
-func (t *eventsTab) count() string { return t.list.count() }
-
-func (t *eventsTab) position() string {
-	if t.waiting {
-		return ""
+	src := list.Source{Len: h.Len(), Columns: t.sorts()}
+	if x == nil {
+		// Filters need the index: every event is shown, in order, until
+		// it arrives.
+		return src
 	}
-	return t.list.position()
+	src.Select = selectBy(x.eventFlags, func(f list.Filter) *table.Query {
+		p := x.eventTerms.Prepare(f.Query)
+		if f.Query != "" {
+			p.Extra = eventExtra(h, x.eventFlags, searchForm(f.Query))
+		}
+		return p
+	})
+	return src
 }
 
-func (t *eventsTab) sortState() (cols []sortColumn, s sortState) { return t.sorts(), t.list.sort }
-
-func (t *eventsTab) setSort(c int) tea.Cmd {
-	t.list.pickSort(c)
-	return t.resort()
-}
-
-func (t *eventsTab) setHeight(h int) { t.list.tbl.SetHeight(h) }
-
-func (t *eventsTab) rowCount() int { return t.list.tbl.Len() }
-
-func (t *eventsTab) table() *table.Model { return &t.list.tbl }
-
-func (t *eventsTab) remember() {
-	t.keptEvent, t.keptOffset = int(t.list.selected()), t.list.tbl.Offset()
-}
-
-func (t *eventsTab) load(keep bool, f filterState) tea.Cmd {
+func (t *eventsTab) load(keep bool, f list.Filter) tea.Cmd {
 	if !keep {
 		// A new run, or a new generation of it: nothing cached holds.
 		// (A poll that only appends keeps the cache: a row depends on its
 		// event and the one before it, which did not change.)
 		t.cache.Reset()
-		t.keptEvent, t.keptOffset = -1, 0
 		t.seen = eventWidths{}
 	}
 	if t.cachedFor != t.d.idx {
@@ -180,55 +166,19 @@ func (t *eventsTab) load(keep bool, f filterState) tea.Cmd {
 		t.cache.Reset()
 		t.cachedFor = t.d.idx
 	}
-	t.waiting = false
-	t.list.reset(t.total())
-	t.list.tbl.SetCursor(0)
-	cmd := t.apply(f, int32(t.keptEvent))
-	if t.keptEvent >= 0 {
-		t.list.tbl.SetView(t.list.tbl.Cursor(), t.keptOffset)
+	return t.rows.Load(t.source(), f, keep, -1)
+}
+
+// showEvent is the command that shows event ev in the Events tab.
+func (d *viewData) showEvent(ev int) tea.Cmd {
+	if t, ok := tabOf[*eventsTab](d); ok && d.h != nil && ev >= 0 && ev < d.h.Len() {
+		return d.show(t, nil, list.Row{Item: int32(ev), Sub: -1})
 	}
-	return cmd
+	return nil
 }
 
 // selectedEvent returns the selected event's position, or -1.
-func (t *eventsTab) selectedEvent() int { return int(t.list.selected()) }
-
-func (t *eventsTab) applyFilter(f filterState) tea.Cmd {
-	if f == t.list.applied && !t.waiting && !t.list.pending {
-		return nil
-	}
-	return t.apply(f, t.list.selected())
-}
-
-// resort applies a new sort to the rows shown.
-func (t *eventsTab) resort() tea.Cmd { return t.apply(t.list.applied, t.list.selected()) }
-
-func (t *eventsTab) apply(f filterState, sel int32) tea.Cmd {
-	x := t.d.idx
-	if x == nil {
-		// Filters need the index; show every event until it arrives.
-		t.waiting = f.active()
-		t.list.seq++
-		t.list.take(filterState{}, nil, table.NewOrder(t.total(), nil, nil), sel)
-		return nil
-	}
-	t.waiting = false
-	h := t.d.h
-	prepare := func(f filterState) *table.Query {
-		p := x.eventTerms.Prepare(f.query)
-		if f.query != "" {
-			p.Extra = eventExtra(h, x.eventFlags, searchForm(f.query))
-		}
-		return p
-	}
-	return t.list.apply(t.d, f, prepare, x.eventFlags, t.sorts(), sel)
-}
-
-// filteredRows takes the rows a filter command computed.
-func (t *eventsTab) filteredRows(msg filteredMsg) { t.list.answer(msg) }
-
-// selectEvent puts the cursor on event ev; false when the filter hides it.
-func (t *eventsTab) selectEvent(ev int) bool { return t.list.selectRow(int32(ev)) }
+func (t *eventsTab) selectedEvent() int { return int(t.rows.SelectedItem()) }
 
 // bindings: enter on an event of a child workflow opens the child's run.
 func (t *eventsTab) bindings() []common.Binding {
@@ -259,7 +209,7 @@ func (t *eventsTab) lines(width, height int) []string {
 	if h.Len() == 0 {
 		return []string{"", " this history has no events"}
 	}
-	if t.list.applied.active() && !t.list.pending && t.list.tbl.Len() == 0 {
+	if t.rows.Applied().Active() && !t.rows.Pending() && t.rows.Len() == 0 {
 		return []string{"", " no event matches the filter (esc clears it)"}
 	}
 	gutter := 2
@@ -271,12 +221,12 @@ func (t *eventsTab) lines(width, height int) []string {
 	s := t.d.c.Styles
 	out := make([]string, 0, height)
 	head := "  " + l.Row(titles...)
-	if t.waiting {
+	if t.rows.Waiting() {
 		head = format.Pad(" "+t.d.spinner+" analyzing: the filter applies when it finishes", width)
 	}
 	out = append(out, s.Heading.Render(head))
-	out = append(out, t.list.tbl.Lines(func(i int, selected bool) string {
-		ev := int(t.list.row(i))
+	out = append(out, t.rows.Table().Lines(func(i int, selected bool) string {
+		ev := int(t.rows.At(i).Item)
 		c := t.cells(ev)
 		mark := " "
 		if t.d.isNew(ev) {
@@ -325,7 +275,7 @@ func (t *eventsTab) layout(width int) table.Layout {
 // columns are the Events tab's columns for the rows seen, the sorted one
 // marked.
 func (t *eventsTab) columns() []table.Column {
-	cols, _ := sortedColumns(eventColumns(t.d.h.Len(), t.d.idx, t.d.withheldHeading(), t.widths()), t.sorts(), t.list.sort)
+	cols, _ := list.Mark(eventColumns(t.d.h.Len(), t.d.idx, t.d.withheldHeading(), t.widths()), t.sorts(), t.rows.SortState())
 	return cols
 }
 

@@ -1,23 +1,20 @@
 package runview
 
 import (
+	"github.com/twice-cli/twice/tui/list"
 	"github.com/twice-cli/twice/tui/table"
 )
 
-// syncRows is the list size up to which a filter runs on the UI goroutine
-// (well under a millisecond). Larger lists are filtered by a command, so a
-// keystroke never waits for a million rows: the old rows stay on screen,
-// marked "filtering…", until the new ones arrive.
-const syncRows = 100_000
-
-// selectRows returns the rows of a list matching f (p is its query): from
-// the rows in from when it is not nil (f narrows the filter that produced
-// them), else from every row. It allocates its result and reads the index
-// only, so it can run off the UI goroutine.
-func selectRows(p *table.Query, flags []uint8, f filterState, from []int32) []int32 {
-	size := len(from)
-	if from == nil {
-		size = min(len(flags), 1024)
+// selectBy returns a list source's Select over an index's rows: flags are
+// the rows' flags (the toggles'), and prepare makes a filter's query (the
+// rows' terms, and what else a tab searches: a payload). It reads the
+// index only, so it can run off the UI goroutine.
+func selectBy(flags []uint8, prepare func(f list.Filter) *table.Query) func(list.Filter, []int32) []int32 {
+	return func(f list.Filter, from []int32) []int32 {
+		size := len(from)
+		if from == nil {
+			size = min(len(flags), 1024)
+		}
+		return prepare(f).Select(make([]int32, 0, size), flags, uint8(f.Need), from)
 	}
-	return p.Select(make([]int32, 0, size), flags, f.flags(), from)
 }

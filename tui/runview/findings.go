@@ -2,7 +2,6 @@ package runview
 
 import (
 	"cmp"
-	"sort"
 	"strconv"
 	"strings"
 
@@ -14,78 +13,39 @@ import (
 	"github.com/twice-cli/twice/detect"
 	"github.com/twice-cli/twice/tui/common"
 	"github.com/twice-cli/twice/tui/format"
+	"github.com/twice-cli/twice/tui/list"
 	"github.com/twice-cli/twice/tui/table"
 )
 
-// findRow is one row of the Findings tab: a finding, or one of its evidence
-// lines (ev ≥ 0).
-type findRow struct{ f, ev int32 }
-
 // findingsTab lists the findings, most severe first (or sorted by a
-// column), each followed by its evidence; enter on evidence shows its
-// event, enter on a finding its invocation. Its findings are filtered and
-// sorted as the other lists are (rowList; a run of a million events has
-// tens of thousands), and its rows are those findings with their evidence
-// between them (findRows).
+// column), each followed by its evidence (and, with source given, its code
+// row); enter on evidence shows its event, enter on a finding its
+// invocation. Its findings are filtered and sorted as the other lists are
+// (a run of a million events has tens of thousands), and its lines are
+// those findings with their evidence between them (list.Dense): a line is
+// a list.Row of a finding (Item) and its evidence line (Sub, -1 for the
+// finding's own).
 type findingsTab struct {
-	d       *viewData
-	list    rowList
-	rows    findRows
-	kept    findRow
-	keptOff int
+	d    *viewData
+	rows list.Model
 }
 
 func newFindingsTab(d *viewData) *findingsTab {
-	return &findingsTab{d: d, kept: findRow{-1, -1}, list: rowList{tab: TabFindings, syncMax: syncFindings}}
+	t := &findingsTab{d: d}
+	t.rows.SyncMax = syncFindings
+	t.rows.Lines = func(order table.Order) list.Layout {
+		var fs []detect.Finding
+		if t.d.idx != nil {
+			fs = t.d.idx.Report.Findings
+		}
+		return list.Dense(order, func(f int32) int { return len(fs[f].Evidence) + t.codeRows(f) })
+	}
+	return t
 }
 
 // syncFindings is the number of findings up to which a filter runs on the
 // UI goroutine: a finding's search text (its evidence) is long.
 const syncFindings = 2048
-
-// findRows maps list positions of the Findings tab to rows: each finding
-// shown, then its evidence lines. start holds each shown finding's row, so
-// a lookup is a binary search, whatever the number of findings.
-type findRows struct {
-	order table.Order
-	start []int32
-	n     int
-}
-
-// newFindRows lays out the findings in order, each followed by evidence(f)
-// rows.
-func newFindRows(order table.Order, evidence func(f int32) int) findRows {
-	r := findRows{order: order, start: make([]int32, order.Len())}
-	for p := range r.start {
-		r.start[p] = int32(r.n)
-		r.n += 1 + evidence(order.At(p))
-	}
-	return r
-}
-
-// at returns the row at list position p.
-func (r *findRows) at(p int) findRow {
-	k := sort.Search(len(r.start), func(i int) bool { return int(r.start[i]) > p }) - 1
-	return findRow{r.order.At(k), int32(p) - r.start[k] - 1}
-}
-
-// find returns the list position of row x (of its finding when the
-// evidence line does not exist); false when the finding is not shown.
-func (r *findRows) find(x findRow) (int, bool) {
-	k, ok := r.order.Find(x.f)
-	if !ok {
-		return 0, false
-	}
-	p := int(r.start[k])
-	next := r.n
-	if k+1 < len(r.start) {
-		next = int(r.start[k+1])
-	}
-	if x.ev >= 0 && p+1+int(x.ev) < next {
-		return p + 1 + int(x.ev), true
-	}
-	return p, true
-}
 
 // findingColumns are the Findings tab's columns: the finding's stable id
 // (what JSON output and the docs call it) and the activity get what they
@@ -105,16 +65,16 @@ func findingColumns(x *Index) []table.Column {
 
 // sorts are the columns the Findings tab sorts by; the first is the
 // report's order, most severe first.
-func (t *findingsTab) sorts() []sortColumn {
+func (t *findingsTab) sorts() []list.Column {
 	if t.d.idx == nil {
-		return []sortColumn{{key: "v", title: "SEVERITY"}}
+		return []list.Column{{Key: "v", Title: "SEVERITY"}}
 	}
 	fs := t.d.idx.Report.Findings
-	return []sortColumn{
-		{key: "v", title: "SEVERITY"},
-		{key: "f", title: "FINDING", compare: func(a, b int32) int { return strings.Compare(string(fs[a].ID), string(fs[b].ID)) }},
-		{key: "a", title: "ACTIVITY", compare: func(a, b int32) int { return strings.Compare(fs[a].Activity, fs[b].Activity) }},
-		{key: "c", title: "CONFIDENCE", compare: func(a, b int32) int {
+	return []list.Column{
+		{Key: "v", Title: "SEVERITY"},
+		{Key: "f", Title: "FINDING", Compare: func(a, b int32) int { return strings.Compare(string(fs[a].ID), string(fs[b].ID)) }},
+		{Key: "a", Title: "ACTIVITY", Compare: func(a, b int32) int { return strings.Compare(fs[a].Activity, fs[b].Activity) }},
+		{Key: "c", Title: "CONFIDENCE", Compare: func(a, b int32) int {
 			return cmp.Compare(confidenceRank(fs[a].Confidence), confidenceRank(fs[b].Confidence))
 		}},
 	}
@@ -131,124 +91,31 @@ func confidenceRank(c detect.Confidence) int {
 	return 0
 }
 
-func (t *findingsTab) sortState() ([]sortColumn, sortState) { return t.sorts(), t.list.sort }
-
-func (t *findingsTab) setSort(c int) tea.Cmd {
-	t.list.pickSort(c)
-	return t.apply(t.list.applied, t.selectedFinding())
-}
-
-func (t *findingsTab) table() *table.Model { return &t.list.tbl }
-
 func (t *findingsTab) title() string { return "Findings" }
 
-func (t *findingsTab) total() int {
-	if t.d.idx == nil {
-		return 0
-	}
-	return len(t.d.idx.Report.Findings)
-}
+func (t *findingsTab) list() *list.Model { return &t.rows }
 
-func (t *findingsTab) count() string {
-	if t.d.idx == nil {
-		return "…"
-	}
-	return t.list.count()
-}
-
-func (t *findingsTab) position() string { return t.list.position() }
-
-func (t *findingsTab) setHeight(h int) { t.list.tbl.SetHeight(h) }
-
-func (t *findingsTab) rowCount() int { return t.list.tbl.Len() }
-
-func (t *findingsTab) selected() (findRow, bool) {
-	c := t.list.tbl.Cursor()
-	if c < 0 || c >= t.rows.n {
-		return findRow{}, false
-	}
-	return t.rows.at(c), true
-}
-
-// selectedFinding is the selected row's finding, -1 for none.
-func (t *findingsTab) selectedFinding() int32 {
-	if r, ok := t.selected(); ok {
-		return r.f
-	}
-	return -1
-}
-
-func (t *findingsTab) remember() {
-	t.kept, t.keptOff = findRow{-1, -1}, t.list.tbl.Offset()
-	if r, ok := t.selected(); ok {
-		t.kept = r
-	}
-}
-
-func (t *findingsTab) load(keep bool, f filterState) tea.Cmd {
-	t.list.reset(t.total())
-	t.buildRows()
-	t.list.tbl.SetCursor(0)
-	sel := int32(-1)
-	if keep && t.kept.f >= 0 {
-		sel = t.kept.f
-	}
-	cmd := t.apply(f, sel)
-	if keep && t.kept.f >= 0 && t.selectRow(t.kept) {
-		t.list.tbl.SetView(t.list.tbl.Cursor(), t.keptOff)
-	}
-	return cmd
-}
-
-// applyFilter shows the findings matching f.
-func (t *findingsTab) applyFilter(f filterState) tea.Cmd {
-	if f == t.list.applied && !t.list.pending {
-		return nil
-	}
-	return t.apply(f, t.selectedFinding())
-}
-
-// apply filters and sorts the findings (in a command for many), keeping
-// finding sel selected.
-func (t *findingsTab) apply(f filterState, sel int32) tea.Cmd {
+// source: the report's findings, once detect ran.
+func (t *findingsTab) source() list.Source {
 	x := t.d.idx
 	if x == nil {
-		t.list.seq++
-		t.list.take(filterState{}, nil, table.NewOrder(0, nil, nil), -1)
-		t.buildRows()
-		return nil
+		return list.Source{Unknown: true, Columns: t.sorts()}
 	}
-	prepare := func(f filterState) *table.Query { return x.findTerms.Prepare(f.query) }
-	cmd := t.list.apply(t.d, f, prepare, x.findFlags, t.sorts(), sel)
-	if cmd != nil {
-		return cmd // the rows stay until the command answers
-	}
-	t.buildRows()
-	if sel >= 0 {
-		t.selectRow(findRow{sel, -1})
-	}
-	return nil
-}
-
-// filteredRows takes the findings a filter command kept.
-func (t *findingsTab) filteredRows(msg filteredMsg) {
-	if t.list.answer(msg) {
-		sel := t.list.sel
-		t.buildRows()
-		if sel >= 0 {
-			t.selectRow(findRow{sel, -1})
-		}
+	return list.Source{
+		Len:     len(x.Report.Findings),
+		Columns: t.sorts(),
+		Select:  selectBy(x.findFlags, func(f list.Filter) *table.Query { return x.findTerms.Prepare(f.Query) }),
 	}
 }
 
-// buildRows lays out the findings shown with their evidence.
-func (t *findingsTab) buildRows() {
-	var fs []detect.Finding
-	if t.d.idx != nil {
-		fs = t.d.idx.Report.Findings
-	}
-	t.rows = newFindRows(t.list.order, func(f int32) int { return len(fs[f].Evidence) + t.codeRows(f) })
-	t.list.tbl.SetLen(t.rows.n)
+// selected returns the selected line, false for none.
+func (t *findingsTab) selected() (list.Row, bool) {
+	r := t.rows.Selected()
+	return r, r.Item >= 0 && t.d.idx != nil
+}
+
+func (t *findingsTab) load(keep bool, f list.Filter) tea.Cmd {
+	return t.rows.Load(t.source(), f, keep, -1)
 }
 
 // codeRows is the number of code rows finding f has: one, after its
@@ -265,18 +132,9 @@ func (t *findingsTab) codeRows(f int32) int {
 	return 0
 }
 
-// isCode reports whether row r is its finding's code row.
-func (t *findingsTab) isCode(r findRow) bool {
-	return r.ev >= 0 && int(r.ev) == len(t.d.idx.Report.Findings[r.f].Evidence)
-}
-
-// selectRow puts the cursor on r, or on its finding; false when hidden.
-func (t *findingsTab) selectRow(r findRow) bool {
-	p, ok := t.rows.find(r)
-	if ok {
-		t.list.tbl.SetCursor(p)
-	}
-	return ok
+// isCode reports whether line r is its finding's code row.
+func (t *findingsTab) isCode(r list.Row) bool {
+	return r.Sub >= 0 && int(r.Sub) == len(t.d.idx.Report.Findings[r.Item].Evidence)
 }
 
 // bindings: enter shows what the selected row points to (a finding its
@@ -299,18 +157,15 @@ func (t *findingsTab) enter(tea.KeyPressMsg) tea.Cmd {
 	if !ok {
 		return nil
 	}
-	f := &t.d.idx.Report.Findings[r.f]
+	f := &t.d.idx.Report.Findings[r.Item]
 	if t.isCode(r) {
-		msg := jumpToCodeMsg{to: t.d, activity: f.Activity, loc: codePlace(t.d.idx.Code.Finding(int(r.f)))}
-		return func() tea.Msg { return msg }
+		return t.d.showCode(f.Activity, codePlace(t.d.idx.Code.Finding(int(r.Item))))
 	}
-	if r.ev >= 0 {
-		msg := jumpToEventMsg{to: t.d, event: f.Evidence[r.ev].Event}
-		return func() tea.Msg { return msg }
+	if r.Sub >= 0 {
+		return t.d.showEvent(f.Evidence[r.Sub].Event)
 	}
 	if f.InvocationIndex >= 0 {
-		msg := jumpToInvocationMsg{to: t.d, invocation: f.InvocationIndex}
-		return func() tea.Msg { return msg }
+		return t.d.showInvocation(f.InvocationIndex)
 	}
 	return nil
 }
@@ -318,7 +173,7 @@ func (t *findingsTab) enter(tea.KeyPressMsg) tea.Cmd {
 // edit opens a code row's place in the editor.
 func (t *findingsTab) edit(tea.KeyPressMsg) tea.Cmd {
 	if r, ok := t.selected(); ok && t.isCode(r) {
-		m := editPlace(t.d, int(r.f))
+		m := editPlace(t.d, int(r.Item))
 		return func() tea.Msg { return m }
 	}
 	return nil
@@ -332,9 +187,9 @@ func (t *findingsTab) enterHint() key.Help {
 		return key.Help{}
 	case t.isCode(r):
 		return key.Help{Key: "enter", Desc: "show code"}
-	case r.ev >= 0:
+	case r.Sub >= 0:
 		return key.Help{Key: "enter", Desc: "show event"}
-	case t.d.idx.Report.Findings[r.f].InvocationIndex >= 0:
+	case t.d.idx.Report.Findings[r.Item].InvocationIndex >= 0:
 		return key.Help{Key: "enter", Desc: "show invocation"}
 	}
 	return key.Help{}
@@ -342,7 +197,7 @@ func (t *findingsTab) enterHint() key.Help {
 
 // editHint shows e on a code row whose place is in a file.
 func (t *findingsTab) editHint() key.Help {
-	if r, ok := t.selected(); ok && t.isCode(r) && codePlace(t.d.idx.Code.Finding(int(r.f))).File != "" {
+	if r, ok := t.selected(); ok && t.isCode(r) && codePlace(t.d.idx.Code.Finding(int(r.Item))).File != "" {
 		return t.d.c.Keys.Edit.Help()
 	}
 	return key.Help{}
@@ -359,33 +214,33 @@ func (t *findingsTab) lines(width, height int) []string {
 			out = append(out, " "+l)
 		}
 		return out
-	case t.rows.n == 0 && !t.list.pending:
+	case t.rows.Len() == 0 && !t.rows.Pending():
 		return []string{"", " no finding matches the filter (esc clears it)"}
 	}
 	s := t.d.c.Styles
 	cols := findingColumns(x)
-	cols, titles := sortedColumns(cols, t.sorts(), t.list.sort)
+	cols, titles := list.Mark(cols, t.sorts(), t.rows.SortState())
 	l := table.NewLayout(width-2, cols)
 	out := make([]string, 0, height)
 	out = append(out, s.Heading.Render("  "+l.Row(titles...)))
-	out = append(out, t.list.tbl.Lines(func(i int, selected bool) string {
-		r := t.rows.at(i)
-		f := &x.Report.Findings[r.f]
+	out = append(out, t.rows.Table().Lines(func(i int, selected bool) string {
+		r := t.rows.At(i)
+		f := &x.Report.Findings[r.Item]
 		cursor := " "
 		if selected {
 			cursor = t.d.cursor()
 		}
 		var line string
 		if t.isCode(r) {
-			line = format.Pad(cursor+"    └ code: "+format.Clip(x.Code.Finding(int(r.f)).Note, 300), width)
+			line = format.Pad(cursor+"    └ code: "+format.Clip(x.Code.Finding(int(r.Item)).Note, 300), width)
 			if selected {
 				return s.Selected.Render(line)
 			}
 			return line
 		}
-		if r.ev >= 0 {
-			ev := f.Evidence[r.ev]
-			line = format.Pad(cursor+"    └ "+eventRef(t.d.h, ev.Event)+": "+format.Clip(ev.Fact, 300), width)
+		if r.Sub >= 0 {
+			ev := f.Evidence[r.Sub]
+			line = format.Pad(cursor+"    └ "+eventRef(t.d.h, ev.Event)+": "+format.Clip(format.Fact(ev.Fact), 300), width)
 			if selected {
 				return s.Selected.Render(line)
 			}
@@ -427,7 +282,7 @@ func (t *findingsTab) noFindings() []string {
 
 // need is the width the Findings tab's columns want, gutter included.
 func (t *findingsTab) need(int) int {
-	cols, _ := sortedColumns(findingColumns(t.d.idx), t.sorts(), t.list.sort)
+	cols, _ := list.Mark(findingColumns(t.d.idx), t.sorts(), t.rows.SortState())
 	return 2 + table.Need(cols, maxNameWant)
 }
 
@@ -437,18 +292,40 @@ func (t *findingsTab) matches(q string) []string {
 	if !ok || t.d.idx == nil {
 		return nil
 	}
-	return findingMatches(t.d.idx.Report, int(r.f), q)
+	return findingMatches(t.d.idx.Report, int(r.Item), q)
 }
 
 // copyTarget is what y copies on the Findings tab: the finding with its
-// evidence, as Markdown for a ticket.
+// evidence, as Markdown for a ticket, naming its run (id, app, project,
+// console link) and with its ids whole.
 func (t *findingsTab) copyTarget() (text, what string) {
 	r, ok := t.selected()
 	if !ok || t.d.idx == nil {
 		return "", ""
 	}
-	f := &t.d.idx.Report.Findings[r.f]
-	return string(format.AppendFindingMarkdown(nil, f, t.d.idx.Code.Finding(int(r.f)))), "the " + string(f.ID) + " finding as Markdown"
+	rep := t.d.idx.Report
+	f := &rep.Findings[r.Item]
+	link := ""
+	if t.d.hasLink {
+		link = t.d.link
+	}
+	text = string(format.AppendFindingTicket(nil, &t.d.h.Run, link, f, t.d.idx.Code.Finding(int(r.Item)), reportIDs(rep)))
+	return text, "the " + string(f.ID) + " finding with its run as Markdown"
+}
+
+// reportIDs are the ids a finding's text may abbreviate: every
+// invocation's key and every attempt's task execution and child instance
+// id.
+func reportIDs(rep *detect.Report) []string {
+	var ids []string
+	for i := range rep.Invocations {
+		inv := &rep.Invocations[i]
+		ids = append(ids, inv.Key)
+		for _, a := range inv.Attempts {
+			ids = append(ids, a.ExecutionID, a.InstanceID)
+		}
+	}
+	return ids
 }
 
 func (t *findingsTab) selection() string {
@@ -456,7 +333,7 @@ func (t *findingsTab) selection() string {
 	if !ok {
 		return ""
 	}
-	return "finding:" + strconv.Itoa(int(r.f)) + ":" + strconv.Itoa(int(r.ev))
+	return "finding:" + strconv.Itoa(int(r.Item)) + ":" + strconv.Itoa(int(r.Sub))
 }
 
 func (t *findingsTab) describe() (string, []string) {
@@ -471,9 +348,9 @@ func (t *findingsTab) describe() (string, []string) {
 	case !ok:
 		return "Finding", []string{"no finding matches the filter"}
 	case t.isCode(r):
-		return describeFindingCode(t.d, int(r.f))
-	case r.ev >= 0:
-		return describeEvidence(t.d, int(r.f), int(r.ev))
+		return describeFindingCode(t.d, int(r.Item))
+	case r.Sub >= 0:
+		return describeEvidence(t.d, int(r.Item), int(r.Sub))
 	}
-	return describeFinding(t.d, int(r.f))
+	return describeFinding(t.d, int(r.Item))
 }

@@ -5,19 +5,21 @@ import (
 	"github.com/twice-cli/twice/detect"
 	"github.com/twice-cli/twice/detect/review"
 	"github.com/twice-cli/twice/tui/format"
+	"github.com/twice-cli/twice/tui/list"
 	"github.com/twice-cli/twice/tui/table"
 )
 
-// Row flags, set once per history by NewIndex and read by the filters.
+// Row flags, set once per history by NewIndex and read by the filters: the
+// toggles' (list.Flags), then the index's own.
 const (
-	flagFailed  uint8 = 1 << iota // a failure (event) or a failed attempt (invocation)
-	flagRetried                   // part of an invocation with more than one attempt
-	flagFlagged                   // part of an invocation with findings, or evidence
+	flagFailed  = uint8(list.Failed)  // a failure (event) or a failed attempt (invocation)
+	flagRetried = uint8(list.Retried) // part of an invocation with more than one attempt
+	flagFlagged = uint8(list.Flagged) // part of an invocation with findings, or evidence
 	// flagMore: the row has text to search that its terms do not hold (a
 	// present payload, a second id), searched only when a filter runs.
-	flagMore
+	flagMore uint8 = 1 << 3
 	// flagNumbered: the event has an eventId (a number query matches it).
-	flagNumbered
+	flagNumbered uint8 = 1 << 4
 )
 
 // filterFlags are the flags a filter toggle can require.

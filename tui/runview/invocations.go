@@ -12,6 +12,7 @@ import (
 	"github.com/twice-cli/twice/detect"
 	"github.com/twice-cli/twice/tui/common"
 	"github.com/twice-cli/twice/tui/format"
+	"github.com/twice-cli/twice/tui/list"
 	"github.com/twice-cli/twice/tui/table"
 )
 
@@ -25,32 +26,39 @@ type invCells struct {
 	severity    detect.Severity
 }
 
-// invRow is one row of the Invocations tab: an invocation, or one of its
-// attempts when it is expanded (att ≥ 0).
-type invRow struct{ inv, att int32 }
-
 // invocationsTab lists one row per invocation; space (or enter, on an
 // activity) expands a row into its attempts, enter on a child workflow
-// opens the child's run.
+// opens the child's run. A line is a list.Row of an invocation (Item) and
+// one of its attempts (Sub, -1 for the invocation's own), the attempts of
+// the few expanded ones laid out after them (list.Sparse).
 type invocationsTab struct {
-	d *viewData
-	// list holds the invocations shown; rows adds the expanded attempts.
-	list     rowList
-	rows     invRows
+	d        *viewData
+	rows     list.Model
 	expanded map[string]bool
-	kept     keptInvocation
-	cache    table.Cache[invCells]
-}
-
-// keptInvocation is the selection remembered across a reload.
-type keptInvocation struct {
-	key    string
-	att    int32
-	offset int
+	// kept is the selection remembered across a reload: the invocation's
+	// key ("" for none) and the attempt.
+	kept struct {
+		key string
+		att int32
+	}
+	cache table.Cache[invCells]
 }
 
 func newInvocationsTab(d *viewData) *invocationsTab {
-	return &invocationsTab{d: d, expanded: make(map[string]bool), list: rowList{tab: TabInvocations}}
+	t := &invocationsTab{d: d, expanded: make(map[string]bool)}
+	t.rows.Lines = func(order table.Order) list.Layout {
+		invs := t.invocations()
+		var open []int32
+		if x := t.d.idx; x != nil {
+			for k := range t.expanded {
+				if i, ok := x.invByKey[k]; ok {
+					open = append(open, i)
+				}
+			}
+		}
+		return list.Sparse(order, open, func(i int32) int32 { return int32(len(invs[i].Attempts)) })
+	}
+	return t
 }
 
 // invocationColumns are the Invocations tab's columns; the name and the
@@ -100,11 +108,10 @@ func flagColumn(wide bool) int {
 
 // sorts are the columns the Invocations tab sorts by; the first is the
 // order the invocations started in.
-func (t *invocationsTab) sorts() []sortColumn { return invocationSorts(t.d) }
-
-func invocationSorts(d *viewData) []sortColumn {
+func (t *invocationsTab) sorts() []list.Column {
+	d := t.d
 	if d.idx == nil {
-		return []sortColumn{{key: "s", title: "START"}}
+		return []list.Column{{Key: "s", Title: "START"}}
 	}
 	rep := d.idx.Report
 	inv := func(i int32) *detect.Invocation { return &rep.Invocations[i] }
@@ -114,19 +121,19 @@ func invocationSorts(d *viewData) []sortColumn {
 		}
 		return -1
 	}
-	return []sortColumn{
-		{key: "s", title: "START"},
-		{key: "n", title: "NAME", compare: func(a, b int32) int { return strings.Compare(inv(a).Name, inv(b).Name) }},
-		{key: "a", title: "ATTEMPTS", compare: func(a, b int32) int {
+	return []list.Column{
+		{Key: "s", Title: "START"},
+		{Key: "n", Title: "NAME", Compare: func(a, b int32) int { return strings.Compare(inv(a).Name, inv(b).Name) }},
+		{Key: "a", Title: "ATTEMPTS", Compare: func(a, b int32) int {
 			return cmp.Compare(len(inv(a).Attempts), len(inv(b).Attempts))
 		}},
-		{key: "o", title: "OUTCOME", compare: func(a, b int32) int { return cmp.Compare(inv(a).Outcome, inv(b).Outcome) }},
-		{key: "d", title: "DURATION", compare: func(a, b int32) int {
+		{Key: "o", Title: "OUTCOME", Compare: func(a, b int32) int { return cmp.Compare(inv(a).Outcome, inv(b).Outcome) }},
+		{Key: "d", Title: "DURATION", Compare: func(a, b int32) int {
 			return cmp.Compare(inv(a).Duration(), inv(b).Duration())
 		}},
-		{key: "f", title: "FLAG", compare: func(a, b int32) int { return cmp.Compare(sev(a), sev(b)) }},
-		{key: "c", title: "CLASS", compare: func(a, b int32) int { return cmp.Compare(inv(a).Class, inv(b).Class) }},
-		{key: "k", title: "KEY", compare: func(a, b int32) int { return strings.Compare(inv(a).Key, inv(b).Key) }},
+		{Key: "f", Title: "FLAG", Compare: func(a, b int32) int { return cmp.Compare(sev(a), sev(b)) }},
+		{Key: "c", Title: "CLASS", Compare: func(a, b int32) int { return cmp.Compare(inv(a).Class, inv(b).Class) }},
+		{Key: "k", Title: "KEY", Compare: func(a, b int32) int { return strings.Compare(inv(a).Key, inv(b).Key) }},
 	}
 }
 
@@ -139,174 +146,93 @@ func (t *invocationsTab) invocations() []detect.Invocation {
 	return t.d.idx.Report.Invocations
 }
 
-func (t *invocationsTab) count() string {
-	if t.d.idx == nil {
-		return "…"
+func (t *invocationsTab) list() *list.Model { return &t.rows }
+
+// source: the report's invocations, once detect ran.
+func (t *invocationsTab) source() list.Source {
+	x := t.d.idx
+	if x == nil {
+		return list.Source{Unknown: true, Columns: t.sorts()}
 	}
-	return t.list.count()
-}
-
-func (t *invocationsTab) position() string { return t.list.position() }
-
-func (t *invocationsTab) sortState() ([]sortColumn, sortState) { return t.sorts(), t.list.sort }
-
-func (t *invocationsTab) setSort(c int) tea.Cmd {
-	t.list.pickSort(c)
-	return t.resort()
-}
-
-func (t *invocationsTab) setHeight(h int) { t.list.tbl.SetHeight(h) }
-
-func (t *invocationsTab) rowCount() int { return t.list.tbl.Len() }
-
-func (t *invocationsTab) table() *table.Model { return &t.list.tbl }
-
-// row returns the row at list position i.
-func (t *invocationsTab) row(i int) invRow { return t.rows.at(i) }
-
-// selected returns the selected row, ok false when the list is empty.
-func (t *invocationsTab) selected() (invRow, bool) {
-	c := t.list.tbl.Cursor()
-	if c < 0 || t.d.idx == nil || c >= t.rows.len() {
-		return invRow{}, false
+	return list.Source{
+		Len:     len(x.Report.Invocations),
+		Columns: t.sorts(),
+		Select: selectBy(x.invFlags, func(f list.Filter) *table.Query {
+			p := x.invTerms.Prepare(f.Query)
+			if f.Query != "" {
+				p.Extra = invocationExtra(x.Report, x.invFlags, searchForm(f.Query))
+			}
+			return p
+		}),
 	}
-	return t.row(c), true
 }
 
-// selectedInvocation is the selected row's invocation, -1 for none.
+// selected returns the selected line, false for none.
+func (t *invocationsTab) selected() (list.Row, bool) {
+	r := t.rows.Selected()
+	return r, r.Item >= 0 && t.d.idx != nil
+}
+
+// selectedInvocation is the selected line's invocation, -1 for none.
 func (t *invocationsTab) selectedInvocation() int32 {
 	if r, ok := t.selected(); ok {
-		return r.inv
+		return r.Item
 	}
 	return -1
 }
 
+// remember notes the selected invocation by its key: a poll may number
+// the invocations anew.
 func (t *invocationsTab) remember() {
-	t.kept = keptInvocation{att: -1, offset: t.list.tbl.Offset()}
+	t.kept.key, t.kept.att = "", -1
 	if r, ok := t.selected(); ok {
-		t.kept.key, t.kept.att = t.invocations()[r.inv].Key, r.att
+		t.kept.key, t.kept.att = t.invocations()[r.Item].Key, r.Sub
 	}
 }
 
-func (t *invocationsTab) load(keep bool, f filterState) tea.Cmd {
+func (t *invocationsTab) load(keep bool, f list.Filter) tea.Cmd {
 	if !keep {
 		t.expanded = make(map[string]bool)
-		t.kept = keptInvocation{}
+		t.kept.key = ""
 	}
 	t.cache.Reset()
-	t.list.reset(len(t.invocations()))
-	t.buildRows()
-	t.list.tbl.SetCursor(0)
 	x := t.d.idx
-	sel := invRow{-1, -1}
+	fallback := int32(-1)
 	switch {
 	case x == nil:
 	case t.kept.key != "":
-		if i, ok := x.invByKey[t.kept.key]; ok {
-			sel = invRow{i, t.kept.att}
+		// The same run, polled: the invocation selected before, if it is
+		// still there.
+		i, ok := x.invByKey[t.kept.key]
+		if !ok {
+			i = -1
 		}
-	case x.worst >= 0:
+		t.rows.Keep(list.Row{Item: i, Sub: t.kept.att})
+	default:
 		// A run opened (or analyzed) afresh: put the worst finding under
 		// the cursor.
-		sel = invRow{x.worst, -1}
+		t.rows.Keep(list.Row{Item: -1, Sub: -1})
+		fallback = x.worst
 	}
-	cmd := t.apply(f, sel.inv)
-	if sel.inv >= 0 {
-		t.selectRow(sel)
-		if t.kept.key != "" {
-			t.list.tbl.SetView(t.list.tbl.Cursor(), t.kept.offset)
-		}
-	}
-	return cmd
+	return t.rows.Load(t.source(), f, keep && t.kept.key != "", fallback)
 }
 
-func (t *invocationsTab) applyFilter(f filterState) tea.Cmd {
-	if f == t.list.applied && !t.list.pending {
+// showInvocation is the command that shows invocation inv, expanded, in
+// the Invocations tab.
+func (d *viewData) showInvocation(inv int) tea.Cmd {
+	t, ok := tabOf[*invocationsTab](d)
+	if !ok || d.idx == nil || inv < 0 || inv >= len(d.idx.Report.Invocations) {
 		return nil
 	}
-	return t.apply(f, t.selectedInvocation())
+	return d.show(t, func() { t.expand(int32(inv)) }, list.Row{Item: int32(inv), Sub: -1})
 }
 
-// resort applies a new sort to the invocations shown.
-func (t *invocationsTab) resort() tea.Cmd {
-	return t.apply(t.list.applied, t.selectedInvocation())
-}
-
-func (t *invocationsTab) apply(f filterState, sel int32) tea.Cmd {
-	x := t.d.idx
-	if x == nil {
-		t.list.seq++
-		t.list.take(filterState{}, nil, table.NewOrder(0, nil, nil), -1)
-		t.buildRows()
-		return nil
+// expand shows invocation inv's attempts.
+func (t *invocationsTab) expand(inv int32) {
+	if k := t.invocations()[inv].Key; !t.expanded[k] {
+		t.expanded[k] = true
+		t.rows.Relayout()
 	}
-	prepare := func(f filterState) *table.Query {
-		p := x.invTerms.Prepare(f.query)
-		if f.query != "" {
-			p.Extra = invocationExtra(x.Report, x.invFlags, searchForm(f.query))
-		}
-		return p
-	}
-	cmd := t.list.apply(t.d, f, prepare, x.invFlags, t.sorts(), sel)
-	t.buildRows()
-	if cmd == nil && sel >= 0 {
-		r, _ := t.selected()
-		if r.inv != sel {
-			t.selectRow(invRow{sel, -1})
-		}
-	}
-	return cmd
-}
-
-// filteredRows takes the invocations a filter command matched.
-func (t *invocationsTab) filteredRows(msg filteredMsg) {
-	if t.list.answer(msg) {
-		sel := t.list.sel
-		t.buildRows()
-		if sel >= 0 {
-			t.selectRow(invRow{sel, -1})
-		}
-	}
-}
-
-// buildRows lays out the rows: the invocations shown, each followed by its
-// attempts when expanded. It costs the expanded invocations, not the list.
-func (t *invocationsTab) buildRows() {
-	invs := t.invocations()
-	var open []int32
-	if x := t.d.idx; x != nil {
-		for k := range t.expanded {
-			if i, ok := x.invByKey[k]; ok {
-				open = append(open, i)
-			}
-		}
-	}
-	t.rows = newInvRows(t.list.order, open, func(i int32) int32 { return int32(len(invs[i].Attempts)) })
-	t.list.tbl.SetLen(t.rows.len())
-}
-
-// selectRow puts the cursor on r, or on its invocation's row; false when the
-// filter hides it.
-func (t *invocationsTab) selectRow(r invRow) bool {
-	p, ok := t.rows.find(r)
-	if ok {
-		t.list.tbl.SetCursor(p)
-	}
-	return ok
-}
-
-// selectInvocation selects invocation inv, expanding it when expand is set;
-// false when the filter hides it.
-func (t *invocationsTab) selectInvocation(inv int, expand bool) bool {
-	invs := t.invocations()
-	if inv < 0 || inv >= len(invs) {
-		return false
-	}
-	if expand && !t.expanded[invs[inv].Key] {
-		t.expanded[invs[inv].Key] = true
-		t.buildRows()
-	}
-	return t.selectRow(invRow{int32(inv), -1})
 }
 
 // toggle expands or folds the selected invocation's attempts.
@@ -315,14 +241,14 @@ func (t *invocationsTab) toggle() {
 	if !ok {
 		return
 	}
-	name := t.invocations()[r.inv].Key
+	name := t.invocations()[r.Item].Key
 	if t.expanded[name] {
 		delete(t.expanded, name)
 	} else {
 		t.expanded[name] = true
 	}
-	t.buildRows()
-	t.selectRow(invRow{r.inv, -1})
+	t.rows.Relayout()
+	t.rows.Select(list.Row{Item: r.Item, Sub: -1})
 }
 
 // bindings: enter opens a child workflow's run, or expands (folds) the
@@ -331,7 +257,7 @@ func (t *invocationsTab) bindings() []common.Binding {
 	k := &t.d.c.Keys
 	return []common.Binding{
 		{Key: k.Enter, Group: common.GroupRunView, Bar: inList, Hint: t.enterHint, Do: t.enter},
-		{Key: k.Expand, Group: common.GroupRunView, Bar: inList, Hint: t.expandHint, Do: t.expand},
+		{Key: k.Expand, Group: common.GroupRunView, Bar: inList, Hint: t.expandHint, Do: t.expandKey},
 	}
 }
 
@@ -343,22 +269,22 @@ func (t *invocationsTab) enter(tea.KeyPressMsg) tea.Cmd {
 	if !ok {
 		return nil
 	}
-	if cmd := t.d.openChildOfAttempt(int(r.inv), int(r.att)); cmd != nil {
+	if cmd := t.d.openChildOfAttempt(int(r.Item), int(r.Sub)); cmd != nil {
 		return cmd
 	}
 	t.toggle()
 	return nil
 }
 
-// expand expands or folds the selected invocation's attempts.
-func (t *invocationsTab) expand(tea.KeyPressMsg) tea.Cmd {
+// expandKey expands or folds the selected invocation's attempts.
+func (t *invocationsTab) expandKey(tea.KeyPressMsg) tea.Cmd {
 	t.toggle()
 	return nil
 }
 
 // foldWord says what expanding the selected invocation does.
-func (t *invocationsTab) foldWord(r invRow) string {
-	if t.expanded[t.invocations()[r.inv].Key] {
+func (t *invocationsTab) foldWord(r list.Row) string {
+	if t.expanded[t.invocations()[r.Item].Key] {
 		return "fold attempts"
 	}
 	return "attempts"
@@ -370,7 +296,7 @@ func (t *invocationsTab) enterHint() key.Help {
 	switch {
 	case !ok:
 		return key.Help{}
-	case t.d.childOfAttempt(int(r.inv), int(r.att)) != nil:
+	case t.d.childOfAttempt(int(r.Item), int(r.Sub)) != nil:
 		return key.Help{Key: "enter", Desc: "open child run"}
 	}
 	return key.Help{Key: "enter", Desc: t.foldWord(r)}
@@ -380,7 +306,7 @@ func (t *invocationsTab) enterHint() key.Help {
 // a child run).
 func (t *invocationsTab) expandHint() key.Help {
 	r, ok := t.selected()
-	if !ok || t.d.childOfAttempt(int(r.inv), int(r.att)) == nil {
+	if !ok || t.d.childOfAttempt(int(r.Item), int(r.Sub)) == nil {
 		return key.Help{}
 	}
 	return key.Help{Key: t.d.c.Keys.Expand.Help().Key, Desc: t.foldWord(r)}
@@ -396,33 +322,33 @@ func (t *invocationsTab) lines(width, height int) []string {
 	case len(t.invocations()) == 0:
 		return []string{"", " no activity in this history",
 			" (" + format.Plural(t.d.h.Len(), "event") + ": see the Events tab)"}
-	case t.list.tbl.Len() == 0 && !t.list.pending:
+	case t.rows.Len() == 0 && !t.rows.Pending():
 		return []string{"", " no invocation matches the filter (esc clears it)"}
 	}
 	wide := t.d.wide
 	cols := invocationColumns(t.d.idx, wide)
-	cols, titles := sortedColumns(cols, t.sorts(), t.list.sort)
+	cols, titles := list.Mark(cols, t.sorts(), t.rows.SortState())
 	l := table.NewLayout(width-3, cols)
 	out := make([]string, 0, height)
 	out = append(out, s.Heading.Render("   "+l.Row(titles...)))
 	invs := t.invocations()
 	fc := flagColumn(wide)
-	out = append(out, t.list.tbl.Lines(func(i int, selected bool) string {
-		r := t.row(i)
+	out = append(out, t.rows.Table().Lines(func(i int, selected bool) string {
+		r := t.rows.At(i)
 		cursor := " "
 		if selected {
 			cursor = t.d.cursor()
 		}
-		if r.att >= 0 {
-			line := cursor + "   " + format.Fit(t.attemptLine(&invs[r.inv], int(r.att)), width-4)
+		if r.Sub >= 0 {
+			line := cursor + "   " + format.Fit(t.attemptLine(&invs[r.Item], int(r.Sub)), width-4)
 			if selected {
 				return s.Selected.Render(format.Pad(line, width))
 			}
 			return line
 		}
-		c := t.cache.Get(int(r.inv), t.buildCells)
+		c := t.cache.Get(int(r.Item), t.buildCells)
 		fold := "▸"
-		if t.expanded[invs[r.inv].Key] {
+		if t.expanded[invs[r.Item].Key] {
 			fold = "▾"
 		}
 		flag := c.flagFor(l.Widths[fc])
@@ -438,7 +364,7 @@ func (t *invocationsTab) lines(width, height int) []string {
 // need is the width the Invocations tab's columns want, its gutter
 // included.
 func (t *invocationsTab) need(int) int {
-	cols, _ := sortedColumns(invocationColumns(t.d.idx, t.d.wide), t.sorts(), t.list.sort)
+	cols, _ := list.Mark(invocationColumns(t.d.idx, t.d.wide), t.sorts(), t.rows.SortState())
 	return 3 + table.Need(cols, maxNameWant)
 }
 
@@ -571,7 +497,7 @@ func (t *invocationsTab) selection() string {
 	if !ok {
 		return ""
 	}
-	return "invocation:" + strconv.Itoa(int(r.inv)) + ":" + strconv.Itoa(int(r.att))
+	return "invocation:" + strconv.Itoa(int(r.Item)) + ":" + strconv.Itoa(int(r.Sub))
 }
 
 func (t *invocationsTab) describe() (string, []string) {
@@ -579,10 +505,10 @@ func (t *invocationsTab) describe() (string, []string) {
 	if !ok {
 		return t.d.noInvocation()
 	}
-	if r.att >= 0 {
-		return describeAttempt(t.d, int(r.inv), int(r.att))
+	if r.Sub >= 0 {
+		return describeAttempt(t.d, int(r.Item), int(r.Sub))
 	}
-	return describeInvocation(t.d, int(r.inv))
+	return describeInvocation(t.d, int(r.Item))
 }
 
 // noInvocation is the detail pane with no invocation selected: why.
@@ -614,7 +540,7 @@ func (t *invocationsTab) copyTarget() (text, what string) {
 	if !ok {
 		return "", ""
 	}
-	return invocationCopy(&t.invocations()[r.inv], int(r.att))
+	return invocationCopy(&t.invocations()[r.Item], int(r.Sub))
 }
 
 // invocationCopy is the id y copies for an invocation (att < 0) or one of

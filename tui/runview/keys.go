@@ -5,6 +5,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/twice-cli/twice/tui/common"
+	"github.com/twice-cli/twice/tui/list"
 )
 
 // The run view's states, for its bindings (common.Scope).
@@ -112,9 +113,9 @@ func (m *Model) viewBindings() []common.Binding {
 		// Y the run's link, o opens it in the console, F follows it.
 		{Key: k.CopyID, Group: common.GroupRun, Bar: inAbsent | onTab},
 		{Key: k.CopyLink, Group: common.GroupRun, Bar: inAbsent},
-		{Key: k.Failed, Group: common.GroupFilter, In: onTab, Bar: inList, Do: m.toggle(func(f *filterState) { f.failed = !f.failed })},
-		{Key: k.Retried, Group: common.GroupFilter, In: onTab, Do: m.toggle(func(f *filterState) { f.retried = !f.retried })},
-		{Key: k.Flagged, Group: common.GroupFilter, In: onTab, Bar: inList, Do: m.toggle(func(f *filterState) { f.flagged = !f.flagged })},
+		{Key: k.Failed, Group: common.GroupFilter, In: onTab, Bar: inList, Do: m.toggle(list.Failed)},
+		{Key: k.Retried, Group: common.GroupFilter, In: onTab, Do: m.toggle(list.Retried)},
+		{Key: k.Flagged, Group: common.GroupFilter, In: onTab, Bar: inList, Do: m.toggle(list.Flagged)},
 		{Key: k.Open, Group: common.GroupRun, Bar: inAbsent | inList},
 		{Key: k.Follow, Group: common.GroupRun},
 		{Key: k.Back, Group: common.GroupRunView, In: onTab, Bar: inList, Do: m.escape},
@@ -156,14 +157,16 @@ func (m *Model) keepFilter(tea.KeyPressMsg) tea.Cmd {
 // clearQuery closes the filter line and clears its query.
 func (m *Model) clearQuery(tea.KeyPressMsg) tea.Cmd {
 	m.typing = false
-	return m.setFilter(filterState{"", m.filter.failed, m.filter.retried, m.filter.flagged})
+	f := m.filter
+	f.Query = ""
+	return m.setFilter(f)
 }
 
 // typeFilter edits the query, applied as it is typed.
 func (m *Model) typeFilter(msg tea.KeyPressMsg) tea.Cmd {
 	if m.input.Update(msg) {
 		f := m.filter
-		f.query = m.input.Value()
+		f.Query = m.input.Value()
 		return m.setFilter(f)
 	}
 	return nil
@@ -185,10 +188,12 @@ func (m *Model) cancelSort(tea.KeyPressMsg) tea.Cmd {
 // (again: reversed); the menu closes.
 func (m *Model) pickSort(msg tea.KeyPressMsg) tea.Cmd {
 	m.sorting = false
-	cols, _ := m.tabs[m.tab].sortState()
+	t := m.tabs[m.tab]
+	cols := t.source().Columns
 	for i, c := range cols {
-		if msg.Text == c.key {
-			return m.tabs[m.tab].setSort(i)
+		if msg.Text == c.Key {
+			t.list().PickSort(i, cols)
+			return t.list().Resort(t.source())
 		}
 	}
 	return nil
@@ -202,17 +207,13 @@ func (m *Model) nextTab(step int) func(tea.KeyPressMsg) tea.Cmd {
 // startFilter opens the filter line on the query.
 func (m *Model) startFilter(tea.KeyPressMsg) tea.Cmd {
 	m.typing = true
-	m.input.SetValue(m.filter.query)
+	m.input.SetValue(m.filter.Query)
 	return nil
 }
 
 // toggle returns the handler that flips one of the filter's toggles.
-func (m *Model) toggle(flip func(*filterState)) func(tea.KeyPressMsg) tea.Cmd {
-	return func(tea.KeyPressMsg) tea.Cmd {
-		f := m.filter
-		flip(&f)
-		return m.setFilter(f)
-	}
+func (m *Model) toggle(t list.Flags) func(tea.KeyPressMsg) tea.Cmd {
+	return func(tea.KeyPressMsg) tea.Cmd { return m.setFilter(m.filter.Toggle(t)) }
 }
 
 // focusOnDetail gives the detail pane the keys, when it is shown.
@@ -238,7 +239,7 @@ func (m *Model) move(msg tea.KeyPressMsg) tea.Cmd {
 		m.detail.Navigate(msg, &m.c.Keys)
 		return nil
 	}
-	m.tabs[m.tab].table().Update(msg, &m.c.Keys)
+	m.tabs[m.tab].list().Table().Update(msg, &m.c.Keys)
 	return nil
 }
 
@@ -277,8 +278,8 @@ func (m *Model) escape(tea.KeyPressMsg) tea.Cmd {
 	switch {
 	case m.focusDetail && m.detailSize != detailFull:
 		m.setFocus(false)
-	case m.filter.active():
-		return m.setFilter(filterState{})
+	case m.filter.Active():
+		return m.setFilter(list.Filter{})
 	case m.detailSize == detailFull:
 		back := m.excerptOpen
 		m.resizeDetail(detailNormal, false)

@@ -6,6 +6,13 @@
 // and Findings — and a fifth, Code, when the workflow and activity source
 // was given (SetCode) — with a detail pane that shows the selected row in
 // full, can be widened to the whole screen, and takes the focus to scroll.
+//
+// A tab is a value of the tab contract (tab.go): its rows (a list.Model and
+// its source), its selected row in full, its keys. The view does the rest
+// for every tab alike: runview.go the view and its data, layout.go what it
+// draws where, mouse.go the pointer, keys.go its keys and states; a file
+// per tab (invocations.go, timeline.go, events.go, findings.go,
+// codetab.go).
 package runview
 
 import (
@@ -23,24 +30,12 @@ import (
 	"github.com/twice-cli/twice/tui/detail"
 	"github.com/twice-cli/twice/tui/format"
 	"github.com/twice-cli/twice/tui/lineinput"
-	"github.com/twice-cli/twice/tui/table"
+	"github.com/twice-cli/twice/tui/list"
 )
 
 // The run view's own messages are addressed to the view that sent them (its
 // viewData): every pane on the root's stack sees them, and a view must not
 // act on another's (common.Pane).
-
-// jumpToEventMsg selects an event in the Events tab (enter on evidence).
-type jumpToEventMsg struct {
-	to    *viewData
-	event int
-}
-
-// jumpToInvocationMsg selects and expands an invocation (enter on a finding).
-type jumpToInvocationMsg struct {
-	to         *viewData
-	invocation int
-}
 
 // OpenChildMsg asks the root to open the run of a child workflow (enter on
 // a child-workflow invocation, attempt or event): Run names it, Parent is
@@ -50,17 +45,6 @@ type OpenChildMsg struct {
 	Run    catalyst.Run
 	Parent catalyst.Run
 }
-
-// Tabs of the run view. TabCode is there only when source was given
-// (SetCode).
-const (
-	TabInvocations = iota
-	TabTimeline
-	TabEvents
-	TabFindings
-	TabCode
-	tabCount
-)
 
 // wideLayout is the width from which the detail pane sits beside the list
 // rather than below it. Narrower, the pane below the list is the wider of
@@ -98,6 +82,8 @@ type viewData struct {
 	// code is the workflow and activity source joined to the run (nil:
 	// none, and the view has no Code tab).
 	code *CodeSource
+	// tabs are the view's tabs (a tab finds another by its type: tabOf).
+	tabs []tab
 }
 
 // spans shows durations between the history's stamps as exactly as they
@@ -135,80 +121,6 @@ func (d *viewData) withheldHeading() string {
 	return "withheld: " + safetext.Line(string(d.ds.Level)) + " level"
 }
 
-// filterState is the filter applied to the tabs.
-type filterState struct {
-	query                    string
-	failed, retried, flagged bool
-}
-
-func (f filterState) active() bool { return f.query != "" || f.failed || f.retried || f.flagged }
-
-// narrows reports whether every row matching f also matches prev's result,
-// so f can be computed from prev's rows instead of from all rows.
-func (f filterState) narrows(prev filterState) bool {
-	return strings.HasPrefix(f.query, prev.query) &&
-		(f.failed || !prev.failed) && (f.retried || !prev.retried) && (f.flagged || !prev.flagged)
-}
-
-// flags returns the row flags a row must have.
-func (f filterState) flags() uint8 {
-	var need uint8
-	if f.failed {
-		need |= flagFailed
-	}
-	if f.retried {
-		need |= flagRetried
-	}
-	if f.flagged {
-		need |= flagFlagged
-	}
-	return need
-}
-
-// tabPane is one tab of the run view.
-type tabPane interface {
-	title() string
-	// count is the tab's row count, "shown/total" when filtered.
-	count() string
-	// position is "cursor/rows" for the tab bar (or what is being
-	// computed).
-	position() string
-	setHeight(h int)
-	// rowCount is the number of rows the list shows; table is its cursor
-	// and window (for paging and the mouse).
-	rowCount() int
-	table() *table.Model
-	// remember notes the selection before the data changes; load takes the
-	// new data and applies f; with keep it restores the remembered selection
-	// and scroll position (a poll of the same run).
-	remember()
-	load(keep bool, f filterState) tea.Cmd
-	// applyFilter shows the rows matching f; for a large list it returns
-	// the command that computes them.
-	applyFilter(f filterState) tea.Cmd
-	// sortState is the tab's sortable columns and its sort; setSort picks
-	// column c (again: reversed).
-	sortState() ([]sortColumn, sortState)
-	setSort(c int) tea.Cmd
-	// lines renders the heading and the rows, exactly height lines.
-	lines(width, height int) []string
-	// need is the width the list's columns want (0: any it is given).
-	need(height int) int
-	// selection identifies the selected row, and describe renders it for
-	// the detail pane; matches names what a filter query matched on it.
-	selection() string
-	describe() (title string, lines []string)
-	matches(q string) []string
-	// copyTarget is what y copies: the text and what it is ("" text: the
-	// second says why nothing can be copied, or is "" too).
-	copyTarget() (text, what string)
-	// bindings are the tab's own keys, which apply while it is on
-	// screen (the view's come after them: a tab's key may shadow one of
-	// the view's, as the Timeline's + zooms rather than widening the
-	// detail pane).
-	bindings() []common.Binding
-}
-
 // Sizes of the detail pane, cycled by p and stepped by + and -.
 const (
 	detailHidden = iota
@@ -221,9 +133,8 @@ const (
 type Model struct {
 	c *common.Common
 	d *viewData
-	// tabs are the view's tabs, in TabInvocations… order: four, or five
-	// with the Code tab.
-	tabs []tabPane
+	// tabs are the view's tabs (newTabs), tab the one on screen.
+	tabs []tab
 	tab  int
 
 	detail      detail.Model
@@ -235,7 +146,7 @@ type Model struct {
 	excerptOpen bool
 	fitted      areas // the areas the tabs and the detail pane are sized for
 
-	filter  filterState
+	filter  list.Filter
 	input   lineinput.Model
 	typing  bool
 	sorting bool // the sort menu is open
@@ -270,14 +181,15 @@ func New(c *common.Common) *Model {
 		input:      in,
 		spin:       spinner.New(spinner.WithSpinner(spinner.Line)),
 	}
-	inv := newInvocationsTab(d)
-	m.tabs = make([]tabPane, TabCode, tabCount)
-	m.tabs[TabInvocations] = inv
-	m.tabs[TabTimeline] = newTimelineTab(d, inv)
-	m.tabs[TabEvents] = newEventsTab(d)
-	m.tabs[TabFindings] = newFindingsTab(d)
-	m.bindKeys()
+	m.setTabs()
 	return m
+}
+
+// setTabs makes the view's tabs (newTabs) and binds their keys.
+func (m *Model) setTabs() {
+	m.tabs = newTabs(m.d)
+	m.d.tabs = m.tabs
+	m.bindKeys()
 }
 
 // SetCode joins the workflow and activity source to the runs the view
@@ -288,8 +200,7 @@ func (m *Model) SetCode(src *CodeSource) {
 		return
 	}
 	m.d.code = src
-	m.tabs = append(m.tabs, newCodeTab(m.d))
-	m.bindKeys()
+	m.setTabs()
 	m.layout()
 }
 
@@ -344,9 +255,7 @@ func (m *Model) SetHistory(h *catalyst.History, idx *Index, keep bool) tea.Cmd {
 	old := m.d.h
 	m.loading, m.loadErr = "", ""
 	same := keep && old != nil && h.Len() >= old.Len() && h.Run.ExecutionID == old.Run.ExecutionID
-	for _, t := range m.tabs {
-		t.remember()
-	}
+	m.remember()
 	m.d.newFrom = -1
 	if same && h.Len() > old.Len() {
 		m.d.newFrom = old.Len()
@@ -378,9 +287,7 @@ func (m *Model) SetIndex(idx *Index) tea.Cmd {
 	if m.d.h == nil {
 		return nil
 	}
-	for _, t := range m.tabs {
-		t.remember()
-	}
+	m.remember()
 	m.d.idx = idx
 	m.d.analysisErr = ""
 	var cmds []tea.Cmd
@@ -437,27 +344,31 @@ func (m *Model) Context() string {
 // Tab returns the current tab.
 func (m *Model) Tab() int { return m.tab }
 
-// SetTab switches to a tab, keeping the selected invocation between the
-// Invocations and Timeline tabs.
-func (m *Model) SetTab(t int) tea.Cmd {
-	from := m.tab
+// SetTab switches to a tab. Between two tabs that list the same rows
+// (the Invocations and the Timeline) the selection goes along.
+func (m *Model) SetTab(i int) tea.Cmd {
+	from := m.tabs[m.tab]
 	n := len(m.tabs)
-	m.tab = (t%n + n) % n
-	inv := m.tabs[TabInvocations].(*invocationsTab)
-	tl := m.tabs[TabTimeline].(*timelineTab)
-	switch {
-	case from == TabInvocations && m.tab == TabTimeline:
-		if sel := inv.selectedInvocation(); sel >= 0 {
-			tl.selectInvocation(sel)
-		}
-	case from == TabTimeline && m.tab == TabInvocations:
-		if sel := tl.selected(); sel >= 0 {
-			inv.selectRow(invRow{sel, -1})
+	m.tab = (i%n + n) % n
+	to := m.tabs[m.tab]
+	if to != from && to.list().Follows(from.list()) {
+		if item := from.list().SelectedItem(); item >= 0 {
+			to.list().Select(list.Row{Item: item, Sub: -1})
 		}
 	}
-	cmd := m.tabs[m.tab].applyFilter(m.filter)
+	cmd := to.list().Refilter(to.source(), m.filter)
 	m.syncDetail(false)
 	return cmd
+}
+
+// remember has every tab note its selection before the data changes.
+func (m *Model) remember() {
+	for _, t := range m.tabs {
+		t.list().Remember()
+		if r, ok := t.(rememberer); ok {
+			r.remember()
+		}
+	}
 }
 
 // Capturing reports whether the view is reading text (the filter), so the
@@ -513,26 +424,20 @@ func (m *Model) Update(msg tea.Msg) tea.Cmd {
 		m.spin, cmd = m.spin.Update(msg)
 		m.d.spinner = m.spin.View()
 		return cmd
-	case jumpToEventMsg:
+	case showMsg:
 		if msg.to == m.d {
-			m.jumpToEvent(msg.event)
-		}
-	case jumpToInvocationMsg:
-		if msg.to == m.d {
-			m.jumpToInvocation(msg.invocation)
-		}
-	case jumpToCodeMsg:
-		if msg.to == m.d {
-			m.jumpToCode(msg)
+			return m.show(msg)
 		}
 	case showExcerptMsg:
 		if msg.to == m.d {
 			m.resizeDetail(detailFull, false)
 			m.excerptOpen = true
 		}
-	case filteredMsg:
-		if msg.to == m.d {
-			m.filteredRows(msg)
+	case list.FilteredMsg:
+		for _, t := range m.tabs {
+			if t.list().Take(msg) {
+				m.syncDetail(false)
+			}
 		}
 	case tea.KeyPressMsg:
 		cmd, _ := m.Keys().Handle(msg)
@@ -549,21 +454,6 @@ func (m *Model) Update(msg tea.Msg) tea.Cmd {
 		m.syncDetail(false)
 	}
 	return nil
-}
-
-// filteredRows gives a tab the rows a command computed for it.
-func (m *Model) filteredRows(msg filteredMsg) {
-	switch t := m.tabs[msg.tab].(type) {
-	case *invocationsTab:
-		t.filteredRows(msg)
-	case *eventsTab:
-		t.filteredRows(msg)
-	case *findingsTab:
-		t.filteredRows(msg)
-	case *codeTab:
-		t.filteredRows(msg)
-	}
-	m.syncDetail(false)
 }
 
 // resizeDetail sets the detail pane's size; from the p key (cycle) a
@@ -593,7 +483,7 @@ func (m *Model) setFocus(on bool) {
 func (m *Model) paste(msg tea.PasteMsg) tea.Cmd {
 	if m.typing && m.input.Update(msg) {
 		f := m.filter
-		f.query = m.input.Value()
+		f.Query = m.input.Value()
 		cmd := m.setFilter(f)
 		m.syncDetail(false)
 		return cmd
@@ -603,65 +493,36 @@ func (m *Model) paste(msg tea.PasteMsg) tea.Cmd {
 
 // setFilter applies f to every tab, so that each tab's count says how many
 // of its rows match (large lists are filtered in commands).
-func (m *Model) setFilter(f filterState) tea.Cmd {
+func (m *Model) setFilter(f list.Filter) tea.Cmd {
 	m.filter = f
 	cmds := make([]tea.Cmd, 0, len(m.tabs))
 	for _, t := range m.tabs {
-		cmds = append(cmds, t.applyFilter(f))
+		cmds = append(cmds, t.list().Refilter(t.source(), f))
 	}
 	return tea.Batch(cmds...)
 }
 
-// jumpToEvent selects event ev in the Events tab, clearing the filter if it
-// hides the event.
-func (m *Model) jumpToEvent(ev int) {
-	if m.d.h == nil || ev < 0 || ev >= m.d.h.Len() {
-		return
+// show switches to a tab and selects a row there (showMsg), clearing the
+// filter when it hides the row.
+func (m *Model) show(msg showMsg) tea.Cmd {
+	i := slices.Index(m.tabs, msg.tab)
+	if i < 0 || m.d.h == nil {
+		return nil
 	}
-	m.tab = TabEvents
-	t := m.tabs[TabEvents].(*eventsTab)
-	if t.applyFilter(m.filter) != nil || !t.selectEvent(ev) {
-		// The filter hides the event (or is still being computed): clear
-		// it, which is immediate.
-		m.clearFilterNow()
-		t.selectEvent(ev)
+	m.tab = i
+	t := msg.tab
+	if msg.open != nil {
+		msg.open()
 	}
-	m.syncDetail(false)
-}
-
-// jumpToInvocation selects and expands invocation inv in the Invocations tab.
-func (m *Model) jumpToInvocation(inv int) {
-	m.tab = TabInvocations
-	t := m.tabs[TabInvocations].(*invocationsTab)
-	if t.applyFilter(m.filter) != nil || !t.selectInvocation(inv, true) {
-		m.clearFilterNow()
-		t.selectInvocation(inv, true)
+	var cmd tea.Cmd
+	if t.list().Refilter(t.source(), m.filter) != nil || !pick(t.list(), msg.rows) {
+		// The filter hides the row (or is still being computed): clear
+		// it.
+		cmd = m.setFilter(list.Filter{})
+		pick(t.list(), msg.rows)
 	}
 	m.syncDetail(false)
-}
-
-// jumpToCode selects an activity's row in the Code tab (at the place a
-// finding's code evidence names), clearing the filter if it hides it.
-func (m *Model) jumpToCode(msg jumpToCodeMsg) {
-	if len(m.tabs) <= TabCode {
-		return
-	}
-	m.tab = TabCode
-	t := m.tabs[TabCode].(*codeTab)
-	if t.applyFilter(m.filter) != nil || !t.selectFor(msg.activity, msg.loc) {
-		m.clearFilterNow()
-		t.selectFor(msg.activity, msg.loc)
-	}
-	m.syncDetail(false)
-}
-
-// clearFilterNow clears the filter on every tab; with no filter, no tab
-// needs a command (a sorted large list keeps its rows).
-func (m *Model) clearFilterNow() {
-	m.filter = filterState{}
-	for _, t := range m.tabs {
-		t.applyFilter(m.filter)
-	}
+	return cmd
 }
 
 // syncDetail refreshes the detail pane when the selection changed, or when
@@ -673,12 +534,12 @@ func (m *Model) syncDetail(dataChanged bool) {
 		return
 	}
 	t := m.tabs[m.tab]
-	sel := string(rune('0'+m.tab)) + t.selection() + "\x00" + m.filter.query
+	sel := string(rune('0'+m.tab)) + t.selection() + "\x00" + m.filter.Query
 	if sel == m.detailSel && !dataChanged {
 		return
 	}
 	title, lines := t.describe()
-	if q := m.filter.query; q != "" && t.selection() != "" {
+	if q := m.filter.Query; q != "" && t.selection() != "" {
 		lines = append(m.matchedLines(t.matches(q)), lines...)
 	}
 	m.detail.SetContent(title, lines, sel == m.detailSel)
@@ -687,7 +548,7 @@ func (m *Model) syncDetail(dataChanged bool) {
 
 // matchedLines say which fields of the selected row the filter matched.
 func (m *Model) matchedLines(fields []string) []string {
-	q := "/" + safetext.Line(m.filter.query)
+	q := "/" + safetext.Line(m.filter.Query)
 	text := q + " matched " + strings.Join(fields, ", ")
 	if len(fields) == 0 {
 		text = q + " matched the row's other facts (a toggle, or a field not shown)"
@@ -695,405 +556,10 @@ func (m *Model) matchedLines(fields []string) []string {
 	return []string{m.c.Styles.Label.Render(text), ""}
 }
 
-// layout sizes the tabs and the detail pane for the current size, and
-// redraws the detail pane (it may have been hidden).
-func (m *Model) layout() {
-	m.fit()
-	m.detailSel = ""
-	m.syncDetail(false)
-}
-
-// areas are the sizes of the list (its heading included) and of the detail
-// pane (its title included); a hidden detail pane has width 0, a hidden
-// list width 0.
-type areas struct{ lw, lh, dw, dh int }
-
-// Widths of the wide layout: the list takes what its columns need,
-// between minListWidth and what leaves the detail pane minDetailWidth; a
-// list of free text (Events, Timeline) takes listShare/100 of the width,
-// leaving the detail pane at most maxDetailWidth columns. A wide detail
-// pane takes two thirds.
-const (
-	listShare      = 56
-	minListWidth   = 40
-	minDetailWidth = 44
-	maxDetailWidth = 100
-)
-
-// Heights of the stacked layout: the list shows at least minListLines
-// lines (its heading included) and, when it has the rows, up to
-// comfortListLines or half the height; the detail pane keeps at least
-// minDetailLines.
-const (
-	minListLines     = 6
-	comfortListLines = 9
-	minDetailLines   = 4
-)
-
-// fit applies the areas for the current size, detail size and rows; it
-// costs nothing when they did not change.
-func (m *Model) fit() {
-	a := m.areas()
-	if a == m.fitted {
-		return
-	}
-	m.fitted = a
-	for _, t := range m.tabs {
-		t.setHeight(max(a.lh-1, 0))
-	}
-	m.detail.SetSize(a.dw, a.dh)
-	if a.dw == 0 && m.focusDetail {
-		m.setFocus(false)
-	}
-	if a.lw == 0 && a.dw > 0 && !m.focusDetail {
-		m.setFocus(true)
-	}
-}
-
-// body is the height below the header and the tab bar.
-func (m *Model) body() int { return max(m.height-m.headerHeight()-1, 0) }
-
-// areas returns the list's and the detail pane's sizes. On wide terminals
-// the detail pane is beside the list; on narrow ones it is below the list,
-// which gets as many lines as it has rows, between a floor and a
-// comfortable share. The detail pane is hidden when sized so, or when
-// there is no room; full, it takes the whole body.
-func (m *Model) areas() areas {
-	body := m.body()
-	if m.d.h == nil || m.detailSize == detailHidden {
-		return areas{lw: m.width, lh: body}
-	}
-	if m.detailSize == detailFull {
-		return areas{lh: body, dw: m.width, dh: body}
-	}
-	if m.width >= wideLayout {
-		lw := m.listWidth()
-		return areas{lw: lw, lh: body, dw: m.width - lw - 1, dh: body}
-	}
-	if body < minListLines+1+minDetailLines {
-		return areas{lw: m.width, lh: body}
-	}
-	rows := m.tabs[m.tab].rowCount() + 1
-	lh := min(rows, max(comfortListLines, body/2))
-	if m.detailSize == detailWide {
-		lh = body / 3
-	}
-	lh = min(max(lh, minListLines), body-1-minDetailLines)
-	return areas{lw: m.width, lh: lh, dw: m.width, dh: body - lh - 1}
-}
-
-// listWidth is the list's width beside the detail pane: what the tab's
-// columns need, the rest to the detail pane.
-func (m *Model) listWidth() int {
-	if m.detailSize == detailWide {
-		return max(m.width/3, minListWidth)
-	}
-	most := m.width - 1 - minDetailWidth
-	if need := m.tabs[m.tab].need(m.body()); need > 0 {
-		lw := min(max(need, minListWidth), most)
-		if u, ok := m.tabs[m.tab].(user); ok {
-			// The columns that fit may leave blank width (one too wide
-			// to show was hidden): it goes to the detail pane.
-			lw = max(u.used(lw), minListWidth)
-		}
-		return lw
-	}
-	return min(max(m.width*listShare/100, m.width-1-maxDetailWidth), most)
-}
-
-// headerHeight is the number of lines above the tab bar: the run, why it
-// failed (when it did), its facts and its link.
-func (m *Model) headerHeight() int {
-	if m.d.h != nil && format.RunWhy(m.d.h) != "" {
-		return 4
-	}
-	return 3
-}
-
-// View renders the run view at its size: exactly height lines.
-func (m *Model) View() string {
-	if m.width <= 0 || m.height <= 0 {
-		return ""
-	}
-	lines := make([]string, 0, m.height)
-	lines = append(lines, m.header()...)
-	lines = append(lines, m.tabBar())
-	a := m.areas()
-	switch {
-	case a.lw == 0 && a.dw > 0:
-		for _, l := range strings.Split(m.detail.View(), "\n") {
-			lines = append(lines, format.Pad(l, m.width))
-		}
-	case a.dw == 0:
-		lines = append(lines, m.list(a.lw, a.lh)...)
-	case m.width >= wideLayout:
-		body := m.list(a.lw, a.lh)
-		side := strings.Split(m.detail.View(), "\n")
-		sep := m.c.Styles.Faint.Render("│")
-		for i := range body {
-			d := ""
-			if i < len(side) {
-				d = side[i]
-			}
-			lines = append(lines, body[i]+sep+format.Pad(d, a.dw))
-		}
-	default:
-		lines = append(lines, m.list(a.lw, a.lh)...)
-		lines = append(lines, m.c.Styles.Faint.Render(strings.Repeat("─", m.width)))
-		for _, l := range strings.Split(m.detail.View(), "\n") {
-			lines = append(lines, format.Pad(l, a.dw))
-		}
-	}
-	for len(lines) < m.height {
-		lines = append(lines, "")
-	}
-	return strings.Join(lines[:m.height], "\n")
-}
-
-// list renders the list area: the tab's rows, or why there are none.
-func (m *Model) list(w, h int) []string {
-	var lines []string
-	switch {
-	case m.absent != nil:
-		lines = []string{""}
-		for _, l := range m.absentLines {
-			for _, wl := range format.Wrap(l, max(w-1, 1)) {
-				lines = append(lines, " "+wl)
-			}
-		}
-	case m.d.h == nil && m.loadErr != "":
-		// The whole error, wrapped: it says what to do next, usually at
-		// its end.
-		lines = []string{""}
-		for _, l := range format.Wrap(safetext.Line(m.loadErr), max(w-1, 1)) {
-			lines = append(lines, " "+m.c.Styles.Error.Render(l))
-		}
-		lines = append(lines, " "+format.Fit("press R to retry, esc to go back", w-1))
-	case m.d.h == nil:
-		lines = []string{"", " " + format.Fit(m.spin.View()+" "+m.loadingText(), w-1)}
-	default:
-		lines = m.tabs[m.tab].lines(w, h)
-	}
-	for i := range lines {
-		lines[i] = format.Pad(lines[i], w)
-	}
-	for len(lines) < h {
-		lines = append(lines, strings.Repeat(" ", w))
-	}
-	return lines[:h]
-}
-
-// loadingText says what the view waits on, for how long, and what the
-// source is doing (a retry).
-func (m *Model) loadingText() string {
-	what := m.loading
-	if what == "" {
-		return "loading: no run open"
-	}
-	return "loading run " + what + m.c.Waiting(m.loadSince) + "…"
-}
-
-// tabBar renders the tab names with their counts, the active one marked by
-// brackets and reverse video, and on the right the position, the sort and
-// the filter; or the filter being typed, or the sort menu.
-func (m *Model) tabBar() string {
-	if m.d.h == nil {
-		return strings.Repeat(" ", m.width)
-	}
-	var b strings.Builder
-	for i, t := range m.tabs {
-		name := t.title() + " " + t.count()
-		if i == m.tab {
-			b.WriteString(m.c.Styles.TabOn.Render("[" + name + "]"))
-		} else {
-			b.WriteString(m.c.Styles.TabOff.Render(" " + name + " "))
-		}
-		b.WriteString(" ")
-	}
-	left := b.String()
-	var right string
-	switch {
-	case m.typing:
-		right = m.input.View(max(m.width/2, 10))
-	case m.sorting:
-		cols, s := m.tabs[m.tab].sortState()
-		return format.Pad(m.c.Styles.Info.Render(format.Fit(sortMenu(cols, s), m.width)), m.width)
-	default:
-		// The tab's note shortens, then goes, before the counts are cut.
-		right = m.tabBarRight("")
-		if n, ok := m.tabs[m.tab].(noter); ok {
-			for _, long := range []bool{true, false} {
-				if r := m.tabBarRight(n.note(long)); format.Width(r) < m.width-format.Width(left) {
-					right = r
-					break
-				}
-			}
-		}
-	}
-	room := m.width - format.Width(left)
-	if room < format.Width(right)+1 {
-		return format.Pad(format.Fit(left, m.width-min(format.Width(right), m.width/2)-1)+" "+format.Fit(right, m.width/2), m.width)
-	}
-	return left + format.PadLeft(right, room)
-}
-
-// user is a tab whose columns, laid out at a width, may use less of it.
-type user interface {
-	// used is the width the list's columns take when given width.
-	used(width int) int
-}
-
-// noter is a tab with a note for the tab bar's right side, before its
-// position (the Timeline's zoom); long or short, "" for none.
-type noter interface {
-	note(long bool) string
-}
-
-// tabBarRight is the tab bar's right side: the filter, the sort, the
-// tab's note and its position.
-func (m *Model) tabBarRight(note string) string {
-	var parts []string
-	if f := m.filterText(); f != "" {
-		parts = append(parts, f)
-	}
-	if s := sortText(m.tabs[m.tab].sortState()); s != "" {
-		parts = append(parts, s)
-	}
-	if note != "" {
-		parts = append(parts, note)
-	}
-	if p := m.tabs[m.tab].position(); p != "" {
-		parts = append(parts, p)
-	}
-	return strings.Join(parts, "  ")
-}
-
-// tabAt returns the tab whose name is at column x of the tab bar, -1 for
-// none.
-func (m *Model) tabAt(x int) int {
-	at := 0
-	for i, t := range m.tabs {
-		w := format.Width(t.title()+" "+t.count()) + 2
-		if x >= at && x < at+w {
-			return i
-		}
-		at += w + 1
-	}
-	return -1
-}
-
-// filterText describes the active filter ("filter: /charge failed").
-func (m *Model) filterText() string {
-	var parts []string
-	if m.filter.query != "" {
-		parts = append(parts, "/"+safetext.Line(m.filter.query))
-	}
-	if m.filter.failed {
-		parts = append(parts, "failed")
-	}
-	if m.filter.retried {
-		parts = append(parts, "retried")
-	}
-	if m.filter.flagged {
-		parts = append(parts, "flagged")
-	}
-	if len(parts) == 0 {
-		return ""
-	}
-	return "filter: " + strings.Join(parts, " ")
-}
-
-// click selects what was clicked: a tab in the tab bar, a row of the list
-// (the detail pane takes the focus when it is clicked).
-func (m *Model) click(ev tea.Mouse) tea.Cmd {
-	if ev.Button != tea.MouseLeft || m.d.h == nil {
-		return nil
-	}
-	top := m.headerHeight()
-	if ev.Y == top {
-		if t := m.tabAt(ev.X); t >= 0 && t != m.tab {
-			return m.SetTab(t)
-		}
-		return nil
-	}
-	y := ev.Y - top - 1
-	a := m.fitted
-	switch m.areaAt(ev.X, y) {
-	case areaList:
-		m.setFocus(false)
-		tbl := m.tabs[m.tab].table()
-		if row := tbl.Offset() + y - 1; y >= 1 && row < tbl.Offset()+tbl.Height() && row < tbl.Len() {
-			tbl.SetCursor(row)
-		}
-	case areaDetail:
-		m.setFocus(a.dw > 0)
-	}
-	return nil
-}
-
-// wheel scrolls the pane under the pointer.
-func (m *Model) wheel(ev tea.Mouse) {
-	if m.d.h == nil {
-		return
-	}
-	const step = 3
-	delta := step
-	switch ev.Button {
-	case tea.MouseWheelUp:
-		delta = -step
-	case tea.MouseWheelDown:
-	default:
-		return
-	}
-	switch m.areaAt(ev.X, ev.Y-m.headerHeight()-1) {
-	case areaList:
-		m.tabs[m.tab].table().Move(delta)
-	case areaDetail:
-		if delta > 0 {
-			m.detail.ScrollDown(delta)
-		} else {
-			m.detail.ScrollUp(-delta)
-		}
-	}
-}
-
-// Areas of the body a pointer can be over.
-const (
-	areaNone = iota
-	areaList
-	areaDetail
-)
-
-// areaAt returns the area at column x, body line y.
-func (m *Model) areaAt(x, y int) int {
-	a := m.fitted
-	switch {
-	case y < 0:
-		return areaNone
-	case a.lw == 0:
-		return areaDetail
-	case a.dw == 0:
-		return areaList
-	case m.width >= wideLayout && x < a.lw:
-		return areaList
-	case m.width >= wideLayout && x > a.lw:
-		return areaDetail
-	case m.width < wideLayout && y < a.lh:
-		return areaList
-	case m.width < wideLayout && y > a.lh:
-		return areaDetail
-	}
-	return areaNone
-}
-
 // Legend explains the run view's marks for the help screen.
 func (m *Model) Legend() []common.Legend {
 	sev := format.SeverityGlyph(detect.SeverityHigh) + " " + format.SeverityGlyph(detect.SeverityMedium) +
 		" " + format.SeverityGlyph(detect.SeverityLow)
-	timeline := common.Legend{Title: "Timeline"}
-	for _, l := range format.TimelineLegend {
-		timeline.Marks = append(timeline.Marks, [2]string{l[0], l[2]})
-	}
 	out := []common.Legend{
 		{Title: "Marks", Marks: [][2]string{
 			{sev, "high, medium, low severity"},
@@ -1107,7 +573,6 @@ func (m *Model) Legend() []common.Legend {
 			{"↑ ↓", "the column sorted, its direction"},
 			{"+ (events)", "new since the last poll"},
 		}},
-		timeline,
 	}
 	switch sp := m.d.spans(); {
 	case sp.Rebuilt():
@@ -1118,14 +583,10 @@ func (m *Model) Legend() []common.Legend {
 		// A whole-second source's spans: said where +30.52s is.
 		out[0].Marks = slices.Insert(out[0].Marks, 6, [2]string{"~30s <1s", "whole-second times: ±1s"})
 	}
-	if m.d.code != nil {
-		out = append(out, common.Legend{Title: "Code", Marks: [][2]string{
-			{sev, "a hazard of the activity's code, by severity"},
-			{codeMark(&codeRow{kind: codeRefusal}), "a write that refuses its own duplicate"},
-			{codeMark(&codeRow{kind: codeClean}), "an activity with no hazard found"},
-			{codeMark(&codeRow{kind: codeNotFound}), "an activity the source does not define"},
-			{"›", "the hazard's line, in the excerpt"},
-		}})
+	for _, t := range m.tabs {
+		if l, ok := t.(legender); ok {
+			out = append(out, l.legend()...)
+		}
 	}
 	return out
 }

@@ -13,6 +13,7 @@ import (
 	"github.com/twice-cli/twice/tui/common"
 	"github.com/twice-cli/twice/tui/format"
 	"github.com/twice-cli/twice/tui/internal/tuitest"
+	"github.com/twice-cli/twice/tui/list"
 	"github.com/twice-cli/twice/tui/style"
 )
 
@@ -155,7 +156,7 @@ func TestPollKeepsPlaceAndMarksNewEvents(t *testing.T) {
 }
 
 func TestLargeListsFilterOffTheUIGoroutine(t *testing.T) {
-	h := tuitest.Big(syncRows + 5000)
+	h := tuitest.Big(list.SyncRows + 5000)
 	x := NewIndex(h, &detect.Report{})
 	m := newView(120, 40)
 	m.SetHistory(h, x, false)
@@ -168,23 +169,23 @@ func TestLargeListsFilterOffTheUIGoroutine(t *testing.T) {
 	if !strings.Contains(m.View(), "filtering…") {
 		t.Error("a pending filter is not shown")
 	}
-	msg := cmd().(filteredMsg)
+	msg := cmd().(list.FilteredMsg)
 
 	// The filter is switched off before the result arrives: the result is
 	// stale and dropped.
 	m.Update(keyPress("f"))
 	m.Update(msg)
-	if strings.Contains(m.View(), "filter:") || m.tabs[TabEvents].(*eventsTab).list.matched != nil {
+	if strings.Contains(m.View(), "filter:") || m.tabs[TabEvents].(*eventsTab).rows.Shown() != h.Len() {
 		t.Fatal("a stale filter result was applied")
 	}
 
 	run(m, m.Update(keyPress("f")))
 	ev := m.tabs[TabEvents].(*eventsTab)
-	if len(ev.list.matched) == 0 {
+	if ev.rows.Shown() == 0 || ev.rows.Shown() == h.Len() {
 		t.Fatal("the filter result was not applied")
 	}
-	for _, e := range ev.list.matched {
-		if h.At(int(e)).Type != catalyst.EventTaskFailed {
+	for i := range ev.rows.Shown() {
+		if e := ev.rows.At(i).Item; h.At(int(e)).Type != catalyst.EventTaskFailed {
 			t.Fatalf("event %d is not a failure", e)
 		}
 	}
@@ -233,17 +234,17 @@ func TestToggles(t *testing.T) {
 		var got []string
 		switch tab := m.tabs[c.tab].(type) {
 		case *eventsTab:
-			for _, e := range tab.list.matched {
-				got = append(got, format.Count(int(e)))
+			for i := range tab.rows.Len() {
+				got = append(got, format.Count(int(tab.rows.At(i).Item)))
 			}
 		case *invocationsTab:
-			for i := 0; i < tab.rows.len(); i++ {
-				got = append(got, x.Report.Invocations[tab.rows.at(i).inv].Name)
+			for i := range tab.rows.Len() {
+				got = append(got, x.Report.Invocations[tab.rows.At(i).Item].Name)
 			}
 		case *findingsTab:
-			for i := 0; i < tab.rows.n; i++ {
-				if r := tab.rows.at(i); r.ev < 0 {
-					got = append(got, string(x.Report.Findings[r.f].ID))
+			for i := range tab.rows.Len() {
+				if r := tab.rows.At(i); r.Sub < 0 {
+					got = append(got, string(x.Report.Findings[r.Item].ID))
 				}
 			}
 		}

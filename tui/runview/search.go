@@ -137,7 +137,7 @@ func secondID(e *catalyst.Event) bool {
 func evidenceText(f *detect.Finding) string {
 	parts := make([]string, 0, len(f.Evidence)+1)
 	for _, ev := range f.Evidence {
-		parts = append(parts, ev.Fact)
+		parts = append(parts, format.Fact(ev.Fact))
 	}
 	parts = append(parts, f.Explanation)
 	return searchCap(strings.Join(parts, "\x00"))
@@ -336,7 +336,7 @@ func findingMatches(rep *detect.Report, fi int, q string) []string {
 	add("invocation", holds(f.Invocation, q))
 	evidence := false
 	for _, ev := range f.Evidence {
-		evidence = evidence || holds(ev.Fact, q)
+		evidence = evidence || holds(format.Fact(ev.Fact), q)
 	}
 	add("evidence", evidence)
 	add("explanation", holds(f.Explanation, q))

@@ -192,8 +192,21 @@ func TestCopyTargets(t *testing.T) {
 			t.Errorf("finding: the Markdown copied lacks %q:\n%s", want, text)
 		}
 	}
-	if what != "the duplicate-side-effect finding as Markdown" {
+	if what != "the duplicate-side-effect finding with its run as Markdown" {
 		t.Errorf("finding: says %q", what)
+	}
+	// A copy for a ticket says where the finding came from and carries
+	// whole ids (issue 23, item 3).
+	for _, want := range []string{
+		"\n\nRun charge-7731 (ChargeWorkflow), app payments, project default: <https://catalyst.diagrid.io/workflows/payments/charge-7731?project=default>\n\n",
+		"task\\_execution\\_id " + exec + " — stable",
+	} {
+		if !strings.Contains(text, want) {
+			t.Errorf("finding: the Markdown copied lacks %q:\n%s", want, text)
+		}
+	}
+	if strings.Contains(text, "8a4f2c71…") {
+		t.Errorf("finding: the copy cuts an id:\n%s", text)
 	}
 
 	// Nothing selected (no findings): the run id.

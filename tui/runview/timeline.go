@@ -12,7 +12,7 @@ import (
 	"github.com/twice-cli/twice/detect"
 	"github.com/twice-cli/twice/tui/common"
 	"github.com/twice-cli/twice/tui/format"
-	"github.com/twice-cli/twice/tui/table"
+	"github.com/twice-cli/twice/tui/list"
 )
 
 // timelineTab draws one row per invocation, each attempt a bar on one time
@@ -26,7 +26,9 @@ import (
 type timelineTab struct {
 	d   *viewData
 	inv *invocationsTab
-	tbl table.Model
+	// rows follows the Invocations tab's list: its rows, filter and sort,
+	// with a cursor of its own.
+	rows list.Model
 	// view is the part of the run the axis shows; zero: the whole run.
 	view   format.Axis
 	zoomed bool
@@ -35,23 +37,17 @@ type timelineTab struct {
 }
 
 func newTimelineTab(d *viewData, inv *invocationsTab) *timelineTab {
-	return &timelineTab{d: d, inv: inv}
+	t := &timelineTab{d: d, inv: inv}
+	t.rows.Follow(&inv.rows)
+	return t
 }
 
 func (t *timelineTab) title() string { return "Timeline" }
 
-func (t *timelineTab) count() string { return t.inv.count() }
+func (t *timelineTab) list() *list.Model { return &t.rows }
 
-func (t *timelineTab) position() string {
-	t.sync()
-	if p := t.inv.list.position(); t.inv.list.pending || p == "" {
-		return p
-	}
-	if t.tbl.Len() == 0 {
-		return ""
-	}
-	return format.Count(t.tbl.Cursor()+1) + "/" + format.Count(t.tbl.Len())
-}
+// source is the Invocations tab's: this tab shows its rows.
+func (t *timelineTab) source() list.Source { return t.inv.source() }
 
 // note is the zoom for the tab bar ("zoom ×8 (0: whole run)", short:
 // "zoom ×8"); "" when the whole run is shown.
@@ -77,13 +73,6 @@ func zoomFactor(f float64) string {
 	return strconv.FormatFloat(math.Round(f*10)/10, 'f', -1, 64)
 }
 
-func (t *timelineTab) sortState() ([]sortColumn, sortState) { return t.inv.sortState() }
-
-func (t *timelineTab) setSort(c int) tea.Cmd {
-	t.inv.list.pickSort(c)
-	return t.inv.resort()
-}
-
 // legendRows is the line the legend takes below the rows, when the tab
 // has room for it besides its heading and a row or two (the marks are
 // shapes: without the legend they cannot be read).
@@ -94,51 +83,32 @@ func (t *timelineTab) legendRows(h int) int {
 	return 0
 }
 
-func (t *timelineTab) setHeight(h int) { t.tbl.SetHeight(max(h-t.legendRows(h+1), 0)) }
-
-func (t *timelineTab) rowCount() int { t.sync(); return t.tbl.Len() }
-
-func (t *timelineTab) table() *table.Model { t.sync(); return &t.tbl }
-
-// sync sizes the cursor to the invocations shown (the Invocations tab
-// filters and sorts them).
-func (t *timelineTab) sync() {
-	if n := t.inv.list.order.Len(); t.tbl.Len() != n {
-		t.tbl.SetLen(n)
-	}
-}
+// footer keeps the legend's line below the rows.
+func (t *timelineTab) footer(h int) int { return t.legendRows(h) }
 
 // selected returns the selected invocation, -1 for none.
-func (t *timelineTab) selected() int32 {
-	t.sync()
-	return t.inv.list.row(t.tbl.Cursor())
-}
+func (t *timelineTab) selected() int32 { return t.rows.SelectedItem() }
 
-// selectInvocation puts the cursor on invocation inv; false when hidden.
-func (t *timelineTab) selectInvocation(inv int32) bool {
-	t.sync()
-	p, ok := t.inv.list.order.Find(inv)
-	if ok {
-		t.tbl.SetCursor(p)
-	}
-	return ok
-}
-
-func (t *timelineTab) remember() {}
-
-func (t *timelineTab) load(keep bool, _ filterState) tea.Cmd {
+// load resets the zoom for a new run; the cursor goes to the invocation
+// the Invocations tab selects.
+func (t *timelineTab) load(keep bool, _ list.Filter) tea.Cmd {
 	if !keep {
 		t.view, t.zoomed = format.Axis{}, false
 	}
-	t.sync()
 	if sel := t.inv.selectedInvocation(); sel >= 0 {
-		t.selectInvocation(sel)
+		t.rows.Select(list.Row{Item: sel, Sub: -1})
 	}
 	return nil
 }
 
-// applyFilter is the Invocations tab's: this tab shows its rows.
-func (t *timelineTab) applyFilter(filterState) tea.Cmd { t.sync(); return nil }
+// legend explains the Timeline's marks.
+func (t *timelineTab) legend() []common.Legend {
+	l := common.Legend{Title: "Timeline"}
+	for _, m := range format.TimelineLegend {
+		l.Marks = append(l.Marks, [2]string{m[0], m[2]})
+	}
+	return []common.Legend{l}
+}
 
 // whole is the axis of the whole run, width cells wide.
 func (t *timelineTab) whole(width int) format.Axis {
@@ -234,14 +204,12 @@ func (t *timelineTab) enter(tea.KeyPressMsg) tea.Cmd {
 	if cmd := t.d.openChildOfAttempt(int(inv), -1); cmd != nil {
 		return cmd
 	}
-	msg := jumpToInvocationMsg{to: t.d, invocation: int(inv)}
-	return func() tea.Msg { return msg }
+	return t.d.showInvocation(int(inv))
 }
 
 // zoomKey zooms in (+), out (-) or back to the whole run (0).
 func (t *timelineTab) zoomKey(msg tea.KeyPressMsg) tea.Cmd {
 	k := &t.d.c.Keys
-	t.sync()
 	switch {
 	case key.Matches(msg, k.Grow):
 		t.zoom(2)
@@ -257,7 +225,6 @@ func (t *timelineTab) zoomKey(msg tea.KeyPressMsg) tea.Cmd {
 // span.
 func (t *timelineTab) panKey(frac float64) func(tea.KeyPressMsg) tea.Cmd {
 	return func(tea.KeyPressMsg) tea.Cmd {
-		t.sync()
 		t.pan(frac)
 		return nil
 	}
@@ -269,14 +236,13 @@ const timelineName = 24
 
 func (t *timelineTab) lines(width, height int) []string {
 	s := t.d.c.Styles
-	t.sync()
 	switch {
 	case t.d.idx == nil:
 		return t.d.analyzing(width)
 	case len(t.inv.invocations()) == 0:
 		return []string{"", " no activity in this history",
 			" (" + format.Plural(t.d.h.Len(), "event") + ": see the Events tab)"}
-	case t.tbl.Len() == 0 && !t.inv.list.pending:
+	case t.rows.Len() == 0 && !t.rows.Pending():
 		return []string{"", " no invocation matches the filter (esc clears it)"}
 	}
 	nameW := min(max(t.d.idx.nameWidth, 4), timelineName, max(width/3, 4))
@@ -289,8 +255,8 @@ func (t *timelineTab) lines(width, height int) []string {
 	out := make([]string, 0, height)
 	out = append(out, s.Heading.Render(format.Pad(head, width)))
 	rep := t.d.idx.Report
-	out = append(out, t.tbl.Lines(func(i int, selected bool) string {
-		ii := t.inv.list.row(i)
+	out = append(out, t.rows.Table().Lines(func(i int, selected bool) string {
+		ii := t.rows.At(i).Item
 		inv := &rep.Invocations[ii]
 		cursor, glyph := " ", " "
 		if selected {

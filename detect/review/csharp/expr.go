@@ -45,7 +45,12 @@ func (c *converter) expr(n *sitter.Node) *review.Expr {
 	if n == nil {
 		return nil
 	}
-	x := &review.Expr{Pos: c.pos(n), Text: review.Clip(c.text(n))}
+	ok := c.enter(n)
+	defer c.nest.Leave()
+	if !ok {
+		return &review.Expr{}
+	}
+	x := &review.Expr{Pos: c.pos(n), Text: c.Excerpt(n)}
 	switch n.Kind() {
 	case "identifier":
 		c.name(x, c.text(n))
@@ -311,7 +316,7 @@ func (c *converter) args(x *review.Expr, list *sitter.Node) {
 // arguments in Args and Keys, the initializer's members in Keys.
 func (c *converter) creation(n *sitter.Node, t string, x *review.Expr) *review.Expr {
 	if x == nil {
-		x = &review.Expr{Pos: c.pos(n), Text: review.Clip(c.text(n))}
+		x = &review.Expr{Pos: c.pos(n), Text: c.Excerpt(n)}
 	}
 	x.Kind, x.Op = review.ExprCall, "new"
 	simple := t[strings.LastIndexByte(t, '.')+1:]

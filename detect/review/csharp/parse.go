@@ -34,6 +34,12 @@ func (Frontend) Parse(name string, src []byte) (*review.File, error) {
 	c.declare(root, "", "")
 	f.Package = c.firstNS
 	c.unit(root)
+	if err := c.nest.Err(); err != nil {
+		return nil, err
+	}
+	if err := review.CheckNesting(f); err != nil {
+		return nil, err
+	}
 	c.sdk()
 	return f, nil
 }
@@ -52,6 +58,8 @@ type class struct {
 type converter struct {
 	tsconv.Source
 	file *review.File
+	// nest bounds the conversion's recursion (review.MaxNesting).
+	nest review.Depth
 	// statics are the types of using static directives.
 	statics []string
 	classes map[string]*class
@@ -78,6 +86,12 @@ func (c *converter) text(n *sitter.Node) string { return c.Source.Text(n) }
 
 func (c *converter) pos(n *sitter.Node) review.Pos { return c.Source.Pos(n) }
 
+// enter counts one level of nesting down at n (review.Depth); the caller
+// defers c.nest.Leave() and, on false, does not descend.
+func (c *converter) enter(n *sitter.Node) bool {
+	return c.nest.Enter(func() review.Pos { return c.pos(n) })
+}
+
 func named(n *sitter.Node) []*sitter.Node { return tsconv.Named(n) }
 
 // hasToken reports whether a node has an anonymous child with the text.
@@ -96,6 +110,11 @@ func hasToken(n *sitter.Node, tok string) bool {
 func (c *converter) usings(root *sitter.Node) {
 	var visit func(n *sitter.Node)
 	visit = func(n *sitter.Node) {
+		ok := c.enter(n)
+		defer c.nest.Leave()
+		if !ok {
+			return
+		}
 		for _, ch := range named(n) {
 			switch ch.Kind() {
 			case "using_directive":
@@ -128,6 +147,11 @@ func (c *converter) usings(root *sitter.Node) {
 // bases) before any body is read, so a call to a method defined further
 // down is known.
 func (c *converter) declare(n *sitter.Node, ns, outer string) {
+	ok := c.enter(n)
+	defer c.nest.Leave()
+	if !ok {
+		return
+	}
 	for _, ch := range named(n) {
 		switch ch.Kind() {
 		case "namespace_declaration":
@@ -210,6 +234,11 @@ func (c *converter) unit(root *sitter.Node) {
 	c.fn, c.locals = main, map[string]string{}
 	var visit func(n *sitter.Node)
 	visit = func(n *sitter.Node) {
+		ok := c.enter(n)
+		defer c.nest.Leave()
+		if !ok {
+			return
+		}
 		for _, ch := range named(n) {
 			switch ch.Kind() {
 			case "global_statement":
@@ -236,6 +265,11 @@ func (c *converter) unit(root *sitter.Node) {
 // initializers (kept as globals: a retry policy or options value) and
 // nested types.
 func (c *converter) typeDecl(n *sitter.Node) {
+	ok := c.enter(n)
+	defer c.nest.Leave()
+	if !ok {
+		return
+	}
 	saved := c.cls
 	c.cls = c.classes[c.text(n.ChildByFieldName("name"))]
 	defer func() { c.cls = saved }()
@@ -301,7 +335,7 @@ func (c *converter) method(n *sitter.Node, name string) *review.Func {
 		if al.Kind() == "attribute_list" {
 			for _, a := range named(al) {
 				if a.Kind() == "attribute" {
-					fn.Decorators = append(fn.Decorators, &review.Expr{Kind: review.ExprIdent, Pos: c.pos(a), Name: typeText(c, a.ChildByFieldName("name")), Text: review.Clip(c.text(a))})
+					fn.Decorators = append(fn.Decorators, &review.Expr{Kind: review.ExprIdent, Pos: c.pos(a), Name: typeText(c, a.ChildByFieldName("name")), Text: c.Excerpt(a)})
 				}
 			}
 		}

@@ -19,6 +19,11 @@ func typeText(c *converter, n *sitter.Node) string {
 	if n == nil {
 		return ""
 	}
+	ok := c.enter(n)
+	defer c.nest.Leave()
+	if !ok {
+		return ""
+	}
 	switch n.Kind() {
 	case "identifier":
 		return c.text(n)
@@ -171,6 +176,11 @@ func (c *converter) classWithMethod(name string) string {
 // declares, a created object's type.
 func (c *converter) typeOf(n *sitter.Node) string {
 	if n == nil {
+		return ""
+	}
+	ok := c.enter(n)
+	defer c.nest.Leave()
+	if !ok {
 		return ""
 	}
 	switch n.Kind() {

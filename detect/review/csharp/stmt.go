@@ -58,6 +58,11 @@ func (c *converter) stmtBody(n *sitter.Node) []*review.Stmt {
 // stmt appends the statement's conversion to out, followed by the raises
 // of any throw expression inside it.
 func (c *converter) stmt(out []*review.Stmt, n *sitter.Node) []*review.Stmt {
+	ok := c.enter(n)
+	defer c.nest.Leave()
+	if !ok {
+		return out
+	}
 	saved := c.raises
 	c.raises = nil
 	out = c.stmt1(out, n)
@@ -182,7 +187,7 @@ func (c *converter) stmt1(out []*review.Stmt, n *sitter.Node) []*review.Stmt {
 			if sec.Kind() != "switch_section" {
 				continue
 			}
-			cond := &review.Expr{Kind: review.ExprOther, Pos: c.pos(sec), Text: review.Clip(c.text(sec))}
+			cond := &review.Expr{Kind: review.ExprOther, Pos: c.pos(sec), Text: c.Excerpt(sec)}
 			st := &review.Stmt{Kind: review.StmtIf, Pos: c.pos(sec), X: cond}
 			for _, ch := range named(sec) {
 				if strings.HasSuffix(ch.Kind(), "statement") || ch.Kind() == "block" {

@@ -98,6 +98,12 @@ func (Frontend) Parse(name string, src []byte) (*review.File, error) {
 		fn.Body = c.stmts(fd.Body.List)
 		f.Funcs = append(f.Funcs, fn)
 	}
+	if err := c.nest.Err(); err != nil {
+		return nil, err
+	}
+	if err := review.CheckNesting(f); err != nil {
+		return nil, err
+	}
 	c.sdk(f)
 	return f, nil
 }
@@ -153,6 +159,15 @@ type converter struct {
 	// vars maps the current function's receiver, parameters and declared
 	// variables to their named types.
 	vars map[string]string
+	// nest bounds the conversion's recursion (review.MaxNesting; go/parser
+	// allows 100,000 levels).
+	nest review.Depth
+}
+
+// enter counts one level of nesting down at p (review.Depth); the caller
+// defers c.nest.Leave() and, on false, does not descend.
+func (c *converter) enter(p token.Pos) bool {
+	return c.nest.Enter(func() review.Pos { return c.pos(p) })
 }
 
 // types records the file's struct and interface types: fields, embedded
@@ -206,6 +221,14 @@ func (c *converter) types(gd *ast.GenDecl) {
 // "example.com/shop/billing.Client"); "" for built-in, slice, map, func
 // and channel types.
 func (c *converter) typeName(e ast.Expr) string {
+	if e == nil {
+		return ""
+	}
+	ok := c.enter(e.Pos())
+	defer c.nest.Leave()
+	if !ok {
+		return ""
+	}
 	switch t := e.(type) {
 	case *ast.StarExpr:
 		return c.typeName(t.X)
@@ -266,7 +289,7 @@ func (c *converter) text(n ast.Node) string {
 	if s < 0 || e > len(c.src) || s > e {
 		return ""
 	}
-	return review.Clip(string(c.src[s:e]))
+	return review.ClipBytes(c.src[s:e])
 }
 
 func (c *converter) stmts(list []ast.Stmt) []*review.Stmt {
@@ -287,6 +310,11 @@ func (c *converter) block(b *ast.BlockStmt) []*review.Stmt {
 // stmt appends the statement's conversion to out (an if's or a for's init
 // statement comes first, as its own statement).
 func (c *converter) stmt(out []*review.Stmt, s ast.Stmt) []*review.Stmt {
+	ok := c.enter(s.Pos())
+	defer c.nest.Leave()
+	if !ok {
+		return out
+	}
 	p := c.pos(s.Pos())
 	switch s := s.(type) {
 	case *ast.AssignStmt:
@@ -454,6 +482,11 @@ func (c *converter) exprs(list []ast.Expr) []*review.Expr {
 func (c *converter) expr(e ast.Expr) *review.Expr {
 	if e == nil {
 		return nil
+	}
+	ok := c.enter(e.Pos())
+	defer c.nest.Leave()
+	if !ok {
+		return &review.Expr{}
 	}
 	x := &review.Expr{Pos: c.pos(e.Pos()), Text: c.text(e)}
 	switch e := e.(type) {

@@ -35,6 +35,12 @@ func (Frontend) Parse(name string, src []byte) (*review.File, error) {
 	c.file = f
 	c.imports(root)
 	c.module(root)
+	if err := c.nest.Err(); err != nil {
+		return nil, err
+	}
+	if err := review.CheckNesting(f); err != nil {
+		return nil, err
+	}
 	c.sdk()
 	return f, nil
 }
@@ -55,6 +61,8 @@ func moduleName(p string) string {
 type converter struct {
 	tsconv.Source
 	file *review.File
+	// nest bounds the conversion's recursion (review.MaxNesting).
+	nest review.Depth
 	// class is the class whose body is being read.
 	class string
 	lits  int
@@ -72,6 +80,11 @@ type converter struct {
 // several types).
 func (c *converter) typeOf(n *sitter.Node) string {
 	if n == nil {
+		return ""
+	}
+	ok := c.enter(n)
+	defer c.nest.Leave()
+	if !ok {
 		return ""
 	}
 	switch n.Kind() {
@@ -140,12 +153,24 @@ func (c *converter) text(n *sitter.Node) string { return c.Source.Text(n) }
 
 func (c *converter) pos(n *sitter.Node) review.Pos { return c.Source.Pos(n) }
 
+// enter counts one level of nesting down at n (review.Depth); the caller
+// defers c.nest.Leave() and, on false, does not descend.
+func (c *converter) enter(n *sitter.Node) bool {
+	return c.nest.Enter(func() review.Pos { return c.pos(n) })
+}
+
 func named(n *sitter.Node) []*sitter.Node { return tsconv.Named(n) }
 
-// imports reads every import statement, wherever it is.
+// imports reads every import statement, wherever it is (in any block,
+// not inside expressions, which hold no statement).
 func (c *converter) imports(root *sitter.Node) {
 	var visit func(n *sitter.Node)
 	visit = func(n *sitter.Node) {
+		ok := c.enter(n)
+		defer c.nest.Leave()
+		if !ok {
+			return
+		}
 		switch n.Kind() {
 		case "import_statement":
 			for _, ch := range named(n) {
@@ -179,7 +204,9 @@ func (c *converter) imports(root *sitter.Node) {
 			return
 		}
 		for _, ch := range named(n) {
-			visit(ch)
+			if k := ch.Kind(); k == "block" || strings.HasSuffix(k, "_statement") || strings.HasSuffix(k, "_clause") || strings.HasSuffix(k, "_definition") {
+				visit(ch) // an import is a statement: expressions hold none
+			}
 		}
 	}
 	visit(root)
@@ -207,6 +234,11 @@ func (c *converter) module(root *sitter.Node) {
 
 // definition reads a function or class definition (with decorators).
 func (c *converter) definition(n *sitter.Node, decorators []*review.Expr) {
+	ok := c.enter(n)
+	defer c.nest.Leave()
+	if !ok {
+		return
+	}
 	switch n.Kind() {
 	case "decorated_definition":
 		for _, ch := range named(n) {
@@ -296,6 +328,11 @@ func (c *converter) block(n *sitter.Node) []*review.Stmt {
 }
 
 func (c *converter) stmt(out []*review.Stmt, n *sitter.Node) []*review.Stmt {
+	ok := c.enter(n)
+	defer c.nest.Leave()
+	if !ok {
+		return out
+	}
 	p := c.pos(n)
 	switch n.Kind() {
 	case "expression_statement":
@@ -441,6 +478,11 @@ func (c *converter) fieldType(st *review.Stmt) {
 
 func (c *converter) assign(n *sitter.Node) *review.Stmt {
 	st := &review.Stmt{Kind: review.StmtAssign, Pos: c.pos(n), Op: "="}
+	ok := c.enter(n)
+	defer c.nest.Leave()
+	if !ok {
+		return st
+	}
 	defer c.fieldType(st)
 	if n.Kind() == "augmented_assignment" {
 		st.Op = c.text(n.ChildByFieldName("operator"))
@@ -469,7 +511,12 @@ func (c *converter) expr(n *sitter.Node) *review.Expr {
 	if n == nil {
 		return nil
 	}
-	x := &review.Expr{Pos: c.pos(n), Text: review.Clip(c.text(n))}
+	ok := c.enter(n)
+	defer c.nest.Leave()
+	if !ok {
+		return &review.Expr{}
+	}
+	x := &review.Expr{Pos: c.pos(n), Text: c.Excerpt(n)}
 	switch n.Kind() {
 	case "identifier":
 		x.Kind, x.Name = review.ExprIdent, c.text(n)

@@ -78,7 +78,7 @@ func TestExitCodes(t *testing.T) {
 		{"version", []string{"version"}, ExitOK, ""},
 		{"unknown flag", []string{"show", "--bogus", file}, ExitUsage, "unknown flag: --bogus"},
 		{"unknown command", []string{"frobnicate"}, ExitUsage, `unknown command "frobnicate"`},
-		{"missing argument", []string{"show"}, ExitUsage, "accepts 1 arg"},
+		{"missing argument", []string{"show"}, ExitUsage, "requires at least 1 arg"},
 		{"bad color", []string{"--color", "sometimes", "show", file}, ExitUsage, `--color "sometimes"`},
 		{"bad time format", []string{"--time-format", "unix", "version"}, ExitUsage, "--time-format"},
 		{"bad output", []string{"scan", "-o", "xml", file}, ExitUsage, "-o \"xml\""},
@@ -89,7 +89,10 @@ func TestExitCodes(t *testing.T) {
 		{"findings at threshold", []string{"scan", "--exit-status", "--fail-on", "high", file}, ExitFindings, ""},
 		{"findings above threshold", []string{"scan", "--exit-status", "--fail-on", "medium", file}, ExitFindings, ""},
 		{"one flagged among many", []string{"scan", "--exit-status", clean, file, clean}, ExitFindings, ""},
-		{"findings without exit-status", []string{"scan", "--fail-on", "low", file}, ExitOK, ""},
+		{"fail-on alone implies exit-status", []string{"scan", "--fail-on", "low", file}, ExitFindings, "at or above low"},
+		{"fail-on alone, nothing at it", []string{"scan", "--fail-on", "high", clean}, ExitOK, ""},
+		{"no fail-on, no exit-status", []string{"scan", file}, ExitOK, ""},
+		{"--version", []string{"--version"}, ExitOK, ""},
 		{"conflicting overrides", []string{"--side-effect", "x", "--read-only", "X", "scan", file}, ExitUsage, "both --side-effect and --read-only"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
@@ -732,6 +735,20 @@ func TestDemoJSONHasRequiredKeys(t *testing.T) {
 			for j, ev := range f.(map[string]any)["evidence"].([]any) {
 				need(fmt.Sprintf("%s evidence %d", where, j), ev, "event", "event_id", "fact")
 			}
+		}
+	}
+}
+
+// twice --version (and -v) prints what twice version prints, the habit of
+// every other CLI.
+func TestVersionFlag(t *testing.T) {
+	want := newHarness(t).run("version")
+	if want.code != ExitOK || !strings.HasPrefix(want.out, "twice 0.1.0-test (go") {
+		t.Fatalf("twice version: exit %d, %q", want.code, want.out)
+	}
+	for _, flag := range []string{"--version", "-v"} {
+		if r := newHarness(t).run(flag); r.code != ExitOK || r.out != want.out || r.errOut != "" {
+			t.Errorf("twice %s: exit %d, stdout %q (want %q), stderr %q", flag, r.code, r.out, want.out, r.errOut)
 		}
 	}
 }

@@ -45,8 +45,12 @@ func TestShowFlags(t *testing.T) {
 	if o.Target != "charge-7731" || o.App != "payments" || o.Project != "default" || o.Output != "markdown" {
 		t.Errorf("options = %+v", o)
 	}
-	if _, err := parse(t, NewCmdShow, "a", "b"); err == nil {
-		t.Error("two targets must be refused")
+	// Several targets are the run list over them (showmany.go).
+	if o, err := parse(t, NewCmdShow, "a", "b"); err != nil || o.Target != "a" || len(o.Targets) != 2 {
+		t.Errorf("two targets: %+v, %v", o, err)
+	}
+	if _, err := parse(t, NewCmdShow); err == nil {
+		t.Error("no target must be refused")
 	}
 }
 

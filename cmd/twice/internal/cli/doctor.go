@@ -67,6 +67,9 @@ func runDoctor(ctx context.Context, opts *DoctorOptions) error {
 	defer lc.Close()
 	rep := lc.Doctor(ctx)
 	writeDoctor(w, rep)
+	if rep.NotAuthenticated {
+		writeTokenHelp(w)
+	}
 	switch {
 	case ctx.Err() != nil:
 		return errInterrupted
@@ -74,11 +77,19 @@ func runDoctor(ctx context.Context, opts *DoctorOptions) error {
 		return fmt.Errorf("%w: Catalyst did not accept the credential (%s): provide a current token through CATALYST_TOKEN, token_file or token_command in twice.yaml",
 			live.ErrNotAuthenticated, rep.TokenSource)
 	case rep.NotAuthenticated:
-		return fmt.Errorf("%w: no usable credential: set CATALYST_TOKEN, or token_file or token_command in twice.yaml", live.ErrNotAuthenticated)
+		return fmt.Errorf("%w: no usable credential: set %s, or token_file or token_command in twice.yaml (where a token comes from: above)", live.ErrNotAuthenticated, live.EnvToken)
 	case !rep.OK():
 		return fmt.Errorf("%d problem(s) found (listed above)", len(rep.Problems))
 	}
 	return nil
+}
+
+// writeTokenHelp says, when twice has no usable credential, where one can
+// come from, what twice cannot do about it, and what works without one.
+func writeTokenHelp(w io.Writer) {
+	fmt.Fprintf(w, "where a token comes from: %s\n", live.TokenWhere)
+	fmt.Fprintf(w, "what twice cannot do: %s; ask your Catalyst organization how it issues tokens for the MCP server to tools\n", live.NoLogin)
+	fmt.Fprintln(w, "without a token: saved histories (twice show FILE), the Dapr CLI's JSON (dapr workflow history ID -o json | twice show -), the demos (twice demo list) and twice review work offline")
 }
 
 // writeConfigFiles prints which config files were read and, for the
@@ -129,10 +140,12 @@ func writeLimits(w io.Writer, f *Factory, cfg *Config) {
 		timeout, request, body)
 }
 
-// writeDoctor prints the live client's report, one fact per line.
+// writeDoctor prints the live client's report, one fact per line. The
+// advice that ends an error finding no token is left to writeTokenHelp's
+// lines.
 func writeDoctor(w io.Writer, rep live.DoctorReport) {
 	for _, l := range rep.Lines() {
-		fmt.Fprintln(w, safetext.Line(l))
+		fmt.Fprintln(w, safetext.Line(strings.TrimSuffix(l, ". "+live.TokenAdvice)))
 	}
 }
 

@@ -267,7 +267,14 @@ func (f *Factory) liveWatched(onRateLimit func(), watch func(status int)) (LiveC
 	if err != nil {
 		return nil, err
 	}
-	lc, err := f.liveConfig(onRateLimit, watch)
+	// retries follows the answers' statuses for the waiting lines
+	// (waiting.go), besides the caller's watch.
+	retries := &retryWatch{}
+	observe := retries.observe
+	if watch != nil {
+		observe = func(status int) { retries.observe(status); watch(status) }
+	}
+	lc, err := f.liveConfig(onRateLimit, observe)
 	if err != nil {
 		return nil, err
 	}
@@ -279,10 +286,10 @@ func (f *Factory) liveWatched(onRateLimit func(), watch func(status int)) (LiveC
 	if err != nil {
 		return nil, err
 	}
-	if timeout <= 0 {
-		return c, nil
+	if timeout > 0 {
+		c = &boundedClient{LiveClient: c, limit: timeout, deadline: time.Now().Add(timeout)}
 	}
-	return &boundedClient{LiveClient: c, limit: timeout, deadline: time.Now().Add(timeout)}, nil
+	return f.waitingLive(c, retries.note), nil
 }
 
 // timeout is the command's limit on its network work: --timeout, else the
@@ -305,6 +312,11 @@ func (f *Factory) timeout() (time.Duration, error) {
 // view stays open as long as the user likes, so instead of one deadline
 // for the command each read it starts gets the limit of its own.
 func interactiveSource(lc LiveClient) catalyst.Source {
+	if w, ok := lc.(*waitingClient); ok {
+		// The view says itself what it waits for; lines on standard
+		// error would write over it.
+		lc = w.LiveClient
+	}
 	if b, ok := lc.(*boundedClient); ok {
 		return &boundedClient{LiveClient: b.LiveClient, limit: b.limit}
 	}

@@ -2,11 +2,14 @@ package cli
 
 import (
 	"context"
+	"strings"
 
 	"github.com/twice-cli/twice/catalyst"
+	"github.com/twice-cli/twice/fixtures"
 )
 
-// checkedFileSource is the interactive view's source for a history file:
+// checkedFileSource is the interactive view's source for a history file
+// (t set) or for several (t zero: each run's file is its location):
 // the file's source (opened with the data-sharing level the user gave),
 // with what the command line does to every file it reads (an empty history
 // is an error). Its notices are dropped: standard error is under the view.
@@ -21,13 +24,24 @@ type checkedFileSource struct {
 // lifted once it is read: the view keeps the history and analyses it with
 // the collector as it usually runs.
 func (s checkedFileSource) History(ctx context.Context, ref catalyst.RunRef) (*catalyst.History, error) {
-	restore := s.f.limitMemoryFor(s.t.arg)
+	t := s.t
+	if t.arg == "" {
+		// A source over many files: the run's own file (or demo).
+		t = target{kind: targetFile, arg: ref.Location}
+		if strings.HasPrefix(ref.Location, fixtures.DemoPrefix) {
+			t.kind = targetDemo
+		}
+	}
+	restore := func() {}
+	if t.kind == targetFile && t.arg != "" {
+		restore = s.f.limitMemoryFor(t.arg)
+	}
 	h, err := s.Source.History(ctx, ref)
 	restore()
 	if err != nil {
 		return nil, err
 	}
-	if err := s.f.checkHistory(s.t, h, nil); err != nil {
+	if err := s.f.checkHistory(t, h, nil); err != nil {
 		return nil, err
 	}
 	return h, nil

@@ -95,6 +95,9 @@ type Env struct {
 	// WorkDir is the folder a relative default config (twice.yaml) is
 	// looked up in; "" means the process's current folder.
 	WorkDir string
+	// Ticker returns a channel that ticks every d, and its stop (nil: the
+	// real clock's): how often a command waiting for Catalyst says so.
+	Ticker func(d time.Duration) (<-chan time.Time, func())
 }
 
 // OSEnv returns the process's environment and the wall clock.

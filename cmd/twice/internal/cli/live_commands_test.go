@@ -12,6 +12,7 @@ import (
 
 	"github.com/twice-cli/twice/catalyst"
 	"github.com/twice-cli/twice/catalyst/catalysttest"
+	"github.com/twice-cli/twice/catalyst/live"
 )
 
 // innerClient is the client a boundedClient wraps (the source itself
@@ -49,9 +50,15 @@ func TestDoctorTokenRefused(t *testing.T) {
 		calls bool
 	}{
 		{name: "wrong token", vars: map[string]string{"CATALYST_TOKEN": "cat_WRONG"}, calls: true,
-			want: []string{"server: reached, but it did not accept the credential (HTTP 401)", "did not accept the credential (token from environment variable CATALYST_TOKEN)"}},
+			want: []string{"server: reached, but it did not accept the credential (HTTP 401)", "did not accept the credential (token from environment variable CATALYST_TOKEN)",
+				"\nwhere a token comes from: " + live.TokenWhere + "\n", "\nwhat twice cannot do: " + live.NoLogin}},
+		// With no token, doctor says where one can come from, that twice
+		// has no login of its own, and what works without one.
 		{name: "no token", vars: map[string]string{},
-			want: []string{"server: not contacted (no usable credential)", "no usable credential: set CATALYST_TOKEN"}},
+			want: []string{"server: not contacted (no usable credential)", "no usable credential: set CATALYST_TOKEN",
+				"\nwhere a token comes from: give twice a bearer token for the Catalyst MCP server that you already hold: in CATALYST_TOKEN, in a token_file (mode 0600), or printed by a token_command",
+				"\nwhat twice cannot do: twice cannot log you in: Catalyst's MCP server issues tokens through OAuth only to clients Diagrid has registered, and twice has no client id of its own",
+				"\nwithout a token: saved histories (twice show FILE)"}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			before := srv.Count("http")
@@ -258,6 +265,13 @@ func TestNoCredentialBeforeTheView(t *testing.T) {
 			r := h.runReal(args...)
 			if r.code != ExitAuth || len(h.tuiCalls) != 0 || !strings.Contains(r.errOut, "CATALYST_TOKEN") {
 				t.Errorf("exit %d, %d views, stderr %q", r.code, len(h.tuiCalls), r.errOut)
+			}
+			// It says where a token can come from, and that twice cannot
+			// log anyone in (README, "Authentication").
+			for _, want := range []string{live.TokenWhere, live.NoLogin, "twice doctor"} {
+				if !strings.Contains(r.errOut, want) {
+					t.Errorf("stderr lacks %q:\n%s", want, r.errOut)
+				}
 			}
 		})
 	}

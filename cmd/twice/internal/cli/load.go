@@ -7,7 +7,6 @@ import (
 	"io"
 	"io/fs"
 	"os"
-	"path/filepath"
 	"strings"
 	"time"
 
@@ -167,8 +166,8 @@ func (f *Factory) loadHistory(ctx context.Context, t target, lc LiveClient) (*ca
 		h, err = fixtures.OpenDemo(t.arg, opts)
 	default:
 		if info, statErr := os.Stat(t.arg); statErr == nil && info.IsDir() {
-			return nil, fmt.Errorf("%s is a folder: give the history files in it, e.g. %s",
-				quote(t.arg), quote(filepath.Join(t.arg, "*.json")))
+			return nil, fmt.Errorf("%s is a folder with no history files in it (twice reads the *.json files in a folder, not its sub-folders)",
+				quote(t.arg))
 		}
 		h, err = readCancellable(ctx, quote(t.arg), nil, func() (*catalyst.History, error) {
 			return fixtures.Open(t.arg, opts)

@@ -5,6 +5,7 @@ import (
 	"context"
 	"errors"
 	"io"
+	"os"
 	"path/filepath"
 	"strings"
 	"sync"
@@ -137,22 +138,30 @@ func TestUnknownTypeFromAFile(t *testing.T) {
 	}
 }
 
-// TestFolderArgument: a folder given as a history says to give the files
-// in it, as DIR/*.json, never that a folder "can be listed as a source";
-// a scan reports it as one more file not read.
+// TestFolderArgument: a folder given as a history is read as the history
+// files in it (show: the run list over them; scan: each of them); an empty
+// one says it holds none, and a scan reports it as one more file not read.
 func TestFolderArgument(t *testing.T) {
 	dir := t.TempDir()
 	r := newHarness(t).run("show", "-o", "text", dir)
-	want := `"` + dir + `" is a folder: give the history files in it, e.g. "` + filepath.Join(dir, "*.json") + `"`
+	want := `"` + dir + `" holds no history files: twice reads the *.json files in a folder (not its sub-folders)`
 	if r.code != ExitError || !strings.Contains(r.errOut, want) {
 		t.Errorf("exit %d, stderr %q; want %q", r.code, r.errOut, want)
 	}
-	if strings.Contains(r.errOut, "listed as a source") {
-		t.Errorf("suggests what the command line cannot do: %q", r.errOut)
-	}
 	r = newHarness(t).run("scan", dir, chargeFile(t))
-	if r.code != ExitError || !strings.Contains(r.out, "Run A-7731") || strings.Count(r.errOut, dir) != 2 {
+	if r.code != ExitError || !strings.Contains(r.out, "Run A-7731") || strings.Count(r.errOut, dir) != 1 ||
+		!strings.Contains(r.errOut, "is a folder with no history files in it") {
 		t.Errorf("scan: exit %d, stderr %q (want the folder named once, in its message)\n%s", r.code, r.errOut, r.out)
+	}
+	full := t.TempDir()
+	for _, name := range []string{"a.json", "b.json"} {
+		if err := os.WriteFile(filepath.Join(full, name), []byte(cleanHistory), 0o600); err != nil {
+			t.Fatal(err)
+		}
+	}
+	r = newHarness(t).run("scan", full)
+	if r.code != ExitOK || strings.Count(r.out, "Run order-1001") != 2 || !strings.HasPrefix(r.out, "Scan summary: 2 runs") {
+		t.Errorf("scan of a folder: exit %d, stderr %q\n%s", r.code, r.errOut, r.out)
 	}
 }
 

@@ -48,13 +48,15 @@ the history shows it, its file:line:column, the line, why it is a hazard and the
 
 twice never runs your code: this is static review. -o sarif writes SARIF 2.1.0 for GitHub
 code scanning and editors. With --exit-status, twice exits 3 when a hazard at or above
---fail-on exists (for CI).`,
+--fail-on (default medium) exists (for CI); --fail-on given alone implies --exit-status.`,
 		Example: `  twice review ./services/payments
   twice review . -o sarif > twice.sarif
   twice review . --exit-status --fail-on high`,
 		Args: usageArgs(cobra.MinimumNArgs(1)),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			opts.Paths = args
+			// --fail-on given alone implies --exit-status, as for scan.
+			opts.ExitStatus = opts.ExitStatus || cmd.Flags().Changed("fail-on")
 			if runF != nil {
 				return runF(opts)
 			}
@@ -64,7 +66,7 @@ code scanning and editors. With --exit-status, twice exits 3 when a hazard at or
 	fl := cmd.Flags()
 	fl.StringVarP(&opts.Output, "output", "o", "text", "output: text, json, markdown or sarif")
 	fl.BoolVar(&opts.ExitStatus, "exit-status", false, "exit 3 when a hazard at or above --fail-on exists")
-	fl.StringVar(&opts.FailOn, "fail-on", "medium", "severity that fails --exit-status: low, medium or high")
+	fl.StringVar(&opts.FailOn, "fail-on", "medium", "exit 3 when a hazard at or above this severity exists: low, medium or high (implies --exit-status)")
 	return cmd
 }
 

@@ -36,6 +36,9 @@ func TestReviewExitStatus(t *testing.T) {
 		{[]string{"review", filepath.Join(corpusGo, "g01"), "--exit-status", "--fail-on", "high"}, ExitFindings},
 		{[]string{"review", filepath.Join(corpusGo, "g03"), "--exit-status", "--fail-on", "high"}, ExitOK}, // medium only
 		{[]string{"review", filepath.Join(corpusGo, "g02"), "--exit-status", "--fail-on", "low"}, ExitOK},  // none
+		{[]string{"review", filepath.Join(corpusGo, "g01"), "--fail-on", "high"}, ExitFindings},            // --fail-on implies --exit-status
+		{[]string{"review", filepath.Join(corpusGo, "g03"), "--fail-on", "high"}, ExitOK},
+		{[]string{"review", filepath.Join(corpusGo, "g01")}, ExitOK},
 		{[]string{"review", filepath.Join(corpusGo, "g01"), "--fail-on", "severe"}, ExitUsage},
 		{[]string{"review", filepath.Join(corpusGo, "g01"), "-o", "yaml"}, ExitUsage},
 		{[]string{"review"}, ExitUsage},

@@ -94,6 +94,11 @@ twice.yaml; 0 means no limit); in the interactive view the limit applies to each
 		},
 	}
 	root.CompletionOptions.DisableDefaultCmd = true
+	// twice --version prints what twice version does (cobra adds the flag
+	// when Version is set; the template is the version line, escaped for
+	// text/template).
+	root.Version = f.Env.Version
+	root.SetVersionTemplate(strings.NewReplacer("{{", "{{`{{`}}").Replace(versionLine(f)) + "\n")
 	root.SetFlagErrorFunc(func(_ *cobra.Command, err error) error { return &UsageError{Msg: err.Error()} })
 	root.PersistentPreRunE = func(cmd *cobra.Command, args []string) error {
 		if _, err := f.colorEnabled(); err != nil {
@@ -127,6 +132,7 @@ twice.yaml; 0 means no limit); in the interactive view the limit applies to each
 	pf.DurationVar(&g.Timeout, "timeout", DefaultTimeout, "stop a command's work with Catalyst after this long (0: no limit; config: timeout)")
 	root.Flags().StringVarP(&home.Project, "project", "p", "", "open the interactive view on this Catalyst project's runs (default: the config's project)")
 	root.Flags().StringVarP(&home.App, "app", "a", "", "with --project: only runs of this app id (default: the config's app)")
+	root.Flags().BoolP("version", "v", false, "print twice's version (as twice version does)")
 	root.Flags().DurationVar(&home.Refresh, "refresh", 0, "list the runs again this often while the run list is on screen, e.g. 30s (default: only on R)")
 
 	root.AddCommand(

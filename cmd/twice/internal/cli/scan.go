@@ -57,6 +57,9 @@ type ScanOptions struct {
 	// Source are workflow and activity source paths joined to each run's
 	// findings (--source; else the config's source:).
 	Source []string
+	// summaryOnly writes, in text and Markdown, only the summary across
+	// the runs (twice show over several histories, piped).
+	summaryOnly bool
 }
 
 // NewCmdScan builds twice scan.
@@ -71,7 +74,8 @@ invocations. Give history files, - for standard input, demo:NAME, or run ids (wi
 (default 24h), many at once, ending with a fleet summary: runs scanned, runs with
 findings, findings per activity, and the worst runs with their console links.
 
-With --exit-status, twice exits 3 when a finding at or above --fail-on exists (for CI).
+With --exit-status, twice exits 3 when a finding at or above --fail-on (default medium)
+exists (for CI); --fail-on given alone implies --exit-status.
 
 ` + findingsHelp(),
 		Example: `  twice scan demo:payment-timeout -o markdown
@@ -80,6 +84,9 @@ With --exit-status, twice exits 3 when a finding at or above --fail-on exists (f
   twice scan --project default --exit-status --fail-on high`,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			opts.Targets = args
+			// --fail-on names a threshold to fail on: given alone, it
+			// means --exit-status (a CI job that sets it expects exit 3).
+			opts.ExitStatus = opts.ExitStatus || cmd.Flags().Changed("fail-on")
 			if runF != nil {
 				return runF(opts)
 			}
@@ -97,7 +104,7 @@ With --exit-status, twice exits 3 when a finding at or above --fail-on exists (f
 	fl.IntVar(&opts.Limit, "limit", 0, "project scan: at most this many runs")
 	fl.StringVarP(&opts.Output, "output", "o", "text", "output: text, json, jsonl or markdown")
 	fl.BoolVar(&opts.ExitStatus, "exit-status", false, "exit 3 when a finding at or above --fail-on exists")
-	fl.StringVar(&opts.FailOn, "fail-on", "medium", "severity that fails --exit-status: low, medium or high (each finding's default is listed above)")
+	fl.StringVar(&opts.FailOn, "fail-on", "medium", "exit 3 when a finding at or above this severity exists: low, medium or high (implies --exit-status; each finding's default is listed above)")
 	fl.IntVar(&opts.Concurrency, "concurrency", 0, "project scan: histories read at once (default: config, else 8; lowered when rate limited)")
 	fl.StringArrayVar(&opts.Source, "source", nil, "join each finding to the code of its activity in this source `DIR` (repeatable; demo: the bundled demo services)")
 	fl.DurationVar(&opts.OverdueAfter, "overdue-after", 0,
@@ -196,6 +203,7 @@ func runScan(ctx context.Context, opts *ScanOptions) error {
 			return usagef("%s filters a project scan; it does not apply to the runs given as arguments", flag.name)
 		}
 	}
+	opts.Targets = expandFolders(opts.Targets)
 	return runTargetScan(ctx, opts, p)
 }
 
@@ -320,6 +328,10 @@ func runTargetScan(ctx context.Context, opts *ScanOptions, p *scanPlan) error {
 		if err := stream.Close(nil); err != nil {
 			return fmt.Errorf("writing the output: %w", err)
 		}
+	} else if len(runs) > 0 && opts.summaryOnly {
+		if err := writeSummaryOnly(f.IO.Out, p.format, runs, failed, p.ropts); err != nil {
+			return fmt.Errorf("writing the output: %w", err)
+		}
 	} else if len(runs) > 0 {
 		if err := writeScanSummary(f.IO.Out, p.format, runs, failed, p.ropts); err != nil {
 			return fmt.Errorf("writing the output: %w", err)
@@ -354,6 +366,15 @@ func writeScanSummary(w io.Writer, format outputFormat, runs []report.Analysis, 
 		return report.WriteScanSummaryMarkdown(w, runs, failed, opts)
 	}
 	return nil
+}
+
+// writeSummaryOnly writes the summary across the runs, whatever their
+// number, in text or Markdown.
+func writeSummaryOnly(w io.Writer, format outputFormat, runs []report.Analysis, failed []report.NotRead, opts report.Options) error {
+	if format == outputMarkdown {
+		return report.WriteScanSummaryMarkdown(w, runs, failed, opts)
+	}
+	return report.WriteScanSummaryText(w, runs, failed, opts)
 }
 
 // targetErrorText is the line that says a target could not be read, naming

@@ -13,6 +13,7 @@ import (
 	"github.com/twice-cli/twice/catalyst"
 	"github.com/twice-cli/twice/cmd/twice/internal/report"
 	"github.com/twice-cli/twice/detect"
+	"github.com/twice-cli/twice/detect/review"
 	"github.com/twice-cli/twice/fixtures"
 )
 
@@ -21,6 +22,9 @@ type ShowOptions struct {
 	F *Factory
 	// Target is a file, "-", "demo:NAME" or a run id.
 	Target string
+	// Targets are every argument: more than one (or a folder) shows the
+	// run list over the histories they hold (showmany.go).
+	Targets []string
 	// App and Project name a live run, or fill what a history read from
 	// a file or standard input does not name; Run fills its run id.
 	App     string
@@ -44,8 +48,8 @@ type ShowOptions struct {
 func NewCmdShow(f *Factory, runF func(*ShowOptions) error) *cobra.Command {
 	opts := &ShowOptions{F: f}
 	cmd := &cobra.Command{
-		Use:   "show FILE|-|demo:NAME|RUN_ID",
-		Short: "Show one run: its invocations, findings and events",
+		Use:   "show FILE|-|demo:NAME|RUN_ID | FILE|DIR...",
+		Short: "Show one run: its invocations, findings and events (several: the run list over them)",
 		Long: `Show one run. On a terminal it opens the interactive view; piped (or with -o) it
 prints the run's header, its findings, its invocations with every attempt, and its
 events in history order under the Dapr CLI's column names. Unlike the Dapr CLI, twice
@@ -57,6 +61,11 @@ protojson, Catalyst flattened events, dapr workflow history -o json), - for stan
 input (on a terminal the view then reads keys from the terminal), demo:NAME for a bundled demo (twice demo list), or a run id read from
 Catalyst with --app (and --project).
 
+Given several history files, or a folder of them (its *.json files), twice show opens
+the run list over them on a terminal, as for the demos; piped (or with -o text or
+markdown) it prints the scan summary, the worst runs first (-o json and jsonl: every
+run, as twice scan writes them).
+
 With --source DIR (or source: in twice.yaml), each finding is joined to the code of
 its activity (twice review): the view adds a Code tab of every activity's hazards,
 where e opens a line in $VISUAL or $EDITOR; the text says what the code changes.`,
@@ -65,10 +74,11 @@ where e opens a line in $VISUAL or $EDITOR; the text says what the code changes.
   twice show charge-7731 --app payments --project default -o markdown
   twice show demo:payment-timeout --timeline
   twice show demo:payment-timeout --source demo
+  twice show saved/          # the run list over the histories in a folder
   dapr workflow history charge-7731 -a payments -o json | twice show - --run charge-7731 --app payments`,
-		Args: usageArgs(cobra.ExactArgs(1)),
+		Args: usageArgs(cobra.MinimumNArgs(1)),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			opts.Target = args[0]
+			opts.Target, opts.Targets = args[0], args
 			if runF != nil {
 				return runF(opts)
 			}
@@ -96,6 +106,10 @@ func runShow(ctx context.Context, opts *ShowOptions) error {
 			return err
 		}
 	}
+	many := len(opts.Targets) > 1 || isFolder(opts.Target)
+	if many && opts.Timeline {
+		return usagef("--timeline draws one run: give one history file")
+	}
 	if opts.Timeline {
 		if format != "" && format != outputText {
 			return usagef("--timeline prints text; it does not combine with -o %s", opts.Output)
@@ -122,6 +136,28 @@ func runShow(ctx context.Context, opts *ShowOptions) error {
 	if err != nil {
 		return err
 	}
+	p := showPlan{format: format, cfg: cfg, det: det, ropts: ropts, code: code}
+	if many {
+		return runShowMany(ctx, opts, p)
+	}
+	return showOne(ctx, opts, p)
+}
+
+// showPlan is a checked ShowOptions: the output format ("": the view on a
+// terminal), the config, the analysis and report options, and the review
+// joined to the runs (nil: none).
+type showPlan struct {
+	format outputFormat
+	cfg    *Config
+	det    detect.Options
+	ropts  report.Options
+	code   *review.Report
+}
+
+// showOne shows the one run opts.Target names.
+func showOne(ctx context.Context, opts *ShowOptions, p showPlan) error {
+	f := opts.F
+	format, cfg, det, ropts, code := p.format, p.cfg, p.det, p.ropts, p.code
 	t, err := resolveTarget(opts.Target, first(opts.App, cfg.App), first(opts.Project, cfg.Project))
 	if err != nil {
 		return err

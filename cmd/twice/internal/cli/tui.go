@@ -22,7 +22,6 @@ import (
 	"github.com/twice-cli/twice/tui"
 	"github.com/twice-cli/twice/tui/editor"
 	"github.com/twice-cli/twice/tui/format"
-	"github.com/twice-cli/twice/tui/runview"
 )
 
 // TUIRequest is what the commands ask of the interactive view: a source,
@@ -72,6 +71,9 @@ type TUIRequest struct {
 	// Editor is the user's editor ($VISUAL, else $EDITOR; the zero value:
 	// neither is set), which e opens a source line in.
 	Editor editor.Editor
+	// TmuxBuffer loads a copy into tmux's paste buffer when twice runs
+	// inside tmux (nil: outside).
+	TmuxBuffer func(ctx context.Context, text string) error
 }
 
 // errNoTUI is what a factory's RunTUI returns when it has no interactive
@@ -87,9 +89,9 @@ func tuiOptions(req TUIRequest) tui.Options {
 	if !req.Color {
 		profile = colorprofile.Ascii // no colour: reverse video, glyphs and words
 	}
-	var code *runview.CodeSource
+	var code *tui.CodeSource
 	if req.Code != nil {
-		code = &runview.CodeSource{Review: req.Code, Files: req.CodeFiles}
+		code = &tui.CodeSource{Review: req.Code, Files: req.CodeFiles}
 	}
 	return tui.Options{
 		Code:         code,
@@ -112,6 +114,7 @@ func tuiOptions(req TUIRequest) tui.Options {
 		SourceName:   req.SourceName,
 		SourceNote:   req.SourceNote,
 		RefreshEvery: req.Refresh,
+		TmuxBuffer:   req.TmuxBuffer,
 	}
 }
 
@@ -119,7 +122,8 @@ func tuiOptions(req TUIRequest) tui.Options {
 func (f *Factory) tuiRequest(det detect.Options, console string, tf format.TimeFormat) TUIRequest {
 	ed, _ := editor.FromEnv(f.Env.getenv)
 	return TUIRequest{Detect: det, Console: console, Now: f.Env.Now, TimeFormat: tf, Editor: ed,
-		Color: mustColor(f), In: f.IO.In, Out: f.terminal().Out, OpenURL: f.browser(), Redact: f.redactor().String}
+		Color: mustColor(f), In: f.IO.In, Out: f.terminal().Out, OpenURL: f.browser(), Redact: f.redactor().String,
+		TmuxBuffer: tui.TmuxBuffer(f.Env.getenv)}
 }
 
 // retryWatch follows the HTTP statuses a live client gets, so the view's

@@ -44,3 +44,23 @@ func TestErrorHintNeverRepeatsTheAdvice(t *testing.T) {
 		t.Errorf("a plain error got a hint: %q", h)
 	}
 }
+
+// TestTmuxBufferOnlyInsideTmux: the view loads copies into tmux's buffer
+// when twice runs inside tmux (TMUX set), and not otherwise.
+func TestTmuxBufferOnlyInsideTmux(t *testing.T) {
+	for _, tc := range []struct {
+		vars map[string]string
+		want bool
+	}{
+		{nil, false},
+		{map[string]string{"TMUX": "/tmp/tmux-1000/default,4242,0"}, true},
+	} {
+		h := newHarness(t)
+		h.tty, h.tuiErr = true, nil
+		h.env = testEnv(t, tc.vars)
+		h.run("show", "demo:payment-timeout")
+		if len(h.tuiCalls) != 1 || (h.tuiCalls[0].TmuxBuffer != nil) != tc.want || (tuiOptions(h.tuiCalls[0]).TmuxBuffer != nil) != tc.want {
+			t.Errorf("TMUX %q: %d views, tmux loader %v, want %v", tc.vars["TMUX"], len(h.tuiCalls), len(h.tuiCalls) == 1 && h.tuiCalls[0].TmuxBuffer != nil, tc.want)
+		}
+	}
+}

@@ -425,7 +425,7 @@ func writeFindingJSON(e *jsonEnc, f *detect.Finding, c *review.CodeEvidence) {
 		e.beginObject()
 		e.intField("event", int64(ev.Event))
 		e.intField("event_id", int64(ev.EventID))
-		e.strField("fact", ev.Fact)
+		e.factField("fact", ev.Fact)
 		e.endObject()
 	}
 	e.endArray()

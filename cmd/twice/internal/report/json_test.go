@@ -383,7 +383,7 @@ func TestWriteJSONRoundTrips(t *testing.T) {
 			"inner failure":   {r.Events[6].Failure.Inner.Message, want + "innermsg"},
 			"origin":          {r.Events[8].Origin.ID, want + "origin"},
 			"raw":             {r.Events[14].Raw, want + "raw"},
-			"finding fact":    {r.Findings[0].Evidence[0].Fact, want + "fact"},
+			"finding fact":    {r.Findings[0].Evidence[0].Fact, want + "1.50s" + "fact" + want},
 			"advice":          {r.Findings[0].Advice, want + "advice"},
 			"invocation key":  {r.Invocations[0].Key, want + "key"},
 			"skipped reason":  {r.SkippedChecks[0].Reason, want + "reason"},

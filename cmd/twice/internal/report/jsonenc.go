@@ -7,6 +7,7 @@ import (
 
 	"github.com/twice-cli/twice/catalyst"
 	"github.com/twice-cli/twice/catalyst/safetext"
+	"github.com/twice-cli/twice/detect"
 	"github.com/twice-cli/twice/tui/format"
 )
 
@@ -187,6 +188,15 @@ func (e *jsonEnc) millis(d time.Duration) {
 func (e *jsonEnc) strField(name, v string) {
 	if v != "" {
 		e.buf = safetext.AppendJSON(e.appendKey(name), v)
+		e.comma = true
+	}
+}
+
+// factField writes a finding's fact as format.Fact words it (omitted
+// when it has no words).
+func (e *jsonEnc) factField(name string, f detect.Fact) {
+	if f.Text != "" || f.Kind != detect.MeasureNone {
+		e.buf = format.AppendFactJSON(e.appendKey(name), f)
 		e.comma = true
 	}
 }

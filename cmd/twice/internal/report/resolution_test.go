@@ -68,7 +68,8 @@ func cardDeclinedRowsOnly(t *testing.T) Analysis {
 // span the text, Markdown and timeline writers print from them is whole
 // seconds marked "~" (or "<1s"), never "1.00s"; the legend says why once
 // per table. Before issue 20, the text said "Duration 9.00s", "after 2.00s
-// backoff", "failed after 1.0 s".
+// backoff", "failed after 1.0 s"; and the evidence said "~1 s" where the
+// attempt line said "~1s".
 func TestWholeSecondSpansAreMarked(t *testing.T) {
 	a := cardDeclinedRowsOnly(t)
 	if a.History.TimeResolution.Seconds() != 1 || a.History.RebuiltSpans() {
@@ -86,12 +87,12 @@ func TestWholeSecondSpansAreMarked(t *testing.T) {
 	}{
 		{"text", text, []string{
 			"Duration      ~9s",
-			"attempt 1 failed after ~1 s:",      // detect's evidence
-			"attempt 2 ran it again ~2 s later", // detect's evidence
-			"→ failed at event 6 after ~1s:",    // the attempt line
-			"joined by-id, after ~2s backoff",   // the attempt line
-			"completed  <1s ",                   // reserve_inventory's DURATION: not "-"
-			"failed     ~8s ",                   // charge_card's DURATION
+			"attempt 1 failed after ~1s:",      // detect's evidence, worded as the attempt line is
+			"attempt 2 ran it again ~2s later", // detect's evidence
+			"→ failed at event 6 after ~1s:",   // the attempt line
+			"joined by-id, after ~2s backoff",  // the attempt line
+			"completed  <1s ",                  // reserve_inventory's DURATION: not "-"
+			"failed     ~8s ",                  // charge_card's DURATION
 			"TimerFired          ↳ charge_card retry  -        -                                     ~2s", // ELAPSED
 		}, 2},
 		{"markdown", md, []string{`after \~2s backoff`, `| \~8s |`, "> Times in this source are whole seconds"}, 1}, // "~" escaped: GFM strikes through
@@ -137,8 +138,8 @@ func TestCLISpansRebuiltFromElapsed(t *testing.T) {
 		{"text", text, []string{
 			"Created       2026-09-22T16:40:12.000Z", // as printed, not the rebuilt instant
 			"Duration      9.0s",                     // ±11 ms over the rows' elapsed values
-			"attempt 1 failed after 748 ms:",         // detect's evidence
-			"attempt 2 ran it again 2.1 s later",     // detect's evidence
+			"attempt 1 failed after 748.0ms:",        // detect's evidence: the row's own "748.0ms"
+			"attempt 2 ran it again 2.06s later",     // detect's evidence: ±5.2 ms
 			"→ failed at event 6 after 748.0ms:",     // the attempt line: the row's own "748.0ms"
 			"joined by-id, after 2.06s backoff",      // ±5.2 ms
 			"completed  360.0ms ",                    // reserve_inventory's DURATION
@@ -182,7 +183,8 @@ func TestExactSpansUnchanged(t *testing.T) {
 		out  string
 		want []string
 	}{
-		"text":     {text, []string{"Duration      7.30s", "after 5.06s backoff", "failed after 1.2 s:", "completed at event 13 after 667.0ms"}},
+		"text": {text, []string{"Duration      7.30s", "after 5.06s backoff", "failed after 1.22s:", "completed at event 13 after 667.0ms",
+			"attempt 1 failed after 1.22s:", "attempt 2 completed after 667.0ms"}}, // the evidence says spans as the attempt lines do
 		"markdown": {md, []string{"after 5.06s backoff", "| 6.95s |"}},
 		"timeline": {tl, []string{"7.30s across", "+3.65s", "+7.30s"}},
 	} {

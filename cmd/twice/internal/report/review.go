@@ -1,10 +1,12 @@
 package report
 
 import (
+	"cmp"
 	"fmt"
 	"io"
 	"net/url"
 	"path"
+	"slices"
 	"sort"
 	"strings"
 
@@ -69,6 +71,16 @@ func sortedLangs[V any](m map[review.Lang]V) []review.Lang {
 	return out
 }
 
+// worstFirst returns the hazards most severe first, each severity in the
+// review's order (by file and line): what a reader of the text and the
+// Markdown meets under the "3 high, 4 medium" summary. JSON and SARIF keep
+// the review's order; their readers sort.
+func worstFirst(hs []review.Hazard) []review.Hazard {
+	out := slices.Clone(hs)
+	slices.SortStableFunc(out, func(a, b review.Hazard) int { return cmp.Compare(b.Severity, a.Severity) })
+	return out
+}
+
 func loc(l review.Location) string {
 	return fmt.Sprintf("%s:%d:%d", l.File, l.Line, l.Col)
 }
@@ -81,7 +93,7 @@ func WriteReviewText(w io.Writer, r *review.Report, o ReviewOptions) error {
 	for _, l := range sortedLangs(r.Unavailable) {
 		b.WriteString("not reviewed: " + safetext.Line(r.Unavailable[l]) + "\n")
 	}
-	for _, h := range r.Hazards {
+	for _, h := range worstFirst(r.Hazards) {
 		b.WriteString("\n")
 		who := h.Activity
 		if h.Workflow != "" {
@@ -142,8 +154,9 @@ func WriteReviewMarkdown(w io.Writer, r *review.Report, o ReviewOptions) error {
 		b.WriteString("> Not reviewed: " + mdCell(r.Unavailable[l]) + "\n\n")
 	}
 	if len(r.Hazards) > 0 {
+		hazards := worstFirst(r.Hazards)
 		b.WriteString("| severity | rule | activity | where | what |\n|---|---|---|---|---|\n")
-		for _, h := range r.Hazards {
+		for _, h := range hazards {
 			who := h.Activity
 			if h.Workflow != "" && who == "" {
 				who = "workflow " + h.Workflow
@@ -152,7 +165,7 @@ func WriteReviewMarkdown(w io.Writer, r *review.Report, o ReviewOptions) error {
 		}
 		seen := map[review.RuleID]bool{}
 		b.WriteString("\n### What to do\n\n")
-		for _, h := range r.Hazards {
+		for _, h := range hazards {
 			if seen[h.Rule] {
 				continue
 			}

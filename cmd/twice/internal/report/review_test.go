@@ -236,3 +236,45 @@ func TestReviewTextNamesEverything(t *testing.T) {
 		}
 	}
 }
+
+// TestReviewTextWorstFirst checks that the text and the Markdown list the
+// hazards most severe first under the summary that counts them ("3 high,
+// 4 medium"), each severity in the review's order, and that JSON keeps
+// the review's order.
+func TestReviewTextWorstFirst(t *testing.T) {
+	rep := reviewCorpus(t)
+	sevs := map[string]bool{}
+	for _, h := range rep.Hazards {
+		sevs[h.Severity.String()] = true
+	}
+	if len(sevs) < 2 {
+		t.Fatalf("the corpus has hazards of %d severities; the order cannot be checked", len(sevs))
+	}
+	want := worstFirst(rep.Hazards)
+	for i := 1; i < len(want); i++ {
+		if want[i].Severity > want[i-1].Severity {
+			t.Fatalf("hazard %d (%s) after a less severe one", i, want[i].Severity)
+		}
+	}
+	for name, write := range map[string]func(*bytes.Buffer) error{
+		"text":     func(b *bytes.Buffer) error { return WriteReviewText(b, rep, ReviewOptions{}) },
+		"markdown": func(b *bytes.Buffer) error { return WriteReviewMarkdown(b, rep, ReviewOptions{}) },
+	} {
+		var b bytes.Buffer
+		if err := write(&b); err != nil {
+			t.Fatal(err)
+		}
+		out := b.String()
+		at := 0
+		for i, h := range want {
+			// Each hazard's location, in order: a hazard is found after the
+			// one before it.
+			where := loc(h.Location)
+			j := strings.Index(out[at:], where)
+			if j < 0 {
+				t.Fatalf("%s: hazard %d (%s %s at %s) is not after hazard %d", name, i, h.Severity, h.Rule, where, i-1)
+			}
+			at += j + len(where)
+		}
+	}
+}

@@ -77,8 +77,9 @@ func sampleAnalysis() Analysis {
 			ID: detect.FindingDuplicateSideEffect, Severity: detect.SeverityHigh, Confidence: detect.ConfidenceProbable,
 			Activity: "SendEmail", Invocation: send, InvocationIndex: 1, Attempts: []int{1, 2},
 			Evidence: []detect.Evidence{
-				{Event: 6, EventID: -1, Fact: "attempt 1 (event 5) failed after 10.03 s: context deadline exceeded — the email may have been sent"},
-				{Event: 11, EventID: 3, Fact: "attempt 2 (event 11) ran and completed"},
+				{Event: 6, EventID: -1, Fact: spanFact("attempt 1 (event 5) failed after ", 10030*time.Millisecond,
+					": context deadline exceeded — the email may have been sent")},
+				{Event: 11, EventID: 3, Fact: detect.Words("attempt 2 (event 11) ran and completed")},
 			},
 			Explanation: "SendEmail timed out and was run again: the first message may have been sent, so the user may have two.",
 			Advice:      "Dedupe key recorded in the same transaction as the send, or a provider-side key.",
@@ -149,7 +150,8 @@ func hostileAnalysis(s string) Analysis {
 		f := &rep.Findings[i]
 		f.Activity, f.Invocation, f.Explanation, f.Advice = s+"activity", s+"inv", s+"explanation", s+"advice"
 		for j := range f.Evidence {
-			f.Evidence[j].Fact = s + "fact"
+			// The span between two hostile halves: its words go in between.
+			f.Evidence[j].Fact = spanFact(s, 1500*time.Millisecond, "fact"+s)
 		}
 	}
 	for i := range rep.Skipped {
@@ -166,4 +168,10 @@ func jsonLiteral(s string) string {
 		panic(err)
 	}
 	return string(b)
+}
+
+// spanFact is a fact stating a span d between exact stamps, between the
+// words before and after.
+func spanFact(before string, d time.Duration, after string) detect.Fact {
+	return detect.Fact{Text: before + after, At: int32(len(before)), Kind: detect.MeasureSpan, Value: int64(d)}
 }

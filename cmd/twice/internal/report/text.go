@@ -390,7 +390,7 @@ func (t *textWriter) findings(a Analysis) {
 			t.println("            ", line(f.Explanation))
 		}
 		for _, ev := range f.Evidence {
-			t.println("            - ", evidenceRef(ev), ": ", line(ev.Fact))
+			t.println("            - ", evidenceRef(ev), ": ", line(format.Fact(ev.Fact)))
 		}
 		if f.Advice != "" {
 			t.println("            advice: ", line(f.Advice))

@@ -1,4 +1,4 @@
-package runview
+package list
 
 import (
 	"math/rand/v2"
@@ -8,13 +8,13 @@ import (
 )
 
 // bruteRows builds the rows one by one, as the layout must behave.
-func bruteRows(base []int32, n int, open map[int32]bool, attempts func(int32) int32) []invRow {
-	var out []invRow
+func bruteRows(base []int32, n int, open map[int32]bool, attempts func(int32) int32) []Row {
+	var out []Row
 	add := func(i int32) {
-		out = append(out, invRow{i, -1})
+		out = append(out, Row{i, -1})
 		if open[i] {
 			for a := int32(0); a < attempts(i); a++ {
-				out = append(out, invRow{i, a})
+				out = append(out, Row{i, a})
 			}
 		}
 	}
@@ -30,7 +30,9 @@ func bruteRows(base []int32, n int, open map[int32]bool, attempts func(int32) in
 	return out
 }
 
-func TestInvRowsMatchesBruteForce(t *testing.T) {
+// TestSparseMatchesBruteForce: an item's lines (an invocation's attempts)
+// after it when opened, found by position and by line.
+func TestSparseMatchesBruteForce(t *testing.T) {
 	rng := rand.New(rand.NewPCG(3, 4))
 	attempts := func(i int32) int32 { return i%4 + 1 }
 	for trial := 0; trial < 200; trial++ {
@@ -64,23 +66,23 @@ func TestInvRowsMatchesBruteForce(t *testing.T) {
 			shownOrder[p] = order.At(p)
 		}
 		want := bruteRows(shownOrder, n, open, attempts)
-		r := newInvRows(order, expanded, attempts)
-		if r.len() != len(want) {
-			t.Fatalf("trial %d: len %d, want %d", trial, r.len(), len(want))
+		r := Sparse(order, expanded, attempts)
+		if r.Len() != len(want) {
+			t.Fatalf("trial %d: len %d, want %d", trial, r.Len(), len(want))
 		}
 		for p, row := range want {
-			if got := r.at(p); got != row {
+			if got := r.At(p); got != row {
 				t.Fatalf("trial %d: at(%d) = %v, want %v", trial, p, got, row)
 			}
-			if got, ok := r.find(row); !ok || got != p {
+			if got, ok := r.Find(row); !ok || got != p {
 				t.Fatalf("trial %d: find(%v) = %d %v, want %d", trial, row, got, ok, p)
 			}
 		}
 		// A row of a collapsed invocation finds the invocation's row; a
 		// hidden invocation is not found.
 		for i := int32(0); i < int32(n); i++ {
-			p, ok := r.find(invRow{i, 0})
-			if ok && !open[i] && want[p] != (invRow{i, -1}) {
+			p, ok := r.Find(Row{i, 0})
+			if ok && !open[i] && want[p] != (Row{i, -1}) {
 				t.Fatalf("trial %d: find of a collapsed attempt = %d", trial, p)
 			}
 			shown := base == nil
@@ -94,9 +96,9 @@ func TestInvRowsMatchesBruteForce(t *testing.T) {
 	}
 }
 
-// TestFindRowsMatchesBruteForce: the Findings tab's rows — each finding
-// shown, in its order, then its evidence — found by position and by row.
-func TestFindRowsMatchesBruteForce(t *testing.T) {
+// TestDenseMatchesBruteForce: every item shown, in its order, then its
+// lines (a finding's evidence), found by position and by line.
+func TestDenseMatchesBruteForce(t *testing.T) {
 	rng := rand.New(rand.NewPCG(5, 6))
 	for trial := 0; trial < 200; trial++ {
 		n := rng.IntN(30)
@@ -115,23 +117,23 @@ func TestFindRowsMatchesBruteForce(t *testing.T) {
 			sorted = func(a, b int32) int { return evidence[b] - evidence[a] }
 		}
 		order := table.NewOrder(n, kept, sorted)
-		var want []findRow
+		var want []Row
 		for p := 0; p < order.Len(); p++ {
 			f := order.At(p)
-			want = append(want, findRow{f, -1})
+			want = append(want, Row{f, -1})
 			for e := 0; e < evidence[f]; e++ {
-				want = append(want, findRow{f, int32(e)})
+				want = append(want, Row{f, int32(e)})
 			}
 		}
-		r := newFindRows(order, func(f int32) int { return evidence[f] })
-		if r.n != len(want) {
-			t.Fatalf("trial %d: %d rows, want %d", trial, r.n, len(want))
+		r := Dense(order, func(f int32) int { return evidence[f] })
+		if r.Len() != len(want) {
+			t.Fatalf("trial %d: %d rows, want %d", trial, r.Len(), len(want))
 		}
 		for p, row := range want {
-			if got := r.at(p); got != row {
+			if got := r.At(p); got != row {
 				t.Fatalf("trial %d: at(%d) = %v, want %v", trial, p, got, row)
 			}
-			if got, ok := r.find(row); !ok || got != p {
+			if got, ok := r.Find(row); !ok || got != p {
 				t.Fatalf("trial %d: find(%v) = %d %v, want %d", trial, row, got, ok, p)
 			}
 		}

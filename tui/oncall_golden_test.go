@@ -1,0 +1,52 @@
+package tui
+
+import (
+	"context"
+	"testing"
+	"time"
+
+	"github.com/charmbracelet/colorprofile"
+	"github.com/charmbracelet/x/ansi"
+	"github.com/charmbracelet/x/exp/golden"
+
+	"github.com/twice-cli/twice/fixtures"
+)
+
+// onCallScenes are the screens issue 23 ("On call at 3 a.m.") changed, one
+// or more per item, each named for its item.
+func onCallScenes() []scene {
+	return []scene{
+		// Item 7: several saved files (twice show a.json b.json …, twice
+		// show DIR) open the run list over them, as the demos do.
+		{name: "item7-runlist-over-files", opts: func() Options {
+			files := []string{"../fixtures/demo/card-declined.json", "../fixtures/demo/email-503.json", "../fixtures/demo/payment-timeout.json"}
+			at := time.Date(2026, 11, 4, 9, 0, 0, 0, time.UTC)
+			return Options{Source: fixtures.NewSource(fixtures.OpenOptions{}, files...), SourceName: "3 history files",
+				Now: func() time.Time { return at }}
+		}},
+		// Item 3: y on a finding copies it with its run, app, project,
+		// link and whole ids; inside tmux the status line says it went to
+		// tmux's paste buffer.
+		{name: "item3-copy-finding", opts: demo("payment-timeout"), keys: []string{"tab", "tab", "tab", "y"}},
+		{name: "item3-copy-finding-tmux", opts: func() Options {
+			o := demo("payment-timeout")()
+			o.TmuxBuffer = func(context.Context, string) error { return nil }
+			return o
+		}, keys: []string{"tab", "tab", "tab", "y"}},
+	}
+}
+
+// TestGoldenOnCall renders issue 23's scenes at 80×24 and 120×40, in
+// monochrome with a fixed clock, against testdata/TestGoldenOnCall.
+func TestGoldenOnCall(t *testing.T) {
+	for _, sc := range onCallScenes() {
+		for _, size := range [][2]int{{80, 24}, {120, 40}} {
+			t.Run(sc.name+"_"+sizeName(size), func(t *testing.T) {
+				m := render(t, sc, size[0], size[1], colorprofile.ASCII)
+				out := ansi.Strip(m.View().Content)
+				checkFrame(t, out, size[0], size[1])
+				golden.RequireEqual(t, out)
+			})
+		}
+	}
+}
