@@ -2,6 +2,7 @@ package catalyst
 
 import (
 	"bytes"
+	"errors"
 	"math/bits"
 	"strings"
 
@@ -92,9 +93,20 @@ func (d *decoder) cliRow(e *Event) error {
 				hasAttrs = true
 			}
 		case cliElapsed:
-			if b, present, err = d.bytesOf("elapsed"); present {
-				elapsed = parseElapsed(b)
+			var null bool
+			if b, null, err = sc.StringValueOrNull(); err == nil {
+				if !null {
+					elapsed = parseElapsed(b)
+				}
+				break
 			}
+			// Not a string: not the CLI's elapsed (a hand-edited row),
+			// skipped as it was before twice read it.
+			var ve *jsonscan.ValueError
+			if errors.As(err, &ve) {
+				err = sc.SkipValue()
+			}
+			err = d.fail(err)
 		default: // namespace, play: the CLI's own bookkeeping
 			if err = sc.SkipValue(); err != nil {
 				err = d.fail(err)
@@ -538,6 +550,11 @@ func (d *decoder) cliDetails(e *Event) error {
 			bytes.HasPrefix(details, []byte("activity=")) {
 			d.run.cli116 = true
 		}
+	case EventExecutionCompleted:
+		// "execDuration=<humanized>", its only item.
+		if v, ok := detailsValue(details, "execDuration="); ok {
+			d.cli.execs = append(d.cli.execs, execDuration{row: e.Index, code: parseElapsed(v)})
+		}
 	}
 	// One pass over the comma-separated items; the first of each key
 	// counts.
@@ -551,7 +568,7 @@ func (d *decoder) cliDetails(e *Event) error {
 		}
 		key := -1
 		var v []byte
-		for k, name := range [...]string{"parent=", "rerunParent=", "eventId=", "execDuration="} {
+		for k, name := range [...]string{"parent=", "rerunParent=", "eventId="} {
 			if x, ok := detailsValue(item, name); ok {
 				key, v = k, x
 				break
@@ -583,10 +600,6 @@ func (d *decoder) cliDetails(e *Event) error {
 				e.ScheduledID = int32(n)
 			} else if e.ScheduledID != int32(n) {
 				return d.errorf("the row's attrs say scheduledId=%d and its details eventId=%d", e.ScheduledID, n)
-			}
-		case 3: // execDuration=
-			if e.Type == EventExecutionCompleted {
-				d.cli.execs = append(d.cli.execs, execDuration{row: e.Index, code: parseElapsed(v)})
 			}
 		}
 	}

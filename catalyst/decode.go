@@ -614,18 +614,21 @@ func (d *decoder) rebuildTimes() {
 	if len(d.cli.elapsed) == 0 {
 		return
 	}
-	h.rebuildFromElapsed(d.cli.elapsed, d.cli.execs)
+	first, last, all := h.rebuildFromElapsed(d.cli.elapsed, d.cli.execs)
 	d.cli.elapsed, d.cli.execs = nil, nil
 	if h.clock == nil {
 		return
 	}
-	d.run.first, d.run.last = 0, 0
-	for _, e := range h.All() {
-		if ts := e.Timestamp; ts != 0 && ts != StampNever {
-			if d.run.first == 0 || ts < d.run.first {
-				d.run.first = ts
+	d.run.first, d.run.last = first, last
+	if !all {
+		d.run.first, d.run.last = 0, 0
+		for _, e := range h.All() {
+			if ts := e.Timestamp; ts != 0 && ts != StampNever {
+				if d.run.first == 0 || ts < d.run.first {
+					d.run.first = ts
+				}
+				d.run.last = max(d.run.last, ts)
 			}
-			d.run.last = max(d.run.last, ts)
 		}
 	}
 	if i := d.run.createdEv; i > 0 {

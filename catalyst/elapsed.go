@@ -11,92 +11,90 @@ import "time"
 // difference is printed as its size. The first row has "Age:" and the time
 // since it was recorded, which depends on when the CLI ran.
 
-// elapsedCode is one row's elapsed as printed: a whole number of the
-// printed quantum (the last digit's unit: 1ns for "%dns", 100ns for
-// "%.1fµs", 100µs for "%.1fms", 10ms for "%.2fs") and the quantum's power
-// of ten, in nanoseconds. elapsedNone is a row whose elapsed says nothing
-// usable for a span: missing, the first row's "Age:", text that is not a
-// duration, or minutes and hours, whose ±3 s and ±3 min are coarser than
-// the row's own whole second.
-type elapsedCode uint32
+// elapsedCode is one row's elapsed as printed: the duration in
+// nanoseconds and the power of ten of its printed quantum (the last
+// digit's unit: 1ns for "%dns", 100ns for "%.1fµs", 100µs for "%.1fms",
+// 10ms for "%.2fs"), plus one, in the low elapsedExpBits bits.
+// elapsedNone is a row whose elapsed says nothing usable for a span:
+// missing, the first row's "Age:", text that is not a duration, or minutes
+// and hours, whose ±3 s and ±3 min are coarser than the row's own whole
+// second.
+type elapsedCode uint64
 
 const (
 	elapsedNone elapsedCode = 0
 	// elapsedExpBits holds the quantum's power of ten, plus one (so that
 	// no readable value is elapsedNone).
 	elapsedExpBits = 4
-	// elapsedMaxMantissa keeps the mantissa in the code's other bits.
-	elapsedMaxMantissa = 1<<(32-elapsedExpBits) - 1
+	// elapsedMaxDigits bounds the digits read: 10^9 of the largest
+	// quantum is 31 years, far inside the code.
+	elapsedMaxDigits = 9
 )
 
 // parseElapsed reads a row's elapsed: a decimal number and one of the units
 // ns, µs (or us), ms and s, with any number of decimals (hand-made rows
 // write "748ms"; the quantum follows the digits printed). "" is zero: the
-// CLI prints nothing for two rows at the same instant.
+// CLI prints nothing for two rows at the same instant. It runs once per
+// row of a history of up to millions: one pass, no allocation.
 func parseElapsed(b []byte) elapsedCode {
-	if len(b) == 0 {
-		return elapsedCode(1) // 0 × 10^0 ns
+	n := len(b)
+	if n == 0 {
+		return elapsedCode(1) // 0 ns, exact
 	}
+	// The unit, from the end: s, ms, ns, µs (two bytes), us.
+	if n < 2 || b[n-1] != 's' {
+		return elapsedNone // "m", "h", "Age:…", anything else
+	}
+	unitExp, num := 9, b[:n-1]
+	switch c := b[n-2]; {
+	case c == 'm':
+		unitExp, num = 6, b[:n-2]
+	case c == 'n':
+		unitExp, num = 0, b[:n-2]
+	case c == 'u':
+		unitExp, num = 3, b[:n-2]
+	case c == 0xb5 && n >= 3 && b[n-3] == 0xc2: // µ
+		unitExp, num = 3, b[:n-3]
+	}
+	// Digits, then at most one dot and more digits.
 	var mant uint64
-	digits, decimals, dot := 0, 0, false
 	i := 0
-	for ; i < len(b); i++ {
-		c := b[i]
-		switch {
-		case c >= '0' && c <= '9':
-			if mant > elapsedMaxMantissa/10 {
-				return elapsedNone
-			}
-			mant = mant*10 + uint64(c-'0')
-			digits++
-			if dot {
-				decimals++
-			}
-			continue
-		case c == '.' && !dot && digits > 0:
-			dot = true
-			continue
+	for ; i < len(num) && num[i]-'0' <= 9; i++ {
+		mant = mant*10 + uint64(num[i]-'0')
+	}
+	whole := i
+	decimals := 0
+	if i < len(num) && num[i] == '.' {
+		i++
+		for ; i < len(num) && num[i]-'0' <= 9; i++ {
+			mant = mant*10 + uint64(num[i]-'0')
 		}
-		break
+		decimals = i - whole - 1
+		if decimals == 0 {
+			return elapsedNone
+		}
 	}
-	if digits == 0 || (dot && decimals == 0) || mant > elapsedMaxMantissa {
-		return elapsedNone
-	}
-	var unitExp int // the unit's power of ten in nanoseconds
-	switch string(b[i:]) {
-	case "ns":
-		unitExp = 0
-	case "µs", "us":
-		unitExp = 3
-	case "ms":
-		unitExp = 6
-	case "s":
-		unitExp = 9
-	default:
-		// "m" and "h" (±3 s and ±3 min), "Age:…", anything else.
+	if i != len(num) || whole == 0 || whole+decimals > elapsedMaxDigits {
 		return elapsedNone
 	}
 	exp := unitExp - decimals
-	if exp < 0 {
+	for ; exp < 0; exp++ {
 		// Finer than a nanosecond: keep whole nanoseconds (the CLI never
 		// prints these).
-		for ; exp < 0; exp++ {
-			mant /= 10
-		}
+		mant /= 10
 	}
-	if exp > 9 {
-		return elapsedNone
-	}
-	return elapsedCode(mant<<elapsedExpBits | uint64(exp+1))
+	return elapsedCode((mant*uint64(pow10(exp)))<<elapsedExpBits | uint64(exp+1))
 }
 
-// pow10 returns 10^e nanoseconds.
+// pow10s holds 10^0 to 10^9, four bytes each, little-endian: a table
+// that costs one load, and a constant.
+const pow10s = "\x01\x00\x00\x00\x0a\x00\x00\x00\x64\x00\x00\x00\xe8\x03\x00\x00\x10\x27\x00\x00" +
+	"\xa0\x86\x01\x00\x40\x42\x0f\x00\x80\x96\x98\x00\x00\xe1\xf5\x05\x00\xca\x9a\x3b"
+
+// pow10 returns 10^e nanoseconds, 0 ≤ e ≤ 9.
 func pow10(e int) int64 {
-	q := int64(1)
-	for range e {
-		q *= 10
-	}
-	return q
+	s := pow10s[e*4 : e*4+4]
+	return int64(uint32(s[0]) | uint32(s[1])<<8 | uint32(s[2])<<16 | uint32(s[3])<<24)
 }
 
 // value returns the elapsed and how far it may be from the exact difference
@@ -104,17 +102,12 @@ func pow10(e int) int64 {
 // float formatting, or 0 for a whole number of nanoseconds. ok is false
 // for elapsedNone.
 func (c elapsedCode) value() (d, err time.Duration, ok bool) {
-	if c == elapsedNone {
-		return 0, 0, false
-	}
 	exp := int(c&(1<<elapsedExpBits-1)) - 1
-	if exp < 0 || exp > 9 {
+	if exp < 0 {
 		return 0, 0, false
 	}
-	q := pow10(exp)
-	d = time.Duration(int64(c>>elapsedExpBits) * q)
 	if exp > 0 {
-		err = time.Duration(q/2 + 1)
+		err = time.Duration(pow10(exp)/2 + 1)
 	}
-	return d, err, true
+	return time.Duration(c >> elapsedExpBits), err, true
 }

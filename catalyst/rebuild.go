@@ -56,37 +56,59 @@ type execDuration struct {
 const maxChainErr = time.Second
 
 // rebuildFromElapsed replaces the timestamps of the rows it can rebuild
-// from their elapsed values (el, one per event) and records what it did in
-// h.clock; execs are the rows' execDuration values, in row order.
-func (h *History) rebuildFromElapsed(el []elapsedCode, execs []execDuration) {
+// from their elapsed values (el, one per event, which it uses up) and
+// records what it did in h.clock; execs are the rows' execDuration values,
+// in row order. Two passes over the rows: one follows each chain and
+// bounds its first row's time (growChain), one places the chain's rows
+// (placeChain). When every row was rebuilt, it returns the earliest and
+// latest of their times (all, false otherwise).
+func (h *History) rebuildFromElapsed(el []elapsedCode, execs []execDuration) (first, last Stamp, all bool) {
 	n := h.Len()
 	if n < 2 || len(el) != n || h.TimeResolution != time.Second {
-		return
+		return 0, 0, false
 	}
 	var c spanClock
+	p := placed{sorted: true}
 	for i := 0; i < n; {
 		if _, ok := h.printedSecond(i); !ok {
 			i++
 			continue
 		}
-		to, next := h.growChain(el, i)
-		if to-i >= 2 {
-			if seg, ok := h.placeChain(el, execs, i, to); ok {
-				c.segs = append(c.segs, seg)
+		ch := h.growChain(el, execs, i)
+		switch {
+		case ch.to-i < 2:
+		case ch.contradicted:
+			h.dropChain(ch.from, ch.next)
+		default:
+			if !ch.whole {
+				h.dropChain(ch.to, ch.next)
+				ch = h.boundChain(el, ch)
 			}
+			c.segs = append(c.segs, h.placeChain(el, ch, &p))
 		}
-		i = next
+		i = ch.next
 	}
 	if len(c.segs) == 0 {
-		return
+		return 0, 0, false
 	}
-	c.order = h.rebuiltOrder(c.segs)
+	all = c.segs[0].from == 0 && p.rows == n
+	c.order = h.rebuiltOrder(c.segs, p.rows, all && p.sorted, p.sorted)
 	for _, s := range c.segs {
 		// A chain's error only grows along it.
 		c.maxErr = max(c.maxErr, time.Duration(h.At(int(s.to-1)).chainErr)+2*s.slack)
 	}
 	c.maxErr = min(max(c.maxErr, time.Nanosecond), maxRebuiltErr)
 	h.clock = &c
+	return p.first, p.last, all
+}
+
+// placed is what placing the chains found of the rebuilt times, in row
+// order: how many, whether they never go down, the earliest and latest.
+type placed struct {
+	rows        int
+	sorted      bool
+	prev        Stamp
+	first, last Stamp
 }
 
 // printedSecond returns row i's printed time in nanoseconds; ok is false
@@ -99,111 +121,158 @@ func (h *History) printedSecond(i int) (int64, bool) {
 	return int64(ts), true
 }
 
-// step returns row j's elapsed (the time since row j-1) and its error;
-// ok is false when it says nothing usable.
-func (h *History) step(el []elapsedCode, j int) (d, err int64, ok bool) {
-	v, e, ok := el[j].value()
-	if !ok {
-		return 0, 0, false
-	}
-	if h.At(j-1).ID > 0 && h.At(j).ID > 0 {
-		// Sorted by eventId, not time: the difference may be -v.
-		e += 2 * v
-	}
-	return int64(v), int64(e), true
+// chain is a run of rows [from, to) whose times one chain of elapsed
+// values ties; rebuilding goes on at row next (to ≤ next: the rows between
+// are left as printed).
+type chain struct {
+	from, to, next int
+	// [lo, hi) is where the first row's exact time may be given every
+	// row's printed second and the chain's error; [slo, shi) the same
+	// without the error, which keeps every rebuilt time in its printed
+	// second where it is not empty. whole says they bound [from, to).
+	lo, hi, slo, shi int64
+	whole            bool
+	// contradicted: an execDuration in the chain disagrees with it.
+	contradicted bool
 }
 
 // growChain follows the chain that starts at row from as far as the
-// elapsed values and printed seconds allow. The rows [from, to) are one
-// chain; rebuilding goes on at row next (to ≤ next: the rows between are
-// left as printed).
-func (h *History) growChain(el []elapsedCode, from int) (to, next int) {
+// elapsed values and printed seconds allow, bounding its first row's time
+// as it goes, and checks it against the execDuration of any
+// ExecutionCompleted row in it when it starts at the first row (from
+// which the CLI measures that). For each row it takes in, it records its
+// error since row from (chainErr) and, in place of its elapsed, its offset
+// from row from less the printed seconds between them (placeChain).
+func (h *History) growChain(el []elapsedCode, execs []execDuration, from int) chain {
 	const sec = int64(time.Second)
 	n := h.Len()
 	s0, _ := h.printedSecond(from)
-	// [lo, hi) is where the first row's exact time may be, given every
-	// row so far with the chain's error; loRow and hiRow are the rows
-	// that set its ends.
-	lo, hi := s0, s0+sec
+	ch := chain{from: from, to: n, next: n, lo: s0, hi: s0 + sec, slo: s0, shi: s0 + sec, whole: true}
+	// loRow and hiRow are the rows that set the ends of [lo, hi).
 	loRow, hiRow := from, from
-	var c, e int64
-	for j := from + 1; j < n; j++ {
-		d, err, ok := h.step(el, j)
-		sj, okj := h.printedSecond(j)
-		if !ok || !okj {
-			return j, j
-		}
-		c, e = c+d, e+err
-		if e > int64(maxChainErr) {
-			return j, j
-		}
-		jlo, jhi := sj-c-e, sj+sec-c+e
-		switch {
-		case jlo >= hi:
-			// The chain puts row j later than row hiRow's second allows:
-			// an elapsed value after hiRow is wrong.
-			return hiRow + 1, j
-		case jhi <= lo:
-			return loRow + 1, j
-		}
-		if jlo > lo {
-			lo, loRow = jlo, j
-		}
-		if jhi < hi {
-			hi, hiRow = jhi, j
-		}
-	}
-	return n, n
-}
-
-// placeChain rebuilds the times of the chain [from, to): it checks it
-// against the execDuration of any ExecutionCompleted row in it (when it
-// starts at the first row, from which the CLI measures that), then puts
-// the first row in the middle of the window every printed second leaves
-// it, and every row at the first's time plus the elapsed values since.
-// ok is false when execDuration contradicts the chain.
-func (h *History) placeChain(el []elapsedCode, execs []execDuration, from, to int) (clockSeg, bool) {
-	const sec = int64(time.Second)
-	s0, _ := h.printedSecond(from)
-	// The window without the chain's error (strict), where it is not
-	// empty, keeps every rebuilt time in its printed second; the one with
-	// it (lo, hi) always holds the first row's true time.
-	slo, shi := s0, s0+sec
-	lo, hi := slo, shi
 	x := 0
 	for x < len(execs) && int(execs[x].row) <= from {
 		x++
 	}
+	// nextExec is the next row with an execDuration (n: none).
+	nextExec := n
+	if x < len(execs) {
+		nextExec = int(execs[x].row)
+	}
+	badRow := n
 	var c, e int64
-	for j := from + 1; j < to; j++ {
-		d, err, _ := h.step(el, j)
-		c, e = c+d, e+err
-		sj, _ := h.printedSecond(j)
-		slo, shi = max(slo, sj-c), min(shi, sj+sec-c)
-		lo, hi = max(lo, sj-c-e), min(hi, sj+sec-c+e)
-		for ; x < len(execs) && int(execs[x].row) == j; x++ {
-			if from != 0 {
-				continue
+	first := h.At(from)
+	first.chainErr = 0
+	prevID := first.ID
+	for j := from + 1; j < n; j++ {
+		ev := h.At(j)
+		v, verr, ok := el[j].value()
+		if prevID > 0 && ev.ID > 0 {
+			// Sorted by eventId, not time: the difference may be -v.
+			verr += 2 * v
+		}
+		prevID = ev.ID
+		sj := int64(ev.Timestamp)
+		if !ok || sj == 0 || sj%sec != 0 { // StampNever is no whole second
+			ch.to, ch.next = j, j
+			break
+		}
+		c, e = c+int64(v), e+int64(verr)
+		if e > int64(maxChainErr) {
+			ch.to, ch.next = j, j
+			break
+		}
+		jlo, jhi := sj-c-e, sj+sec-c+e
+		switch {
+		case jlo >= ch.hi:
+			// The chain puts row j later than row hiRow's second allows:
+			// an elapsed value after hiRow is wrong.
+			ch.to, ch.next, ch.whole = hiRow+1, j, false
+		case jhi <= ch.lo:
+			ch.to, ch.next, ch.whole = loRow+1, j, false
+		}
+		if !ch.whole {
+			break
+		}
+		if jlo > ch.lo {
+			ch.lo, loRow = jlo, j
+		}
+		if jhi < ch.hi {
+			ch.hi, hiRow = jhi, j
+		}
+		ch.slo, ch.shi = max(ch.slo, sj-c), min(ch.shi, sj+sec-c)
+		el[j] = elapsedCode(c - (sj - s0))
+		ev.chainErr = uint32(e)
+		if j == nextExec {
+			for ; x < len(execs) && int(execs[x].row) == j; x++ {
+				v, verr, ok := execs[x].code.value()
+				if from == 0 && ok && abs64(c-int64(v)) > e+int64(verr) && badRow == n {
+					badRow = j
+				}
 			}
-			v, verr, ok := execs[x].code.value()
-			if ok && abs64(c-int64(v)) > e+int64(verr) {
-				return clockSeg{}, false
+			nextExec = n
+			if x < len(execs) {
+				nextExec = int(execs[x].row)
 			}
 		}
 	}
-	t0 := lo + (hi-lo)/2
-	if slo < shi {
-		t0 = slo + (shi-slo)/2
-	}
-	var slack int64
-	c, e = 0, 0
+	ch.contradicted = badRow < ch.to
+	return ch
+}
+
+// dropChain clears what growChain recorded in rows [from, to) that are
+// not rebuilt after all.
+func (h *History) dropChain(from, to int) {
 	for j := from; j < to; j++ {
-		if j > from {
-			d, err, _ := h.step(el, j)
-			c, e = c+d, e+err
+		h.At(j).chainErr = 0
+	}
+}
+
+// offset is row j's offset from its chain's first row, from what growChain
+// left in el and the printed seconds.
+func (h *History) offset(el []elapsedCode, ch chain, j int) int64 {
+	if j == ch.from {
+		return 0
+	}
+	return int64(el[j]) + int64(h.At(j).Timestamp-h.At(ch.from).Timestamp)
+}
+
+// boundChain bounds the first row's time of the chain [from, to) again:
+// growChain's bounds took in rows past to.
+func (h *History) boundChain(el []elapsedCode, ch chain) chain {
+	const sec = int64(time.Second)
+	s0, _ := h.printedSecond(ch.from)
+	ch.lo, ch.hi, ch.slo, ch.shi, ch.whole = s0, s0+sec, s0, s0+sec, true
+	for j := ch.from + 1; j < ch.to; j++ {
+		c, e := h.offset(el, ch, j), int64(h.At(j).chainErr)
+		sj := int64(h.At(j).Timestamp)
+		ch.lo, ch.hi = max(ch.lo, sj-c-e), min(ch.hi, sj+sec-c+e)
+		ch.slo, ch.shi = max(ch.slo, sj-c), min(ch.shi, sj+sec-c)
+	}
+	return ch
+}
+
+// placeChain rebuilds the times of a chain: it puts the first row in the
+// middle of the window every printed second leaves it (the strict one
+// where it is not empty), and every row at the first's time plus its
+// offset, within its printed second.
+func (h *History) placeChain(el []elapsedCode, ch chain, p *placed) clockSeg {
+	const sec = int64(time.Second)
+	t0 := ch.lo + (ch.hi-ch.lo)/2
+	if ch.slo < ch.shi {
+		t0 = ch.slo + (ch.shi-ch.slo)/2
+	}
+	s0 := int64(h.At(ch.from).Timestamp)
+	var slack int64
+	for j := ch.from; j < ch.to; j++ {
+		ev := h.At(j)
+		sj := int64(ev.Timestamp)
+		var t int64
+		if j == ch.from {
+			t = t0
+		} else {
+			t = t0 + int64(el[j]) + (sj - s0)
 		}
-		sj, _ := h.printedSecond(j)
-		t := t0 + c
 		pt := min(max(t, sj), sj+sec-1)
 		if pt == sj {
 			// A rebuilt time is never a whole second, so that a printed
@@ -211,36 +280,26 @@ func (h *History) placeChain(el []elapsedCode, execs []execDuration, from, to in
 			pt++
 		}
 		slack = max(slack, abs64(pt-t))
-		ev := h.At(j)
-		ev.Timestamp = Stamp(pt)
-		ev.chainErr = uint32(e)
+		ts := Stamp(pt)
+		ev.Timestamp = ts
+		if ts < p.prev {
+			p.sorted = false
+		}
+		if p.rows == 0 || ts < p.first {
+			p.first = ts
+		}
+		p.prev, p.last = ts, max(p.last, ts)
+		p.rows++
 	}
-	return clockSeg{from: int32(from), to: int32(to), slack: time.Duration(slack)}, true
+	return clockSeg{from: int32(ch.from), to: int32(ch.to), slack: time.Duration(slack)}
 }
 
-// rebuiltOrder returns the rebuilt rows in time order, or nil when every
-// row is rebuilt and the history's order is already that.
-func (h *History) rebuiltOrder(segs []clockSeg) []int32 {
-	covered := segs[0].from == 0 && int(segs[len(segs)-1].to) == h.Len()
-	total := 0
-	for i, s := range segs {
-		total += int(s.to - s.from)
-		if i > 0 && s.from != segs[i-1].to {
-			covered = false
-		}
-	}
-	sorted := true
-	var prev Stamp
-	for _, s := range segs {
-		for i := s.from; i < s.to; i++ {
-			ts := h.At(int(i)).Timestamp
-			if ts < prev {
-				sorted = false
-			}
-			prev = ts
-		}
-	}
-	if covered && sorted {
+// rebuiltOrder returns the rebuilt rows (total of them, in segs) in time
+// order, or nil when the history's own order is that (none: every row is
+// rebuilt, and their times never go down); sorted says whether the
+// rebuilt rows' times never go down in row order.
+func (h *History) rebuiltOrder(segs []clockSeg, total int, none, sorted bool) []int32 {
+	if none {
 		return nil
 	}
 	order := make([]int32, 0, total)

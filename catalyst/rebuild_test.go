@@ -26,6 +26,11 @@ func TestParseElapsed(t *testing.T) {
 		{in: "48.58s", d: 48580 * time.Millisecond, err: 5*time.Millisecond + 1},
 		{in: "14ms", d: 14 * time.Millisecond, err: 500*time.Microsecond + 1},
 		{in: "2s", d: 2 * time.Second, err: 500*time.Millisecond + 1},
+		// Every quantum from 10 ns to 1 s.
+		{in: "7.25µs", d: 7250, err: 6},
+		{in: "3µs", d: 3000, err: 501},
+		{in: "3.25ms", d: 3250 * time.Microsecond, err: 5001},
+		{in: "3.1s", d: 3100 * time.Millisecond, err: 50*time.Millisecond + 1},
 		{in: "2.5m", unusable: true},
 		{in: "1.2h", unusable: true},
 		{in: "Age:2.1h", unusable: true},
@@ -35,6 +40,8 @@ func TestParseElapsed(t *testing.T) {
 		{in: ".5s", unusable: true},
 		{in: "5", unusable: true},
 		{in: "99999999999999s", unusable: true},
+		{in: "999999999ns", d: 999999999, err: 0},
+		{in: "1000000000ns", unusable: true}, // more digits than any the CLI prints
 	} {
 		d, err, ok := parseElapsed([]byte(tc.in)).value()
 		if ok == tc.unusable || ok && (d != tc.d || err != tc.err) {
@@ -62,6 +69,8 @@ func cliRows(t *testing.T, rows ...string) *History {
 		fmt.Fprintf(&b, `,"timestamp":"2026-08-20T09:14:%02sZ"`, f[0])
 		switch f[1] {
 		case "-":
+		case "5", "{}":
+			fmt.Fprintf(&b, `,"elapsed":%s`, f[1])
 		case `""`:
 			b.WriteString(`,"elapsed":""`)
 		default:
@@ -164,6 +173,13 @@ func TestRebuildFromElapsed(t *testing.T) {
 		rows: []string{"03 Age:1h ExecutionStarted", "03 14.0ms WorkflowStarted", "04 1.00s TaskScheduled 0",
 			"04 13.0ms WorkflowStarted", "04 13.0ms ExecutionCompleted 1 1.04s"},
 		spans: []span{{0, 4, 1040 * ms, true, 6 * ms}},
+	}, {
+		// An elapsed that is no string (a hand-edited row) is skipped as
+		// before twice read it: it breaks the chain, and the rows decode.
+		name: "elapsed not a string",
+		rows: []string{"03 Age:1h ExecutionStarted", "03 14.0ms WorkflowStarted", "03 5 TaskScheduled 0",
+			"03 {} WorkflowStarted", "04 990.0ms TaskScheduled 1"},
+		spans: []span{{0, 1, 14 * ms, true, 51 * time.Microsecond}, {1, 2, 0, false, 0}, {3, 4, 990 * ms, true, 51 * time.Microsecond}},
 	}, {
 		name:  "equal times",
 		rows:  []string{"03 Age:1h ExecutionStarted", `03 "" WorkflowStarted`, "03 1.0ms TaskScheduled 0"},
