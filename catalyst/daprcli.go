@@ -119,7 +119,9 @@ func (d *decoder) cliRow(e *Event) error {
 	if !typed {
 		return d.errorf("the row has no \"type\"")
 	}
-	d.cli.elapsed = append(d.cli.elapsed, elapsed)
+	// Kept in the event until every row is read (rebuild.go).
+	e.chainErr = uint32(elapsed)
+	d.cli.rows = true
 	if !hasID && !e.Type.IsNumbered() {
 		// The CLI prints no eventId for -1 (and for 0 except on TaskScheduled
 		// and TimerCreated); -1 is what the engine recorded for this type.
@@ -254,10 +256,11 @@ func cliField(key []byte) uint16 {
 // each row type's attrs keys, parsed once per decode.
 type cliScratch struct {
 	attrs, details []byte
-	// elapsed holds each row's elapsed, and execs each execDuration, for
-	// rebuilding the rows' times once they are all read (rebuild.go).
-	elapsed []elapsedCode
-	execs   []execDuration
+	// rows says rows were read, each with its elapsed in its Event; execs
+	// holds each execDuration: for rebuilding the rows' times once they
+	// are all read (rebuild.go).
+	rows  bool
+	execs []execDuration
 	keys    [eventTypeCount][]cliKey
 	parsed  [eventTypeCount]bool
 }

@@ -611,26 +611,15 @@ func (d *decoder) fromCLI(cli bool) {
 // values (rebuild.go), and the run's times with them.
 func (d *decoder) rebuildTimes() {
 	h := d.h
-	if len(d.cli.elapsed) == 0 {
+	if !d.cli.rows {
 		return
 	}
-	first, last, all := h.rebuildFromElapsed(d.cli.elapsed, d.cli.execs)
-	d.cli.elapsed, d.cli.execs = nil, nil
+	first, last := h.rebuildFromElapsed(d.cli.execs)
+	d.cli.rows, d.cli.execs = false, nil
 	if h.clock == nil {
 		return
 	}
 	d.run.first, d.run.last = first, last
-	if !all {
-		d.run.first, d.run.last = 0, 0
-		for _, e := range h.All() {
-			if ts := e.Timestamp; ts != 0 && ts != StampNever {
-				if d.run.first == 0 || ts < d.run.first {
-					d.run.first = ts
-				}
-				d.run.last = max(d.run.last, ts)
-			}
-		}
-	}
 	if i := d.run.createdEv; i > 0 {
 		d.run.createdAt = h.At(int(i - 1)).Timestamp
 	}

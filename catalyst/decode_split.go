@@ -210,7 +210,7 @@ func (d *decoder) join(sp *split) error {
 	for i := base; i < d.h.Len(); i++ {
 		d.noteEvent(d.h.At(i))
 	}
-	d.takeRead(t)
+	d.takeRead(t, base)
 	return d.fail(d.sc.Resume(sp.end))
 }
 
@@ -218,20 +218,19 @@ func (d *decoder) join(sp *split) error {
 // the events themselves (and so besides what noteEvent finds in them): the
 // unknown fields it counted, the app a CLI row named (the first named wins),
 // whether it met a row only the Dapr CLI v1.16 writes, and the CLI rows'
-// elapsed and execDuration values.
-func (d *decoder) takeRead(t *decoder) {
+// execDuration values (base is where its events begin).
+func (d *decoder) takeRead(t *decoder, base int) {
 	d.h.UnknownFields += t.h.UnknownFields
 	if d.h.Run.AppID == "" {
 		d.h.Run.AppID = t.h.Run.AppID
 	}
 	d.run.cli116 = d.run.cli116 || t.run.cli116
-	// The CLI rows' elapsed and execDuration values, for rebuilding their
-	// times once every row is read: the second half's rows follow the
-	// first's.
-	base := int32(len(d.cli.elapsed))
-	d.cli.elapsed = append(d.cli.elapsed, t.cli.elapsed...)
+	// The CLI rows' execDuration values (their elapsed values are in the
+	// events), for rebuilding their times once every row is read: the
+	// second half's rows follow the first's.
+	d.cli.rows = d.cli.rows || t.cli.rows
 	for _, x := range t.cli.execs {
-		x.row += base
+		x.row += int32(base)
 		d.cli.execs = append(d.cli.execs, x)
 	}
 }

@@ -11,24 +11,25 @@ import "time"
 // difference is printed as its size. The first row has "Age:" and the time
 // since it was recorded, which depends on when the CLI ran.
 
-// elapsedCode is one row's elapsed as printed: the duration in
-// nanoseconds and the power of ten of its printed quantum (the last
-// digit's unit: 1ns for "%dns", 100ns for "%.1fµs", 100µs for "%.1fms",
-// 10ms for "%.2fs"), plus one, in the low elapsedExpBits bits.
-// elapsedNone is a row whose elapsed says nothing usable for a span:
-// missing, the first row's "Age:", text that is not a duration, or minutes
-// and hours, whose ±3 s and ±3 min are coarser than the row's own whole
-// second.
-type elapsedCode uint64
+// elapsedCode is one row's elapsed as printed, in four bytes (it is kept
+// in the row's Event until the rows' times are rebuilt, in what would be
+// padding): a whole number of the printed quantum (the last digit's unit:
+// 1ns for "%dns", 100ns for "%.1fµs", 100µs for "%.1fms", 10ms for
+// "%.2fs") and the quantum's power of ten, plus one, in the low
+// elapsedExpBits bits. elapsedNone is a row whose elapsed says nothing
+// usable for a span: missing, the first row's "Age:", text that is not a
+// duration, or minutes and hours, whose ±3 s and ±3 min are coarser than
+// the row's own whole second.
+type elapsedCode uint32
 
 const (
 	elapsedNone elapsedCode = 0
 	// elapsedExpBits holds the quantum's power of ten, plus one (so that
 	// no readable value is elapsedNone).
 	elapsedExpBits = 4
-	// elapsedMaxDigits bounds the digits read: 10^9 of the largest
-	// quantum is 31 years, far inside the code.
-	elapsedMaxDigits = 9
+	// elapsedMaxDigits bounds the digits read so that the number fits the
+	// code's other 28 bits (the CLI prints at most five).
+	elapsedMaxDigits = 8
 )
 
 // parseElapsed reads a row's elapsed: a decimal number and one of the units
@@ -83,7 +84,7 @@ func parseElapsed(b []byte) elapsedCode {
 		// prints these).
 		mant /= 10
 	}
-	return elapsedCode((mant*uint64(pow10(exp)))<<elapsedExpBits | uint64(exp+1))
+	return elapsedCode(mant<<elapsedExpBits | uint64(exp+1))
 }
 
 // pow10s holds 10^0 to 10^9, four bytes each, little-endian: a table
@@ -106,8 +107,9 @@ func (c elapsedCode) value() (d, err time.Duration, ok bool) {
 	if exp < 0 {
 		return 0, 0, false
 	}
+	q := pow10(exp)
 	if exp > 0 {
-		err = time.Duration(pow10(exp)/2 + 1)
+		err = time.Duration(q/2 + 1)
 	}
-	return time.Duration(c >> elapsedExpBits), err, true
+	return time.Duration(int64(c>>elapsedExpBits) * q), err, true
 }

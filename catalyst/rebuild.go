@@ -56,59 +56,82 @@ type execDuration struct {
 const maxChainErr = time.Second
 
 // rebuildFromElapsed replaces the timestamps of the rows it can rebuild
-// from their elapsed values (el, one per event, which it uses up) and
-// records what it did in h.clock; execs are the rows' execDuration values,
-// in row order. Two passes over the rows: one follows each chain and
-// bounds its first row's time (growChain), one places the chain's rows
-// (placeChain). When every row was rebuilt, it returns the earliest and
-// latest of their times (all, false otherwise).
-func (h *History) rebuildFromElapsed(el []elapsedCode, execs []execDuration) (first, last Stamp, all bool) {
+// from their elapsed values (each row's code, left in its Event's
+// chainErr by the decoder, which it replaces) and records what it did in
+// h.clock; execs are the rows' execDuration values, in row order. Two
+// passes over the rows: one follows each chain and bounds its first row's
+// time (growChain), one places the chain's rows (placeChain). When every
+// It returns the earliest and latest times of all the rows.
+func (h *History) rebuildFromElapsed(execs []execDuration) (first, last Stamp) {
 	n := h.Len()
-	if n < 2 || len(el) != n || h.TimeResolution != time.Second {
-		return 0, 0, false
+	p := placed{sorted: true}
+	if n < 2 || h.TimeResolution != time.Second {
+		h.clearCodes(0, n, &p)
+		return p.first, p.last
 	}
 	var c spanClock
-	p := placed{sorted: true}
+	done := 0 // rows before it are placed or cleared
 	for i := 0; i < n; {
 		if _, ok := h.printedSecond(i); !ok {
 			i++
 			continue
 		}
-		ch := h.growChain(el, execs, i)
-		switch {
-		case ch.to-i < 2:
-		case ch.contradicted:
-			h.dropChain(ch.from, ch.next)
-		default:
+		ch := h.growChain(execs, i)
+		if ch.to-i >= 2 && !ch.contradicted {
 			if !ch.whole {
-				h.dropChain(ch.to, ch.next)
-				ch = h.boundChain(el, ch)
+				ch = h.boundChain(ch)
 			}
-			c.segs = append(c.segs, h.placeChain(el, ch, &p))
+			h.clearCodes(done, ch.from, &p)
+			c.segs = append(c.segs, h.placeChain(ch, &p))
+			done = ch.to
 		}
 		i = ch.next
 	}
+	h.clearCodes(done, n, &p)
 	if len(c.segs) == 0 {
-		return 0, 0, false
+		return p.first, p.last
 	}
-	all = c.segs[0].from == 0 && p.rows == n
-	c.order = h.rebuiltOrder(c.segs, p.rows, all && p.sorted, p.sorted)
+	if !p.sorted {
+		c.order = h.rebuiltOrder(c.segs, p.rows)
+	}
 	for _, s := range c.segs {
 		// A chain's error only grows along it.
 		c.maxErr = max(c.maxErr, time.Duration(h.At(int(s.to-1)).chainErr)+2*s.slack)
 	}
 	c.maxErr = min(max(c.maxErr, time.Nanosecond), maxRebuiltErr)
 	h.clock = &c
-	return p.first, p.last, all
+	return p.first, p.last
 }
 
-// placed is what placing the chains found of the rebuilt times, in row
-// order: how many, whether they never go down, the earliest and latest.
+// clearCodes clears the elapsed codes the decoder left in rows [from, to),
+// which are not rebuilt, noting their times in p.
+func (h *History) clearCodes(from, to int, p *placed) {
+	for j := from; j < to; j++ {
+		e := h.At(j)
+		e.chainErr = 0
+		p.span(e.Timestamp)
+	}
+}
+
+// placed is what placing the chains found of the times: whether the
+// rebuilt ones never go down in row order (sorted, prev), how many rows
+// were rebuilt, and the earliest and latest time of all the rows.
 type placed struct {
 	rows        int
 	sorted      bool
 	prev        Stamp
 	first, last Stamp
+}
+
+// span widens [first, last] to ts, unless it is absent or never.
+func (p *placed) span(ts Stamp) {
+	if ts == 0 || ts == StampNever {
+		return
+	}
+	if p.first == 0 || ts < p.first {
+		p.first = ts
+	}
+	p.last = max(p.last, ts)
 }
 
 // printedSecond returns row i's printed time in nanoseconds; ok is false
@@ -119,6 +142,18 @@ func (h *History) printedSecond(i int) (int64, bool) {
 		return 0, false
 	}
 	return int64(ts), true
+}
+
+// step returns row j's elapsed (the time since the row above) and its
+// error, from its code and the eventIds of the two rows; ok is false when
+// it says nothing usable.
+func step(code uint32, prevID, id int32) (d, err int64, ok bool) {
+	v, e, ok := elapsedCode(code).value()
+	if prevID > 0 && id > 0 {
+		// Sorted by eventId, not time: the difference may be -v.
+		e += 2 * v
+	}
+	return int64(v), int64(e), ok
 }
 
 // chain is a run of rows [from, to) whose times one chain of elapsed
@@ -140,10 +175,8 @@ type chain struct {
 // elapsed values and printed seconds allow, bounding its first row's time
 // as it goes, and checks it against the execDuration of any
 // ExecutionCompleted row in it when it starts at the first row (from
-// which the CLI measures that). For each row it takes in, it records its
-// error since row from (chainErr) and, in place of its elapsed, its offset
-// from row from less the printed seconds between them (placeChain).
-func (h *History) growChain(el []elapsedCode, execs []execDuration, from int) chain {
+// which the CLI measures that).
+func (h *History) growChain(execs []execDuration, from int) chain {
 	const sec = int64(time.Second)
 	n := h.Len()
 	s0, _ := h.printedSecond(from)
@@ -161,23 +194,17 @@ func (h *History) growChain(el []elapsedCode, execs []execDuration, from int) ch
 	}
 	badRow := n
 	var c, e int64
-	first := h.At(from)
-	first.chainErr = 0
-	prevID := first.ID
+	prevID := h.At(from).ID
 	for j := from + 1; j < n; j++ {
 		ev := h.At(j)
-		v, verr, ok := el[j].value()
-		if prevID > 0 && ev.ID > 0 {
-			// Sorted by eventId, not time: the difference may be -v.
-			verr += 2 * v
-		}
+		d, err, ok := step(ev.chainErr, prevID, ev.ID)
 		prevID = ev.ID
 		sj := int64(ev.Timestamp)
 		if !ok || sj == 0 || sj%sec != 0 { // StampNever is no whole second
 			ch.to, ch.next = j, j
 			break
 		}
-		c, e = c+int64(v), e+int64(verr)
+		c, e = c+d, e+err
 		if e > int64(maxChainErr) {
 			ch.to, ch.next = j, j
 			break
@@ -201,8 +228,6 @@ func (h *History) growChain(el []elapsedCode, execs []execDuration, from int) ch
 			ch.hi, hiRow = jhi, j
 		}
 		ch.slo, ch.shi = max(ch.slo, sj-c), min(ch.shi, sj+sec-c)
-		el[j] = elapsedCode(c - (sj - s0))
-		ev.chainErr = uint32(e)
 		if j == nextExec {
 			for ; x < len(execs) && int(execs[x].row) == j; x++ {
 				v, verr, ok := execs[x].code.value()
@@ -220,32 +245,18 @@ func (h *History) growChain(el []elapsedCode, execs []execDuration, from int) ch
 	return ch
 }
 
-// dropChain clears what growChain recorded in rows [from, to) that are
-// not rebuilt after all.
-func (h *History) dropChain(from, to int) {
-	for j := from; j < to; j++ {
-		h.At(j).chainErr = 0
-	}
-}
-
-// offset is row j's offset from its chain's first row, from what growChain
-// left in el and the printed seconds.
-func (h *History) offset(el []elapsedCode, ch chain, j int) int64 {
-	if j == ch.from {
-		return 0
-	}
-	return int64(el[j]) + int64(h.At(j).Timestamp-h.At(ch.from).Timestamp)
-}
-
 // boundChain bounds the first row's time of the chain [from, to) again:
 // growChain's bounds took in rows past to.
-func (h *History) boundChain(el []elapsedCode, ch chain) chain {
+func (h *History) boundChain(ch chain) chain {
 	const sec = int64(time.Second)
 	s0, _ := h.printedSecond(ch.from)
 	ch.lo, ch.hi, ch.slo, ch.shi, ch.whole = s0, s0+sec, s0, s0+sec, true
+	var c, e int64
 	for j := ch.from + 1; j < ch.to; j++ {
-		c, e := h.offset(el, ch, j), int64(h.At(j).chainErr)
-		sj := int64(h.At(j).Timestamp)
+		ev := h.At(j)
+		d, err, _ := step(ev.chainErr, h.At(j-1).ID, ev.ID)
+		c, e = c+d, e+err
+		sj := int64(ev.Timestamp)
 		ch.lo, ch.hi = max(ch.lo, sj-c-e), min(ch.hi, sj+sec-c+e)
 		ch.slo, ch.shi = max(ch.slo, sj-c), min(ch.shi, sj+sec-c)
 	}
@@ -254,25 +265,26 @@ func (h *History) boundChain(el []elapsedCode, ch chain) chain {
 
 // placeChain rebuilds the times of a chain: it puts the first row in the
 // middle of the window every printed second leaves it (the strict one
-// where it is not empty), and every row at the first's time plus its
-// offset, within its printed second.
-func (h *History) placeChain(el []elapsedCode, ch chain, p *placed) clockSeg {
+// where it is not empty), and every row at the first's time plus the
+// elapsed values since, within its printed second; each row's error since
+// the first replaces its elapsed code.
+func (h *History) placeChain(ch chain, p *placed) clockSeg {
 	const sec = int64(time.Second)
 	t0 := ch.lo + (ch.hi-ch.lo)/2
 	if ch.slo < ch.shi {
 		t0 = ch.slo + (ch.shi-ch.slo)/2
 	}
-	s0 := int64(h.At(ch.from).Timestamp)
-	var slack int64
+	var slack, c, e int64
+	prevID := int32(0)
 	for j := ch.from; j < ch.to; j++ {
 		ev := h.At(j)
-		sj := int64(ev.Timestamp)
-		var t int64
-		if j == ch.from {
-			t = t0
-		} else {
-			t = t0 + int64(el[j]) + (sj - s0)
+		if j > ch.from {
+			d, err, _ := step(ev.chainErr, prevID, ev.ID)
+			c, e = c+d, e+err
 		}
+		prevID = ev.ID
+		sj := int64(ev.Timestamp)
+		t := t0 + c
 		pt := min(max(t, sj), sj+sec-1)
 		if pt == sj {
 			// A rebuilt time is never a whole second, so that a printed
@@ -281,38 +293,30 @@ func (h *History) placeChain(el []elapsedCode, ch chain, p *placed) clockSeg {
 		}
 		slack = max(slack, abs64(pt-t))
 		ts := Stamp(pt)
-		ev.Timestamp = ts
+		ev.Timestamp, ev.chainErr = ts, uint32(e)
 		if ts < p.prev {
 			p.sorted = false
 		}
-		if p.rows == 0 || ts < p.first {
-			p.first = ts
-		}
-		p.prev, p.last = ts, max(p.last, ts)
+		p.prev = ts
+		p.span(ts)
 		p.rows++
 	}
 	return clockSeg{from: int32(ch.from), to: int32(ch.to), slack: time.Duration(slack)}
 }
 
 // rebuiltOrder returns the rebuilt rows (total of them, in segs) in time
-// order, or nil when the history's own order is that (none: every row is
-// rebuilt, and their times never go down); sorted says whether the
-// rebuilt rows' times never go down in row order.
-func (h *History) rebuiltOrder(segs []clockSeg, total int, none, sorted bool) []int32 {
-	if none {
-		return nil
-	}
+// order, for finding a rebuilt time's rows where their times go down in
+// row order.
+func (h *History) rebuiltOrder(segs []clockSeg, total int) []int32 {
 	order := make([]int32, 0, total)
 	for _, s := range segs {
 		for i := s.from; i < s.to; i++ {
 			order = append(order, i)
 		}
 	}
-	if !sorted {
-		slices.SortStableFunc(order, func(a, b int32) int {
-			return cmp.Compare(h.At(int(a)).Timestamp, h.At(int(b)).Timestamp)
-		})
-	}
+	slices.SortStableFunc(order, func(a, b int32) int {
+		return cmp.Compare(h.At(int(a)).Timestamp, h.At(int(b)).Timestamp)
+	})
 	return order
 }
 

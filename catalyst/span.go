@@ -140,9 +140,8 @@ func (s Stamp) truncate(res time.Duration) Stamp {
 // its Event (chainErr).
 type spanClock struct {
 	segs []clockSeg
-	// order lists the rebuilt events by timestamp when the history's own
-	// order does not (nil: every event is rebuilt and their times never
-	// go down).
+	// order lists the rebuilt events by timestamp when their times go
+	// down in row order (nil: they never do).
 	order []int32
 	// maxErr is History.RebuiltErr.
 	maxErr time.Duration
@@ -175,29 +174,38 @@ func (c *spanClock) lookup(h *History, s Stamp) clockHit {
 	if s.IsZero() || s.IsNever() || s%Stamp(time.Second) == 0 {
 		return hit
 	}
-	n := h.Len()
-	at := func(k int) int { return k }
-	if c.order != nil {
-		n = len(c.order)
-		at = func(k int) int { return int(c.order[k]) }
-	}
-	k := sort.Search(n, func(k int) bool { return h.At(at(k)).Timestamp >= s })
-	for ; k < n; k++ {
-		i := at(k)
-		e := h.At(i)
-		if e.Timestamp != s {
-			break
-		}
-		seg := c.segOf(i)
-		err := time.Duration(e.chainErr)
+	add := func(i, seg int) {
+		err := time.Duration(h.At(i).chainErr)
 		switch {
 		case !hit.found:
 			hit = clockHit{found: true, seg: seg, minErr: err, maxErr: err}
-			continue
+			return
 		case seg != hit.seg:
 			hit.seg = -1
 		}
 		hit.minErr, hit.maxErr = min(hit.minErr, err), max(hit.maxErr, err)
+	}
+	if c.order != nil {
+		k := sort.Search(len(c.order), func(k int) bool { return h.At(int(c.order[k])).Timestamp >= s })
+		for ; k < len(c.order) && h.At(int(c.order[k])).Timestamp == s; k++ {
+			add(int(c.order[k]), c.segOf(int(c.order[k])))
+		}
+		return hit
+	}
+	// The rebuilt times never go down in row order, across the segments:
+	// the first segment that reaches s, then its first row at s, and on
+	// into the next segments while their rows are at s.
+	k := sort.Search(len(c.segs), func(k int) bool { return h.At(int(c.segs[k].to-1)).Timestamp >= s })
+	for ; k < len(c.segs); k++ {
+		seg := c.segs[k]
+		from, n := int(seg.from), int(seg.to-seg.from)
+		i := from + sort.Search(n, func(i int) bool { return h.At(from+i).Timestamp >= s })
+		for ; i < int(seg.to); i++ {
+			if h.At(i).Timestamp != s {
+				return hit
+			}
+			add(i, k)
+		}
 	}
 	return hit
 }
