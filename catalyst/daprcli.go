@@ -259,10 +259,10 @@ type cliScratch struct {
 	// rows says rows were read, each with its elapsed in its Event; execs
 	// holds each execDuration: for rebuilding the rows' times once they
 	// are all read (rebuild.go).
-	rows  bool
-	execs []execDuration
-	keys    [eventTypeCount][]cliKey
-	parsed  [eventTypeCount]bool
+	rows   bool
+	execs  []execDuration
+	keys   [eventTypeCount][]cliKey
+	parsed [eventTypeCount]bool
 }
 
 // cliKey is one attrs key a row type prints.

@@ -87,29 +87,37 @@ func parseElapsed(b []byte) elapsedCode {
 	return elapsedCode(mant<<elapsedExpBits | uint64(exp+1))
 }
 
-// pow10s holds 10^0 to 10^9, four bytes each, little-endian: a table
-// that costs one load, and a constant.
-const pow10s = "\x01\x00\x00\x00\x0a\x00\x00\x00\x64\x00\x00\x00\xe8\x03\x00\x00\x10\x27\x00\x00" +
-	"\xa0\x86\x01\x00\x40\x42\x0f\x00\x80\x96\x98\x00\x00\xe1\xf5\x05\x00\xca\x9a\x3b"
-
-// pow10 returns 10^e nanoseconds, 0 ≤ e ≤ 9.
-func pow10(e int) int64 {
-	s := pow10s[e*4 : e*4+4]
-	return int64(uint32(s[0]) | uint32(s[1])<<8 | uint32(s[2])<<16 | uint32(s[3])<<24)
-}
+// pow10s holds 0 (for elapsedNone), then 10^0 to 10^9, four bytes each,
+// little-endian; halfQuanta the error of a value printed to each quantum:
+// 0, then 0 for whole nanoseconds, and half the quantum plus a nanosecond
+// for the float formatting (6, 51, 501, …). Tables that cost a load, and
+// constants: value runs for every row, twice, and is inlined.
+const (
+	pow10s = "\x00\x00\x00\x00" +
+		"\x01\x00\x00\x00\x0a\x00\x00\x00\x64\x00\x00\x00\xe8\x03\x00\x00\x10\x27\x00\x00" +
+		"\xa0\x86\x01\x00\x40\x42\x0f\x00\x80\x96\x98\x00\x00\xe1\xf5\x05\x00\xca\x9a\x3b"
+	halfQuanta = "\x00\x00\x00\x00" +
+		"\x00\x00\x00\x00\x06\x00\x00\x00\x33\x00\x00\x00\xf5\x01\x00\x00\x89\x13\x00\x00" +
+		"\x51\xc3\x00\x00\x21\xa1\x07\x00\x41\x4b\x4c\x00\x81\xf0\xfa\x02\x01\x65\xcd\x1d"
+)
 
 // value returns the elapsed and how far it may be from the exact difference
 // the CLI measured: half the printed quantum, plus a nanosecond for the
 // float formatting, or 0 for a whole number of nanoseconds. ok is false
 // for elapsedNone.
 func (c elapsedCode) value() (d, err time.Duration, ok bool) {
-	exp := int(c&(1<<elapsedExpBits-1)) - 1
-	if exp < 0 {
-		return 0, 0, false
-	}
-	q := pow10(exp)
-	if exp > 0 {
-		err = time.Duration(q/2 + 1)
-	}
-	return time.Duration(int64(c>>elapsedExpBits) * q), err, true
+	return time.Duration(c.ns()), time.Duration(c.err()), c != elapsedNone
+}
+
+// ns is value's d, in nanoseconds (0 for elapsedNone). It and err are
+// each small enough to be inlined in the loops over every row.
+func (c elapsedCode) ns() int64 {
+	e := uint(c&(1<<elapsedExpBits-1)) * 4 // (exp+1)*4: the tables have an entry for none
+	return int64(c>>elapsedExpBits) * int64(uint32(pow10s[e])|uint32(pow10s[e+1])<<8|uint32(pow10s[e+2])<<16|uint32(pow10s[e+3])<<24)
+}
+
+// err is value's err, in nanoseconds.
+func (c elapsedCode) err() int64 {
+	e := uint(c&(1<<elapsedExpBits-1)) * 4
+	return int64(uint32(halfQuanta[e]) | uint32(halfQuanta[e+1])<<8 | uint32(halfQuanta[e+2])<<16 | uint32(halfQuanta[e+3])<<24)
 }

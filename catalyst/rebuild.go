@@ -144,17 +144,10 @@ func (h *History) printedSecond(i int) (int64, bool) {
 	return int64(ts), true
 }
 
-// step returns row j's elapsed (the time since the row above) and its
-// error, from its code and the eventIds of the two rows; ok is false when
-// it says nothing usable.
-func step(code uint32, prevID, id int32) (d, err int64, ok bool) {
-	v, e, ok := elapsedCode(code).value()
-	if prevID > 0 && id > 0 {
-		// Sorted by eventId, not time: the difference may be -v.
-		e += 2 * v
-	}
-	return int64(v), int64(e), ok
-}
+// A row's elapsed (the time since the row above) is its code's ns, known
+// to its code's err; where both rows have an eventId the CLI sorted them
+// by it, not by time (dclient.go), so the difference may be -ns: twice ns
+// more. The loops below say so inline: they run for every row.
 
 // chain is a run of rows [from, to) whose times one chain of elapsed
 // values ties; rebuilding goes on at row next (to ≤ next: the rows between
@@ -197,10 +190,14 @@ func (h *History) growChain(execs []execDuration, from int) chain {
 	prevID := h.At(from).ID
 	for j := from + 1; j < n; j++ {
 		ev := h.At(j)
-		d, err, ok := step(ev.chainErr, prevID, ev.ID)
+		code := elapsedCode(ev.chainErr)
+		d, err := code.ns(), code.err()
+		if prevID > 0 && ev.ID > 0 {
+			err += 2 * d // sorted by eventId
+		}
 		prevID = ev.ID
 		sj := int64(ev.Timestamp)
-		if !ok || sj == 0 || sj%sec != 0 { // StampNever is no whole second
+		if code == elapsedNone || sj == 0 || sj%sec != 0 { // StampNever is no whole second
 			ch.to, ch.next = j, j
 			break
 		}
@@ -254,7 +251,11 @@ func (h *History) boundChain(ch chain) chain {
 	var c, e int64
 	for j := ch.from + 1; j < ch.to; j++ {
 		ev := h.At(j)
-		d, err, _ := step(ev.chainErr, h.At(j-1).ID, ev.ID)
+		code := elapsedCode(ev.chainErr)
+		d, err := code.ns(), code.err()
+		if h.At(j-1).ID > 0 && ev.ID > 0 {
+			err += 2 * d // sorted by eventId
+		}
 		c, e = c+d, e+err
 		sj := int64(ev.Timestamp)
 		ch.lo, ch.hi = max(ch.lo, sj-c-e), min(ch.hi, sj+sec-c+e)
@@ -279,7 +280,11 @@ func (h *History) placeChain(ch chain, p *placed) clockSeg {
 	for j := ch.from; j < ch.to; j++ {
 		ev := h.At(j)
 		if j > ch.from {
-			d, err, _ := step(ev.chainErr, prevID, ev.ID)
+			code := elapsedCode(ev.chainErr)
+			d, err := code.ns(), code.err()
+			if prevID > 0 && ev.ID > 0 {
+				err += 2 * d // sorted by eventId
+			}
 			c, e = c+d, e+err
 		}
 		prevID = ev.ID
