@@ -57,11 +57,14 @@ type Traits struct {
 	// come before its workflowStarted and a retry is found by its eventId,
 	// not its place.
 	Reordered bool
-	// TimeResolution is the finest step the source's timestamps carry:
-	// time.Second for the Dapr CLI's JSON, which prints whole seconds (it
-	// truncates), so a span between two of its stamps is known only to
-	// within a second either way; 0 when the stamps are as the engine
-	// recorded them. Renderers show spans through it (tui/format.Spans).
+	// TimeResolution is the finest step the source's printed timestamps
+	// carry: time.Second for the Dapr CLI's JSON, which prints whole
+	// seconds (it truncates), so a span between two of its printed times
+	// is known only to within a second either way; 0 when the stamps are
+	// as the engine recorded them. Where the decoder rebuilt finer times
+	// from the CLI's elapsed column, History.Span says how well each span
+	// is known; every span is measured and shown through it
+	// (tui/format.Spans), every instant as printed (History.Printed).
 	TimeResolution time.Duration
 	// PayloadCut is how many characters of an input, an output or an
 	// event's payload the source keeps before it cuts the rest and ends
