@@ -258,18 +258,18 @@ func appendWithin(buf []byte, d, err time.Duration) []byte {
 	default:
 		i = 6
 	}
-	unit, suffix, decimals := withinLevel(i)
+	// The finest level from i whose last digit is at least err (the
+	// last level always is: a rebuilt span's error is under 100 ms).
 	for ; i < withinLevels-1; i++ {
-		unit, suffix, decimals = withinLevel(i)
-		q := unit
+		unit, _, decimals := withinLevel(i)
 		for range decimals {
-			q /= 10
+			unit /= 10
 		}
-		if q >= err {
+		if unit >= err {
 			break
 		}
 	}
-	unit, suffix, decimals = withinLevel(i)
+	unit, suffix, decimals := withinLevel(i)
 	if d < 0 {
 		buf = append(buf, '-')
 	}
