@@ -24,6 +24,11 @@ func onCallScenes() []scene {
 			return Options{Source: fixtures.NewSource(fixtures.OpenOptions{}, files...), SourceName: "3 history files",
 				Now: func() time.Time { return at }}
 		}},
+		// Item 1: the filter finds a customer: /dana (the "to" of
+		// SendEmail's input) keeps SendEmail on the Invocations and the
+		// Findings tabs, and the detail pane says where it matched.
+		{name: "item1-filter-customer", opts: demo("email-503"), keys: []string{"/", "d", "a", "n", "a", "enter"}},
+		{name: "item1-filter-customer-findings", opts: demo("email-503"), keys: []string{"/", "d", "a", "n", "a", "enter", "tab", "tab", "tab"}},
 		// Item 3: y on a finding copies it with its run, app, project,
 		// link and whole ids; inside tmux the status line says it went to
 		// tmux's paste buffer.

@@ -146,7 +146,7 @@ func (t *eventsTab) source() list.Source {
 	src.Select = selectBy(x.eventFlags, func(f list.Filter) *table.Query {
 		p := x.eventTerms.Prepare(f.Query)
 		if f.Query != "" {
-			p.Extra = eventExtra(h, x.eventFlags, searchForm(f.Query))
+			p.Extra = eventExtra(x, h, searchForm(f.Query))
 		}
 		return p
 	})
@@ -166,6 +166,7 @@ func (t *eventsTab) load(keep bool, f list.Filter) tea.Cmd {
 		t.cache.Reset()
 		t.cachedFor = t.d.idx
 	}
+	t.rows.SyncMax = t.d.idx.syncMax(0)
 	return t.rows.Load(t.source(), f, keep, -1)
 }
 

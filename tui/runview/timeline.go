@@ -324,7 +324,7 @@ func (t *timelineTab) matches(q string) []string {
 	if t.d.idx == nil {
 		return nil
 	}
-	return invocationMatches(t.d.idx.Report, int(t.selected()), q)
+	return invocationMatches(t.d.h, t.d.idx.Report, int(t.selected()), q)
 }
 
 func (t *timelineTab) copyTarget() (text, what string) {
