@@ -29,6 +29,11 @@ func onCallScenes() []scene {
 		// Findings tabs, and the detail pane says where it matched.
 		{name: "item1-filter-customer", opts: demo("email-503"), keys: []string{"/", "d", "a", "n", "a", "enter"}},
 		{name: "item1-filter-customer-findings", opts: demo("email-503"), keys: []string{"/", "d", "a", "n", "a", "enter", "tab", "tab", "tab"}},
+		// Item 2: enter on an evidence line jumps to its event and the key
+		// bar says where esc goes; esc returns to the Findings tab, the
+		// same line, the filter kept.
+		{name: "item2-jumped", opts: demo("payment-timeout"), keys: []string{"/", "c", "h", "a", "r", "g", "e", "enter", "tab", "tab", "tab", "j", "j", "enter"}},
+		{name: "item2-esc-returns", opts: demo("payment-timeout"), keys: []string{"/", "c", "h", "a", "r", "g", "e", "enter", "tab", "tab", "tab", "j", "j", "enter", "esc"}},
 		// Item 3: y on a finding copies it with its run, app, project,
 		// link and whole ids; inside tmux the status line says it went to
 		// tmux's paste buffer.

@@ -118,7 +118,7 @@ func (m *Model) viewBindings() []common.Binding {
 		{Key: k.Flagged, Group: common.GroupFilter, In: onTab, Bar: inList, Do: m.toggle(list.Flagged)},
 		{Key: k.Open, Group: common.GroupRun, Bar: inAbsent | inList},
 		{Key: k.Follow, Group: common.GroupRun},
-		{Key: k.Back, Group: common.GroupRunView, In: onTab, Bar: inList, Do: m.escape},
+		{Key: k.Back, Group: common.GroupRunView, In: onTab, Bar: inList, Hint: m.backHelp, Lead: m.jumped, Do: m.escape},
 		{Key: k.DetailDown, Group: common.GroupDetail, In: onTab, Do: m.scrollDetail(1)},
 		{Key: k.DetailUp, Group: common.GroupDetail, In: onTab, Do: m.scrollDetail(-1)},
 	}
@@ -271,13 +271,16 @@ func (m *Model) scrollDetail(step int) func(tea.KeyPressMsg) tea.Cmd {
 	}
 }
 
-// escape goes back one step: the focus to the list, then the filter
-// cleared, then a full-screen detail pane to its size, then back to the
-// screen below.
+// escape goes back one step: the focus to the list, then to where the
+// last jump was made from (its tab, line, filter and zoom), then the
+// filter cleared, then a full-screen detail pane to its size, then back to
+// the screen below.
 func (m *Model) escape(tea.KeyPressMsg) tea.Cmd {
 	switch {
 	case m.focusDetail && m.detailSize != detailFull:
 		m.setFocus(false)
+	case len(m.places) > 0:
+		return m.goBack()
 	case m.filter.Active():
 		return m.setFilter(list.Filter{})
 	case m.detailSize == detailFull:
