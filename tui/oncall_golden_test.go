@@ -34,6 +34,15 @@ func onCallScenes() []scene {
 		// same line, the filter kept.
 		{name: "item2-jumped", opts: demo("payment-timeout"), keys: []string{"/", "c", "h", "a", "r", "g", "e", "enter", "tab", "tab", "tab", "j", "j", "enter"}},
 		{name: "item2-esc-returns", opts: demo("payment-timeout"), keys: []string{"/", "c", "h", "a", "r", "g", "e", "enter", "tab", "tab", "tab", "j", "j", "enter", "esc"}},
+		// Item 6: the Events tab's TIME column in the time format: ISO
+		// instants to line events up with logs, and no "Age:" in ELAPSED;
+		// relative ages give way first.
+		{name: "item6-events-iso", opts: func() Options {
+			o := demo("payment-timeout")()
+			o.TimeFormat = "iso"
+			return o
+		}, keys: []string{"tab", "tab", "j", "j", "j", "j", "j"}},
+		{name: "item6-events-relative", opts: demo("payment-timeout"), keys: []string{"tab", "tab", "j", "j", "j", "j", "j"}},
 		// Item 3: y on a finding copies it with its run, app, project,
 		// link and whole ids; inside tmux the status line says it went to
 		// tmux's paste buffer.
