@@ -43,6 +43,15 @@ func onCallScenes() []scene {
 			return o
 		}, keys: []string{"tab", "tab", "j", "j", "j", "j", "j"}},
 		{name: "item6-events-relative", opts: demo("payment-timeout"), keys: []string{"tab", "tab", "j", "j", "j", "j", "j"}},
+		// Item 8: number keys pick tabs; : opens a command line whose
+		// unknown commands are answered.
+		{name: "item8-number-key", opts: demo("payment-timeout"), keys: []string{"3"}},
+		{name: "item8-command-typing", opts: demo("payment-timeout"), keys: []string{":", "s", "o", "r", "t", "space", "d", "u", "r"}},
+		{name: "item8-command-sorted", opts: demo("payment-timeout"), keys: []string{":", "s", "o", "r", "t", "space", "d", "u", "r", "enter"}},
+		{name: "item8-command-unknown", opts: demo("payment-timeout"), keys: []string{":", "f", "r", "o", "b", "enter"}},
+		// Item 8: a file:line:col in the detail pane is never broken
+		// across lines (.NET's long paths beside the list at 120).
+		{name: "item8-location-whole", opts: withCode(demo("dotnet-retry"), demoCode), keys: []string{"["}},
 		// Item 3: y on a finding copies it with its run, app, project,
 		// link and whole ids; inside tmux the status line says it went to
 		// tmux's paste buffer.
