@@ -61,7 +61,6 @@ func (m *Model) tabNamed(arg string) (int, error) {
 	return 0, errors.New("no tab " + strconv.Quote(arg) + ": :tab takes " + strings.Join(names, ", ") + " or 1-" + strconv.Itoa(len(m.tabs)))
 }
 
-
 // Filter returns the filter the tabs show.
 func (m *Model) Filter() list.Filter { return m.filter }
 
