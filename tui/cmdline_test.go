@@ -49,10 +49,13 @@ func run(t *testing.T, m *Model, line string) *Model {
 // habit); a number past the last tab says so, never nothing.
 func TestNumberKeysPickTabs(t *testing.T) {
 	m := start(t, Options{History: tuitest.Charge()}, 120, 40)
-	for k, want := range map[string]int{"3": runview.TabEvents, "2": runview.TabTimeline, "4": runview.TabFindings, "1": runview.TabInvocations} {
-		m = keys(t, m, k)
-		if m.run.Tab() != want {
-			t.Errorf("%s: tab %d, want %d", k, m.run.Tab(), want)
+	for _, c := range []struct {
+		key  string
+		want int
+	}{{"3", runview.TabEvents}, {"2", runview.TabTimeline}, {"4", runview.TabFindings}, {"1", runview.TabInvocations}} {
+		m = keys(t, m, c.key)
+		if m.run.Tab() != c.want {
+			t.Errorf("%s: tab %d, want %d", c.key, m.run.Tab(), c.want)
 		}
 	}
 	m = keys(t, m, "5")
