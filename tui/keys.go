@@ -15,6 +15,9 @@ const (
 	// onText: the pane on top is reading text (its filter line): every key
 	// but ctrl+c is its.
 	onText
+	// onCommand: the command line (:) is open: every key but ctrl+c is
+	// its.
+	onCommand
 )
 
 // keys returns the root's keys and its state.
@@ -25,6 +28,8 @@ func (m *Model) keys() common.KeyMap {
 // scope is the state the root is in.
 func (m *Model) scope() common.Scope {
 	switch {
+	case m.commanding:
+		return onCommand
 	case m.showHelp:
 		return onHelp
 	case m.top().Capturing():
@@ -41,7 +46,7 @@ func (m *Model) rootBindings() []common.Binding {
 	k := &m.c.Keys
 	closeHelp := k.Back
 	closeHelp.SetHelp("esc", "close help")
-	return []common.Binding{
+	return append([]common.Binding{
 		{Key: k.ForceQuit, Group: common.GroupApp, Do: m.interrupt},
 		{Key: closeHelp, In: onHelp, Bar: onHelp, Do: m.toggleHelp},
 		{Key: k.Help, Group: common.GroupApp, In: onPane | onHelp, Bar: onPane | onHelp, Do: m.toggleHelp},
@@ -51,7 +56,8 @@ func (m *Model) rootBindings() []common.Binding {
 		{Key: k.CopyID, In: onPane, Do: func(tea.KeyPressMsg) tea.Cmd { return m.copySelected() }},
 		{Key: k.CopyLink, In: onPane, Do: func(tea.KeyPressMsg) tea.Cmd { return m.copyLink() }},
 		{Key: k.Open, In: onPane, Do: func(tea.KeyPressMsg) tea.Cmd { return m.openLink() }},
-	}
+		{Key: k.Command, Group: common.GroupApp, In: onPane | onHelp, Do: m.openCommand},
+	}, m.commandBindings()...)
 }
 
 // handleKey applies the root's keys and passes the others to the screen on
@@ -59,7 +65,7 @@ func (m *Model) rootBindings() []common.Binding {
 // nothing.
 func (m *Model) handleKey(msg tea.KeyPressMsg) tea.Cmd {
 	keys := m.keys()
-	if cmd, ok := keys.Handle(msg); ok || keys.Scope == onHelp {
+	if cmd, ok := keys.Handle(msg); ok || keys.Scope == onHelp || keys.Scope == onCommand {
 		return cmd
 	}
 	return m.top().Update(msg)

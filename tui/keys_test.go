@@ -14,10 +14,11 @@ import (
 // it there, in the pane's words).
 func TestPlacedKeysAreTheRoots(t *testing.T) {
 	m := New(testOptions(Options{Source: tuitest.NewSource(), Code: benchCode()}))
-	// Every state of the root's is "modal" for the check: its run keys
+	// Every state of the root's is "modal" for the check (the command
+	// line's keys are on its key bar): its run keys
 	// are in no group of their own; the loop below checks that panes
 	// place them.
-	tuitest.CheckBindings(t, "root", m.bindings, onPane|onHelp|onText, &m.c.Keys)
+	tuitest.CheckBindings(t, "root", m.bindings, onPane|onHelp|onText|onCommand, &m.c.Keys)
 	for _, r := range m.bindings {
 		if r.Group != common.NoGroup || r.In&onPane == 0 {
 			continue

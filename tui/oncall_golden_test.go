@@ -24,6 +24,34 @@ func onCallScenes() []scene {
 			return Options{Source: fixtures.NewSource(fixtures.OpenOptions{}, files...), SourceName: "3 history files",
 				Now: func() time.Time { return at }}
 		}},
+		// Item 1: the filter finds a customer: /dana (the "to" of
+		// SendEmail's input) keeps SendEmail on the Invocations and the
+		// Findings tabs, and the detail pane says where it matched.
+		{name: "item1-filter-customer", opts: demo("email-503"), keys: []string{"/", "d", "a", "n", "a", "enter"}},
+		{name: "item1-filter-customer-findings", opts: demo("email-503"), keys: []string{"/", "d", "a", "n", "a", "enter", "tab", "tab", "tab"}},
+		// Item 2: enter on an evidence line jumps to its event and the key
+		// bar says where esc goes; esc returns to the Findings tab, the
+		// same line, the filter kept.
+		{name: "item2-jumped", opts: demo("payment-timeout"), keys: []string{"/", "c", "h", "a", "r", "g", "e", "enter", "tab", "tab", "tab", "j", "j", "enter"}},
+		{name: "item2-esc-returns", opts: demo("payment-timeout"), keys: []string{"/", "c", "h", "a", "r", "g", "e", "enter", "tab", "tab", "tab", "j", "j", "enter", "esc"}},
+		// Item 6: the Events tab's TIME column in the time format: ISO
+		// instants to line events up with logs, and no "Age:" in ELAPSED;
+		// relative ages give way first.
+		{name: "item6-events-iso", opts: func() Options {
+			o := demo("payment-timeout")()
+			o.TimeFormat = "iso"
+			return o
+		}, keys: []string{"tab", "tab", "j", "j", "j", "j", "j"}},
+		{name: "item6-events-relative", opts: demo("payment-timeout"), keys: []string{"tab", "tab", "j", "j", "j", "j", "j"}},
+		// Item 8: number keys pick tabs; : opens a command line whose
+		// unknown commands are answered.
+		{name: "item8-number-key", opts: demo("payment-timeout"), keys: []string{"3"}},
+		{name: "item8-command-typing", opts: demo("payment-timeout"), keys: []string{":", "s", "o", "r", "t", "space", "d", "u", "r"}},
+		{name: "item8-command-sorted", opts: demo("payment-timeout"), keys: []string{":", "s", "o", "r", "t", "space", "d", "u", "r", "enter"}},
+		{name: "item8-command-unknown", opts: demo("payment-timeout"), keys: []string{":", "f", "r", "o", "b", "enter"}},
+		// Item 8: a file:line:col in the detail pane is never broken
+		// across lines (.NET's long paths beside the list at 120).
+		{name: "item8-location-whole", opts: withCode(demo("dotnet-retry"), demoCode), keys: []string{"["}},
 		// Item 3: y on a finding copies it with its run, app, project,
 		// link and whole ids; inside tmux the status line says it went to
 		// tmux's paste buffer.

@@ -31,6 +31,7 @@ import (
 	"github.com/twice-cli/twice/tui/common"
 	"github.com/twice-cli/twice/tui/editor"
 	"github.com/twice-cli/twice/tui/format"
+	"github.com/twice-cli/twice/tui/lineinput"
 	"github.com/twice-cli/twice/tui/runlist"
 	"github.com/twice-cli/twice/tui/runview"
 	"github.com/twice-cli/twice/tui/style"
@@ -176,6 +177,10 @@ type Model struct {
 	list     *listScreen
 	run      *runScreen
 	showHelp bool
+	// commanding is set while the command line (:) is open, cmdline its
+	// text (cmdline.go).
+	commanding bool
+	cmdline    lineinput.Model
 
 	width, height int
 
@@ -239,6 +244,7 @@ func New(opts Options) *Model {
 		width:  80,
 		height: 24,
 	}
+	m.cmdline = lineinput.Model{Prompt: ":", Limit: 256}
 	m.bindings = m.rootBindings()
 	m.run = &runScreen{Model: m.newRunView()}
 	m.list.SetSource(opts.Query, opts.SourceName)
@@ -343,6 +349,10 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	case tea.KeyPressMsg:
 		return m, m.handleKey(msg)
 	case tea.PasteMsg:
+		if m.commanding {
+			m.cmdline.Update(msg)
+			return m, nil
+		}
 		return m, m.top().Update(msg)
 	case tea.MouseMsg:
 		return m, m.handleMouse(msg)
@@ -382,6 +392,13 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		return m, m.onRefreshTick(msg)
 	case common.BackMsg:
 		return m, m.back()
+	case common.StatusMsg:
+		if msg.Err {
+			m.setError(msg.Text)
+		} else {
+			m.setStatus(msg.Text)
+		}
+		return m, nil
 	}
 	// Spinner ticks and the panes' own messages: each pane takes its own.
 	cmds := make([]tea.Cmd, len(m.stack))

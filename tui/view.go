@@ -69,6 +69,10 @@ func (m *Model) statusView() string {
 	}
 	room := max(m.width-m.followWidth(), 0)
 	lines := []string{format.Fit(text, room)}
+	if m.commanding {
+		lines = []string{format.Pad(m.cmdline.View(room), m.width)}
+		return strings.Join(append(lines, padLines(m.statusRows-1, m.width)...), "\n")
+	}
 	if m.status.err {
 		lines = format.Wrap("✗ "+text, max(room, 1))
 		if len(lines) > m.statusRows {
@@ -108,7 +112,7 @@ func (m *Model) followWidth() int {
 // "q quit", for which room is kept; none while the pane reads text).
 func (m *Model) keyBar() string {
 	var keys []key.Binding
-	if !m.showHelp {
+	if !m.showHelp && !m.commanding {
 		keys = m.top().Keys().Bar()
 	}
 	text := func(b key.Binding) string { return b.Help().Key + " " + b.Help().Desc }
@@ -210,4 +214,13 @@ func (m *Model) helpBlocks(groups []common.Legend) [][]string {
 		blocks = append(blocks, append(block, ""))
 	}
 	return blocks
+}
+
+// padLines is n blank lines of width columns.
+func padLines(n, width int) []string {
+	out := make([]string, max(n, 0))
+	for i := range out {
+		out[i] = format.Pad("", width)
+	}
+	return out
 }

@@ -57,6 +57,10 @@ type Keys struct {
 
 	Enter, Expand, Back, NextTab, PrevTab, Sort key.Binding
 
+	// PickTab picks a tab by its number (1 to 5, lazygit's habit);
+	// Command opens the command line (:tab timeline, :sort duration, :q).
+	PickTab, Command key.Binding
+
 	FocusDetail, FocusList, Detail, Grow, Shrink, DetailDown, DetailUp key.Binding
 
 	// Zoom zooms the Timeline's time axis (+ in, - out, 0 the whole
@@ -120,6 +124,7 @@ func (k *Keys) catalogue() []struct {
 		{&k.Back, "esc", "back/clear", ks("esc")},
 		{&k.NextTab, "tab/]", "next tab", ks("tab", "]")},
 		{&k.PrevTab, "[", "previous tab", ks("shift+tab", "[")},
+		{&k.PickTab, "1-5", "tab by number", ks("1", "2", "3", "4", "5")},
 		{&k.Sort, "s", "sort", ks("s")},
 
 		{&k.FocusDetail, "l/→", "focus detail", ks("l", "right")},
@@ -147,6 +152,7 @@ func (k *Keys) catalogue() []struct {
 
 		{&k.Edit, "e", "open in editor", ks("e")},
 
+		{&k.Command, ":", "command line", ks(":")},
 		{&k.Help, "?", "help", ks("?")},
 		{&k.Quit, "q", "quit", ks("q")},
 		{&k.ForceQuit, "ctrl+c", "quit", ks("ctrl+c")},

@@ -38,6 +38,10 @@ type Binding struct {
 	// on the data (enter on a child workflow "open child run"); the zero
 	// Help keeps it off the bar. Without Hint the bar says its help.
 	Hint func() key.Help
+	// Lead, if set and true, puts the binding first on the key bar now: the
+	// key that matters most in this moment (esc after a jump: the way
+	// back), which a narrow bar would otherwise cut.
+	Lead func() bool
 	// Do handles the key press and returns the command it starts. A nil
 	// Do is a key the root handles (the run keys R, F, y, Y, o, which act
 	// on the pane on top): the binding only places it on the pane's key
@@ -84,15 +88,17 @@ func (k KeyMap) Handle(msg tea.KeyPressMsg) (tea.Cmd, bool) {
 	return nil, false
 }
 
-// Bar returns the keys the key bar shows now, in order, each with the
-// words the bar says of it.
+// Bar returns the keys the key bar shows now, in order (those that lead
+// now first), each with the words the bar says of it.
 func (k KeyMap) Bar() []key.Binding {
 	var out []key.Binding
+	lead := 0
 	for i := range k.Bindings {
 		b := &k.Bindings[i]
 		if b.Bar&k.Scope == 0 || !b.applies(k.Scope) {
 			continue
 		}
+		first := b.Lead != nil && b.Lead()
 		shown := b.Key
 		if b.Hint != nil {
 			h := b.Hint()
@@ -100,6 +106,11 @@ func (k KeyMap) Bar() []key.Binding {
 				continue
 			}
 			shown.SetHelp(h.Key, h.Desc)
+		}
+		if first {
+			out = slices.Insert(out, lead, shown)
+			lead++
+			continue
 		}
 		out = append(out, shown)
 	}

@@ -146,3 +146,28 @@ func TestCatalogueHasEveryKey(t *testing.T) {
 		}
 	}
 }
+
+// TestBarLeads: a binding that leads now comes first on the key bar, the
+// others in their order; when it does not lead, it keeps its place.
+func TestBarLeads(t *testing.T) {
+	k := DefaultKeys()
+	lead := false
+	km := KeyMap{Scope: 1, Bindings: []Binding{
+		{Key: k.NextTab, Bar: 1},
+		{Key: k.Filter, Bar: 1},
+		{Key: k.Back, Bar: 1, Lead: func() bool { return lead }},
+	}}
+	keys := func() (out []string) {
+		for _, b := range km.Bar() {
+			out = append(out, b.Help().Key)
+		}
+		return out
+	}
+	if got := keys(); !slices.Equal(got, []string{"tab/]", "/", "esc"}) {
+		t.Errorf("not leading: %v", got)
+	}
+	lead = true
+	if got := keys(); !slices.Equal(got, []string{"esc", "tab/]", "/"}) {
+		t.Errorf("leading: %v", got)
+	}
+}

@@ -46,6 +46,24 @@ type Pane interface {
 	Capturing() bool
 }
 
+// StatusMsg asks the root to show a message on its status line (an error
+// when Err), about what the pane shows now.
+type StatusMsg struct {
+	Text string
+	Err  bool
+}
+
 // BackMsg asks the root to close the pane on top and show the one below it
 // where the user left it (esc with nothing left to clear in the pane).
 type BackMsg struct{}
+
+// Commander is a pane that runs commands of the root's command line (:)
+// besides its keys: "tab timeline", "sort duration", "filter cus_4821".
+// (The command line also presses any key by its help words: ":failed
+// only".)
+type Commander interface {
+	// Command runs verb with arg (both as typed, arg maybe ""). known is
+	// false for a verb the pane does not have; for a known verb whose
+	// argument names nothing, err says what it takes.
+	Command(verb, arg string) (cmd tea.Cmd, known bool, err error)
+}

@@ -144,7 +144,9 @@ func WrapHanging(s string, first, rest int) []string {
 	if strings.IndexByte(s, 0x1b) >= 0 && strings.Contains(s, " ") {
 		// Styled prose (a label and its value): ansi.Wrap keeps each
 		// line's styling whole.
-		lines := strings.Split(ansi.Wrap(s, max(min(first, rest), 1), ""), "\n")
+		// A path wider than a line breaks after a slash, so its file:line
+		// stays whole.
+		lines := strings.Split(ansi.Wrap(s, max(min(first, rest), 1), "/"), "\n")
 		for i, l := range lines {
 			lines[i] = Fit(l, max(min(first, rest), 1)) // a wide character cannot be split: never overflow
 		}
@@ -194,10 +196,16 @@ func WrapHanging(s string, first, rest int) []string {
 			continue
 		}
 		// A word wider than a line: broken where it must be (a wide
-		// character is never split).
-		for _, part := range strings.Split(ansi.Hardwrap(word, room(), true), "\n") {
+		// character is never split); a path after its slashes, so that
+		// its last part (file:line:col) is never broken.
+		parts := strings.Split(ansi.Hardwrap(word, room(), true), "\n")
+		if strings.Contains(word, "/") {
+			parts = breakAfterSlashes(word, room())
+		}
+		for i, part := range parts {
 			part = Fit(part, room())
-			if Width(part) < room() {
+			if i == len(parts)-1 && Width(part) < room() {
+				// The last part begins a line the next words may join.
 				cur.WriteString(part)
 				curW = Width(part)
 				break
@@ -209,6 +217,27 @@ func WrapHanging(s string, first, rest int) []string {
 		flush()
 	}
 	return out
+}
+
+// breakAfterSlashes breaks a path wider than w into lines of at most w
+// columns, each ending after a slash where it can: a part wider than a
+// line alone (a long file name) is broken at the width.
+func breakAfterSlashes(word string, w int) []string {
+	var out []string
+	cur := ""
+	for _, seg := range strings.SplitAfter(word, "/") {
+		if cur != "" && Width(cur)+Width(seg) > w {
+			out = append(out, cur)
+			cur = ""
+		}
+		if Width(seg) > w {
+			parts := strings.Split(ansi.Hardwrap(seg, w, true), "\n")
+			out = append(out, parts[:len(parts)-1]...)
+			seg = parts[len(parts)-1]
+		}
+		cur += seg
+	}
+	return append(out, cur)
 }
 
 // isLink reports whether a word (possibly styled) is a web link.

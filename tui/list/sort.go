@@ -2,7 +2,9 @@ package list
 
 import (
 	"cmp"
+	"errors"
 	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/twice-cli/twice/tui/format"
@@ -91,4 +93,24 @@ func comparator(cols []Column, s Sort) func(a, b int32) int {
 		return func(a, b int32) int { return c(b, a) }
 	}
 	return c
+}
+
+// ColumnNamed finds a sort column by its heading, its sort key, or the
+// start of its heading (the command line's ":sort duration"); the error
+// lists the headings it takes.
+func ColumnNamed(cols []Column, arg string) (int, error) {
+	a := strings.ToLower(strings.TrimSpace(arg))
+	names := make([]string, len(cols))
+	for i, c := range cols {
+		names[i] = strings.ToLower(c.Title)
+		if a != "" && (names[i] == a || c.Key == strings.TrimSpace(arg)) {
+			return i, nil
+		}
+	}
+	for i := range cols {
+		if a != "" && strings.HasPrefix(names[i], a) {
+			return i, nil
+		}
+	}
+	return 0, errors.New("no column " + strconv.Quote(arg) + " to sort by here: :sort takes " + strings.Join(names, ", "))
 }

@@ -1,6 +1,7 @@
 package runlist
 
 import (
+	"strings"
 	"time"
 
 	"charm.land/bubbles/v2/key"
@@ -171,4 +172,25 @@ func (m *Model) pickSort(msg tea.KeyPressMsg) tea.Cmd {
 		}
 	}
 	return nil
+}
+
+// Command runs the command line's commands the run list has besides its
+// keys (common.Commander): "sort COLUMN" (again: reversed, as s does) and
+// "filter TEXT" ("filter" alone clears the query).
+func (m *Model) Command(verb, arg string) (tea.Cmd, bool, error) {
+	switch strings.ToLower(verb) {
+	case "sort":
+		cols := m.sorts(nil, time.Time{})
+		c, err := list.ColumnNamed(cols, arg)
+		if err != nil {
+			return nil, true, err
+		}
+		m.list.PickSort(c, cols)
+		return m.apply(), true, nil
+	case "filter":
+		m.typing = false
+		m.filter.Query = arg
+		return m.apply(), true, nil
+	}
+	return nil, false, nil
 }

@@ -44,7 +44,7 @@ func newEventsTab(d *viewData) *eventsTab {
 
 // eventWidths are the widths the Events tab's variable cells need (0:
 // not known).
-type eventWidths struct{ exec, elapsed, details int }
+type eventWidths struct{ exec, when, elapsed, details int }
 
 // eventColumns are the Events tab's columns. The first (the event's
 // position, which evidence refers to) is sized to the history; the name
@@ -54,7 +54,7 @@ type eventWidths struct{ exec, elapsed, details int }
 // detail pane shows both whole), rather than cutting them to a stub. ds
 // names the level withheld payloads were withheld at, once, in the
 // DETAILS heading.
-func eventColumns(n int, x *Index, withheld string, w eventWidths) []table.Column {
+func eventColumns(n int, x *Index, withheld string, w eventWidths, tf format.TimeFormat) []table.Column {
 	var name int
 	if x != nil {
 		name = x.eventNameWidth
@@ -66,14 +66,23 @@ func eventColumns(n int, x *Index, withheld string, w eventWidths) []table.Colum
 	if w.details > 0 {
 		w.details = max(w.details, format.Width(details))
 	}
+	// TIME is the event's stamp in the time format (--time-format), to
+	// line the events up with logs. An ISO instant gives way after the
+	// execution id and the details (the detail pane shows both); an age
+	// ("2.1h ago", the same on most rows of one run) before them.
+	whenDrop := 3
+	if tf == format.Relative {
+		whenDrop = 6
+	}
 	return []table.Column{
 		{Title: "#", Width: max(len(strconv.Itoa(n-1)), 1), Right: true, Drop: 2, Firm: true},
 		{Title: "TYPE", Width: 18},
 		{Title: "NAME", Width: 8, Flex: 2, Want: name},
 		{Title: "EVENTID", Width: 7, Right: true},
-		{Title: "EXECUTION_ID", Width: 12, Flex: 1, Want: w.exec, Drop: 4},
+		{Title: "EXECUTION_ID", Width: 12, Flex: 1, Want: w.exec, Drop: 5},
+		{Title: "TIME", Width: max(len("TIME"), w.when), Right: true, Drop: whenDrop, Firm: true},
 		{Title: "ELAPSED", Width: max(9, w.elapsed), Right: true, Drop: 1, Firm: true},
-		{Title: details, Width: 12, Flex: 3, Want: w.details, Drop: 3},
+		{Title: details, Width: 12, Flex: 3, Want: w.details, Drop: 4},
 	}
 }
 
@@ -89,6 +98,12 @@ func (t *eventsTab) widths() eventWidths {
 		t.seen.exec = max(t.seen.exec, format.Width(c.exec))
 		t.seen.elapsed = max(t.seen.elapsed, format.Width(c.elapsed))
 		t.seen.details = max(t.seen.details, format.Width(c.details), 1)
+	}
+	// TIME's width is known from the history's ends: its cells are
+	// instants of one form (ISO) or ages between the first's and the
+	// last's.
+	if n := t.d.h.Len(); n > 0 {
+		t.seen.when = max(format.Width(t.when(0)), format.Width(t.when(n-1)))
 	}
 	return t.seen
 }
@@ -146,7 +161,7 @@ func (t *eventsTab) source() list.Source {
 	src.Select = selectBy(x.eventFlags, func(f list.Filter) *table.Query {
 		p := x.eventTerms.Prepare(f.Query)
 		if f.Query != "" {
-			p.Extra = eventExtra(h, x.eventFlags, searchForm(f.Query))
+			p.Extra = eventExtra(x, h, searchForm(f.Query))
 		}
 		return p
 	})
@@ -166,6 +181,7 @@ func (t *eventsTab) load(keep bool, f list.Filter) tea.Cmd {
 		t.cache.Reset()
 		t.cachedFor = t.d.idx
 	}
+	t.rows.SyncMax = t.d.idx.syncMax(0)
 	return t.rows.Load(t.source(), f, keep, -1)
 }
 
@@ -233,7 +249,7 @@ func (t *eventsTab) lines(width, height int) []string {
 			mark = "+"
 		}
 		if selected {
-			return s.Selected.Render(t.d.cursor() + mark + l.Row(c.pos, c.typ, c.name, c.id, c.exec, c.elapsed, c.details))
+			return s.Selected.Render(t.d.cursor() + mark + l.Row(c.pos, c.typ, c.name, c.id, c.exec, t.when(ev), c.elapsed, c.details))
 		}
 		typ, name := c.typ, c.name
 		if c.failed {
@@ -242,7 +258,7 @@ func (t *eventsTab) lines(width, height int) []string {
 		if c.derived {
 			name = s.Faint.Render(name)
 		}
-		row := " " + mark + l.Row(c.pos, typ, name, c.id, c.exec, c.elapsed, c.details)
+		row := " " + mark + l.Row(c.pos, typ, name, c.id, c.exec, t.when(ev), c.elapsed, c.details)
 		if mark == "+" {
 			return s.New.Render(row)
 		}
@@ -275,7 +291,7 @@ func (t *eventsTab) layout(width int) table.Layout {
 // columns are the Events tab's columns for the rows seen, the sorted one
 // marked.
 func (t *eventsTab) columns() []table.Column {
-	cols, _ := list.Mark(eventColumns(t.d.h.Len(), t.d.idx, t.d.withheldHeading(), t.widths()), t.sorts(), t.rows.SortState())
+	cols, _ := list.Mark(eventColumns(t.d.h.Len(), t.d.idx, t.d.withheldHeading(), t.widths(), t.d.c.TimeFormat), t.sorts(), t.rows.SortState())
 	return cols
 }
 
@@ -292,13 +308,27 @@ func (t *eventsTab) need(int) int {
 func (t *eventsTab) cells(ev int) *eventCells {
 	c := t.cache.Get(ev, t.buildCells)
 	if ev == 0 {
-		// The first row's ELAPSED is its age, which moves with the clock.
-		c.elapsed = "Age:" + t.d.spans().Between(t.d.h.At(0).Timestamp, catalyst.StampOf(t.d.c.Now()))
-		if t.d.h.At(0).Timestamp.IsZero() {
-			c.elapsed = "-"
+		// The first row's ELAPSED is its age, which moves with the clock,
+		// in relative times (as the Dapr CLI prints it); in ISO times, "-"
+		// (its TIME says when).
+		c.elapsed = "-"
+		if ts := t.d.h.At(0).Timestamp; !ts.IsZero() && t.d.c.TimeFormat == format.Relative {
+			c.elapsed = "Age:" + t.d.spans().Between(ts, catalyst.StampOf(t.d.c.Now()))
 		}
 	}
 	return c
+}
+
+// when is event ev's TIME cell: its stamp in the time format (relative
+// ones move with the clock, so the cell is not kept).
+func (t *eventsTab) when(ev int) string {
+	ts := t.d.h.At(ev).Timestamp
+	if ts.IsZero() {
+		return "-"
+	}
+	// As the source printed it: a time rebuilt from the Dapr CLI's
+	// elapsed column is exact only relative to its neighbours.
+	return format.Instant(t.d.h.Printed(ts).Time(), t.d.c.TimeFormat, t.d.c.Now())
 }
 
 func (t *eventsTab) buildCells(ev int) eventCells {

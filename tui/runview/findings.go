@@ -104,7 +104,13 @@ func (t *findingsTab) source() list.Source {
 	return list.Source{
 		Len:     len(x.Report.Findings),
 		Columns: t.sorts(),
-		Select:  selectBy(x.findFlags, func(f list.Filter) *table.Query { return x.findTerms.Prepare(f.Query) }),
+		Select: selectBy(x.findFlags, func(f list.Filter) *table.Query {
+			p := x.findTerms.Prepare(f.Query)
+			if f.Query != "" {
+				p.Extra = findingExtra(x, searchForm(f.Query))
+			}
+			return p
+		}),
 	}
 }
 
@@ -115,6 +121,7 @@ func (t *findingsTab) selected() (list.Row, bool) {
 }
 
 func (t *findingsTab) load(keep bool, f list.Filter) tea.Cmd {
+	t.rows.SyncMax = t.d.idx.syncMax(syncFindings)
 	return t.rows.Load(t.source(), f, keep, -1)
 }
 
@@ -292,7 +299,7 @@ func (t *findingsTab) matches(q string) []string {
 	if !ok || t.d.idx == nil {
 		return nil
 	}
-	return findingMatches(t.d.idx.Report, int(r.Item), q)
+	return findingMatches(t.d.h, t.d.idx.Report, int(r.Item), q)
 }
 
 // copyTarget is what y copies on the Findings tab: the finding with its

@@ -16,7 +16,8 @@ const (
 	flagRetried = uint8(list.Retried) // part of an invocation with more than one attempt
 	flagFlagged = uint8(list.Flagged) // part of an invocation with findings, or evidence
 	// flagMore: the row has text to search that its terms do not hold (a
-	// present payload, a second id), searched only when a filter runs.
+	// second id), searched only when a filter runs. Payloads are searched
+	// in the index's payload text.
 	flagMore uint8 = 1 << 3
 	// flagNumbered: the event has an eventId (a number query matches it).
 	flagNumbered uint8 = 1 << 4
@@ -64,6 +65,25 @@ type Index struct {
 	nameWidth, flagWidth, eventNameWidth, keyWidth int
 	// code is the Code tab's rows (AddCode), nil when no source was given.
 	code *codeIndex
+	// payloads is every payload's text in search form: a filter finds an
+	// event, an invocation (its attempts' inputs and outputs) and a
+	// finding (its invocation's) by a customer id in it.
+	payloads *payloadText
+}
+
+// payloadSyncBytes is the payload text up to which a filter that searches
+// it runs on the UI goroutine (about a millisecond to search); a larger
+// one makes every list filter in a command.
+const payloadSyncBytes = 2 << 20
+
+// syncMax is the SyncMax of a list that searches the payload text: def
+// (0: the list's default), or 1 when the text is too large to search on
+// the UI goroutine.
+func (x *Index) syncMax(def int) int {
+	if x != nil && x.payloads.size() > payloadSyncBytes {
+		return 1
+	}
+	return def
 }
 
 // Caps of the wanted column widths (the table gives no column more than
@@ -173,8 +193,8 @@ func NewIndex(h *catalyst.History, rep *detect.Report) *Index {
 		if e.Payload.State == catalyst.PayloadWithheld {
 			x.withheld++
 		}
-		if e.Payload.Has() || secondID(e) {
-			x.eventFlags[i] |= flagMore
+		if secondID(e) {
+			x.eventFlags[i] |= flagMore // (a payload is in x.payloads)
 		}
 		if e.ID >= 0 {
 			x.eventFlags[i] |= flagNumbered
@@ -189,6 +209,7 @@ func NewIndex(h *catalyst.History, rep *detect.Report) *Index {
 		evTerms.Add(shared[:], eventID(e))
 	}
 	x.eventTerms = evTerms.Terms()
+	x.payloads = newPayloadText(h)
 	x.eventNameWidth = min(max(x.eventTerms.Widest(1), x.eventTerms.Widest(2)+format.Width(format.DerivedMark)), maxNameWant)
 
 	findTerms := table.NewTermsBuilder(5, len(rep.Findings))

@@ -160,7 +160,7 @@ func (t *invocationsTab) source() list.Source {
 		Select: selectBy(x.invFlags, func(f list.Filter) *table.Query {
 			p := x.invTerms.Prepare(f.Query)
 			if f.Query != "" {
-				p.Extra = invocationExtra(x.Report, x.invFlags, searchForm(f.Query))
+				p.Extra = invocationExtra(x, searchForm(f.Query))
 			}
 			return p
 		}),
@@ -197,6 +197,7 @@ func (t *invocationsTab) load(keep bool, f list.Filter) tea.Cmd {
 	}
 	t.cache.Reset()
 	x := t.d.idx
+	t.rows.SyncMax = x.syncMax(0)
 	fallback := int32(-1)
 	switch {
 	case x == nil:
@@ -529,7 +530,7 @@ func (t *invocationsTab) matches(q string) []string {
 	if t.d.idx == nil {
 		return nil
 	}
-	return invocationMatches(t.d.idx.Report, int(t.selectedInvocation()), q)
+	return invocationMatches(t.d.h, t.d.idx.Report, int(t.selectedInvocation()), q)
 }
 
 // copyTarget is what y copies on the Invocations tab: the selected

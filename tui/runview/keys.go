@@ -1,6 +1,8 @@
 package runview
 
 import (
+	"strconv"
+
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
 
@@ -100,6 +102,7 @@ func (m *Model) viewBindings() []common.Binding {
 	return []common.Binding{
 		{Key: k.NextTab, Group: common.GroupRunView, In: onTab, Bar: inList, Do: m.nextTab(1)},
 		{Key: k.PrevTab, Group: common.GroupRunView, In: onTab, Do: m.nextTab(-1)},
+		{Key: k.PickTab, Group: common.GroupRunView, In: onTab, Do: m.pickTab},
 		{Key: k.Filter, Group: common.GroupFilter, In: onTab, Bar: inList, Do: m.startFilter},
 		{Key: k.Sort, Group: common.GroupRunView, In: onTab, Bar: inList, Do: m.openSort},
 		{Key: k.FocusDetail, Group: common.GroupDetail, In: onTab, Bar: inList, Do: m.focusOnDetail},
@@ -118,7 +121,7 @@ func (m *Model) viewBindings() []common.Binding {
 		{Key: k.Flagged, Group: common.GroupFilter, In: onTab, Bar: inList, Do: m.toggle(list.Flagged)},
 		{Key: k.Open, Group: common.GroupRun, Bar: inAbsent | inList},
 		{Key: k.Follow, Group: common.GroupRun},
-		{Key: k.Back, Group: common.GroupRunView, In: onTab, Bar: inList, Do: m.escape},
+		{Key: k.Back, Group: common.GroupRunView, In: onTab, Bar: inList, Hint: m.backHelp, Lead: m.jumped, Do: m.escape},
 		{Key: k.DetailDown, Group: common.GroupDetail, In: onTab, Do: m.scrollDetail(1)},
 		{Key: k.DetailUp, Group: common.GroupDetail, In: onTab, Do: m.scrollDetail(-1)},
 	}
@@ -204,6 +207,21 @@ func (m *Model) nextTab(step int) func(tea.KeyPressMsg) tea.Cmd {
 	return func(tea.KeyPressMsg) tea.Cmd { return m.SetTab(m.tab + step) }
 }
 
+// pickTab switches to the tab a number key names (1: the first); a
+// number past the last tab says so.
+func (m *Model) pickTab(msg tea.KeyPressMsg) tea.Cmd {
+	n := int(msg.Text[0] - '1')
+	if n < 0 || n >= len(m.tabs) {
+		return m.say("no tab " + msg.Text + ": this run has " + strconv.Itoa(len(m.tabs)) + " tabs")
+	}
+	return m.SetTab(n)
+}
+
+// say asks the root to show text on its status line, as an error.
+func (m *Model) say(text string) tea.Cmd {
+	return func() tea.Msg { return common.StatusMsg{Text: text, Err: true} }
+}
+
 // startFilter opens the filter line on the query.
 func (m *Model) startFilter(tea.KeyPressMsg) tea.Cmd {
 	m.typing = true
@@ -271,13 +289,16 @@ func (m *Model) scrollDetail(step int) func(tea.KeyPressMsg) tea.Cmd {
 	}
 }
 
-// escape goes back one step: the focus to the list, then the filter
-// cleared, then a full-screen detail pane to its size, then back to the
-// screen below.
+// escape goes back one step: the focus to the list, then to where the
+// last jump was made from (its tab, line, filter and zoom), then the
+// filter cleared, then a full-screen detail pane to its size, then back to
+// the screen below.
 func (m *Model) escape(tea.KeyPressMsg) tea.Cmd {
 	switch {
 	case m.focusDetail && m.detailSize != detailFull:
 		m.setFocus(false)
+	case len(m.places) > 0:
+		return m.goBack()
 	case m.filter.Active():
 		return m.setFilter(list.Filter{})
 	case m.detailSize == detailFull:

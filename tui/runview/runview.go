@@ -160,6 +160,12 @@ type Model struct {
 	// keys are the view's bindings, the tabs' and its own (keys.go).
 	keys []common.Binding
 
+	// places are where the view was before each jump, the last on top
+	// (places.go); arriving is a place whose line waits for its list's
+	// filter to answer.
+	places   []place
+	arriving *place
+
 	// absent, when set, is a run that cannot be shown (a child workflow
 	// not in the file its parent was read from), and absentLines say why
 	// and where to find it.
@@ -256,6 +262,11 @@ func (m *Model) SetHistory(h *catalyst.History, idx *Index, keep bool) tea.Cmd {
 	m.loading, m.loadErr = "", ""
 	same := keep && old != nil && h.Len() >= old.Len() && h.Run.ExecutionID == old.Run.ExecutionID
 	m.remember()
+	if !same {
+		// Another run, or another generation of it: the places were in
+		// the old one.
+		m.places, m.arriving = nil, nil
+	}
 	m.d.newFrom = -1
 	if same && h.Len() > old.Len() {
 		m.d.newFrom = old.Len()
@@ -436,6 +447,7 @@ func (m *Model) Update(msg tea.Msg) tea.Cmd {
 	case list.FilteredMsg:
 		for _, t := range m.tabs {
 			if t.list().Take(msg) {
+				m.placeArrived()
 				m.syncDetail(false)
 			}
 		}
@@ -509,6 +521,8 @@ func (m *Model) show(msg showMsg) tea.Cmd {
 	if i < 0 || m.d.h == nil {
 		return nil
 	}
+	m.pushPlace() // esc comes back here
+	m.arriving = nil
 	m.tab = i
 	t := msg.tab
 	if msg.open != nil {

@@ -213,11 +213,16 @@ func lowerASCII(c byte) byte {
 }
 
 // eventExtra is the part of an event filter the terms do not index: the
-// event's payload, its other ids, and its eventId for a number. q is in
-// search form.
-func eventExtra(h *catalyst.History, flags []uint8, q string) func(int) bool {
+// event's payload (the index's payload text), its other ids, and its
+// eventId for a number. q is in search form.
+func eventExtra(x *Index, h *catalyst.History, q string) func(int) bool {
 	number := digitsOnly(q)
+	hits := x.payloads.hits(x, q)
+	flags := x.eventFlags
 	return func(i int) bool {
+		if hits.events.has(i) {
+			return true
+		}
 		f := flags[i]
 		if number && f&flagNumbered != 0 && strings.Contains(strconv.Itoa(int(h.At(i).ID)), q) {
 			return true
@@ -226,14 +231,20 @@ func eventExtra(h *catalyst.History, flags []uint8, q string) func(int) bool {
 			return false
 		}
 		e := h.At(i)
-		return holds(e.ExecutionID, q) || holds(e.OriginID, q) || holds(e.InstanceID, q) || payloadHolds(e.Payload, q)
+		return holds(e.ExecutionID, q) || holds(e.OriginID, q) || holds(e.InstanceID, q)
 	}
 }
 
 // invocationExtra is the part of an invocation filter the terms do not
-// index: its attempts' other ids.
-func invocationExtra(rep *detect.Report, flags []uint8, q string) func(int) bool {
+// index: its attempts' inputs and outputs (the index's payload text) and
+// their other ids.
+func invocationExtra(x *Index, q string) func(int) bool {
+	rep, flags := x.Report, x.invFlags
+	hits := x.payloads.hits(x, q)
 	return func(i int) bool {
+		if hits.invs.has(i) {
+			return true
+		}
 		if flags[i]&flagMore == 0 {
 			return false
 		}
@@ -245,6 +256,35 @@ func invocationExtra(rep *detect.Report, flags []uint8, q string) func(int) bool
 		}
 		return false
 	}
+}
+
+// findingExtra is the part of a finding filter its terms do not index:
+// the inputs and outputs of its invocation's attempts.
+func findingExtra(x *Index, q string) func(int) bool {
+	rep := x.Report
+	hits := x.payloads.hits(x, q)
+	return func(i int) bool { return hits.invs.has(rep.Findings[i].InvocationIndex) }
+}
+
+// payloadFields names the inputs and outputs of inv's attempts that hold
+// q (in search form): "attempt 2's input", "attempt 1's output"; with
+// prefix ("SendEmail "), "SendEmail attempt 2's input".
+func payloadFields(h *catalyst.History, inv *detect.Invocation, q, prefix string) []string {
+	var out []string
+	for ai := range inv.Attempts {
+		a := &inv.Attempts[ai]
+		n := prefix + "attempt " + strconv.Itoa(ai+1) + "'s "
+		if ev := a.Scheduled; ev >= 0 && ev < h.Len() && payloadHolds(h.At(ev).Payload, q) {
+			out = append(out, n+"input")
+		}
+		for _, ev := range append([]int{a.OutcomeEvent}, a.ExtraOutcomes...) {
+			if ev >= 0 && ev < h.Len() && payloadHolds(h.At(ev).Payload, q) {
+				out = append(out, n+"output")
+				break
+			}
+		}
+	}
+	return out
 }
 
 // eventMatches names the fields of event i that contain q (as typed), in
@@ -283,8 +323,9 @@ func eventMatches(h *catalyst.History, callOf []int32, i int, q string) []string
 	return out
 }
 
-// invocationMatches names the fields of invocation ii that contain q.
-func invocationMatches(rep *detect.Report, ii int, q string) []string {
+// invocationMatches names the fields of invocation ii that contain q: its
+// own, and its attempts' inputs and outputs.
+func invocationMatches(h *catalyst.History, rep *detect.Report, ii int, q string) []string {
 	q = searchForm(q)
 	if q == "" || ii < 0 || ii >= len(rep.Invocations) {
 		return nil
@@ -315,11 +356,13 @@ func invocationMatches(rep *detect.Report, ii int, q string) []string {
 		finding = finding || holds(string(rep.Findings[fi].ID), q)
 	}
 	add("finding", finding)
-	return out
+	return append(out, payloadFields(h, inv, q, "")...)
 }
 
-// findingMatches names the fields of finding fi that contain q.
-func findingMatches(rep *detect.Report, fi int, q string) []string {
+// findingMatches names the fields of finding fi that contain q: its own,
+// the errors of the attempts it concerns, and its invocation's inputs and
+// outputs ("ChargeCard's attempt 1's input").
+func findingMatches(h *catalyst.History, rep *detect.Report, fi int, q string) []string {
 	q = searchForm(q)
 	if q == "" || fi < 0 || fi >= len(rep.Findings) {
 		return nil
@@ -346,5 +389,9 @@ func findingMatches(rep *detect.Report, fi int, q string) []string {
 		add(attempt+"error type", holds(fl.Type, q))
 		add(attempt+"error message", holds(searchCap(fl.Message), q))
 	})
+	if ii := f.InvocationIndex; ii >= 0 && ii < len(rep.Invocations) {
+		inv := &rep.Invocations[ii]
+		out = append(out, payloadFields(h, inv, q, format.Line(inv.Name)+" ")...)
+	}
 	return out
 }

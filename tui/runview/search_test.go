@@ -56,7 +56,7 @@ func TestFilterMatchesEveryField(t *testing.T) {
 			}
 			// The filter finds the row (its count follows).
 			q := x.eventTerms.Prepare(strings.ToLower(c.query))
-			q.Extra = eventExtra(h, x.eventFlags, searchForm(c.query))
+			q.Extra = eventExtra(x, h, searchForm(c.query))
 			if !q.Match(c.ev) {
 				t.Errorf("the filter %q does not keep event %d", c.query, c.ev)
 			}
@@ -81,11 +81,11 @@ func TestInvocationAndFindingFilters(t *testing.T) {
 		{"read timeout", "error message"},
 		{"duplicate-side", "finding"},
 	} {
-		if got := invocationMatches(rep, 0, c.query); !slices.Contains(got, c.field) {
+		if got := invocationMatches(h, rep, 0, c.query); !slices.Contains(got, c.field) {
 			t.Errorf("invocation query %q: matched %v, want %q", c.query, got, c.field)
 		}
 		q := x.invTerms.Prepare(c.query)
-		q.Extra = invocationExtra(rep, x.invFlags, c.query)
+		q.Extra = invocationExtra(x, c.query)
 		if !q.Match(0) {
 			t.Errorf("the invocation filter %q does not keep ChargeCard", c.query)
 		}
@@ -96,7 +96,7 @@ func TestInvocationAndFindingFilters(t *testing.T) {
 		// the invocation and showed "Findings 0/1".
 		{"timeouterror", "attempt 1's error type"}, {"read timeout after 30s", "attempt 1's error message"},
 	} {
-		if got := findingMatches(rep, 0, c.query); !slices.Contains(got, c.field) {
+		if got := findingMatches(h, rep, 0, c.query); !slices.Contains(got, c.field) {
 			t.Errorf("finding query %q: matched %v, want %q", c.query, got, c.field)
 		}
 		if !x.findTerms.Prepare(c.query).Match(0) {

@@ -89,6 +89,20 @@ func (t *timelineTab) footer(h int) int { return t.legendRows(h) }
 // selected returns the selected invocation, -1 for none.
 func (t *timelineTab) selected() int32 { return t.rows.SelectedItem() }
 
+// timelinePlace is what the Timeline keeps in a place: its zoom.
+type timelinePlace struct {
+	view   format.Axis
+	zoomed bool
+}
+
+func (t *timelineTab) place() any { return timelinePlace{t.view, t.zoomed} }
+
+func (t *timelineTab) restore(p any) {
+	if z, ok := p.(timelinePlace); ok {
+		t.view, t.zoomed = z.view, z.zoomed
+	}
+}
+
 // load resets the zoom for a new run; the cursor goes to the invocation
 // the Invocations tab selects.
 func (t *timelineTab) load(keep bool, _ list.Filter) tea.Cmd {
@@ -324,7 +338,7 @@ func (t *timelineTab) matches(q string) []string {
 	if t.d.idx == nil {
 		return nil
 	}
-	return invocationMatches(t.d.idx.Report, int(t.selected()), q)
+	return invocationMatches(t.d.h, t.d.idx.Report, int(t.selected()), q)
 }
 
 func (t *timelineTab) copyTarget() (text, what string) {

@@ -284,6 +284,28 @@ func Big(n int) *catalyst.History {
 	return h
 }
 
+// BigPayloads is Big with payloads, as a Dapr that keeps them writes:
+// every activity's input names a customer, an invoice and an email (a
+// JSON object of about 110 bytes), every completion's output a receipt.
+// A filter for one customer id searches all of them.
+func BigPayloads(n int) *catalyst.History {
+	h := Big(n)
+	k := 0
+	for i := range h.Len() {
+		e := h.At(i)
+		switch e.Type {
+		case catalyst.EventTaskScheduled:
+			c := strconv.Itoa(100000 + k%50000)
+			e.Payload = catalyst.QuotedPayload(`"{\"customerId\":\"cus_` + c + `\",\"invoice\":\"INV-2026-` + strconv.Itoa(k) +
+				`\",\"email\":\"customer` + c + `@example.com\",\"amountCents\":4999}"`)
+			k++
+		case catalyst.EventTaskCompleted:
+			e.Payload = catalyst.QuotedPayload(`"{\"receiptId\":\"rc_` + strconv.Itoa(i) + `\",\"status\":\"sent\"}"`)
+		}
+	}
+	return h
+}
+
 // uuidOf returns a random-looking, deterministic version-4 UUID for k, as
 // SDKs generate task execution ids.
 func uuidOf(k int) string {
