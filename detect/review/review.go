@@ -124,7 +124,16 @@ func Review(ctx context.Context, roots []string, opts Options) (*Report, error) 
 		if opts.FS != nil {
 			walk = func(root string, fn fs.WalkDirFunc) error { return fs.WalkDir(opts.FS, root, fn) }
 		}
-		err = walk(root, func(p string, d fs.DirEntry, err error) error {
+		// A root that is a link to a folder is followed (the user named
+		// it); links inside the tree are not. WalkDir does not follow its
+		// root, but does through a trailing separator.
+		from := root
+		if opts.FS == nil {
+			if lst, lerr := os.Lstat(root); lerr == nil && lst.Mode()&fs.ModeSymlink != 0 {
+				from = root + string(filepath.Separator)
+			}
+		}
+		err = walk(from, func(p string, d fs.DirEntry, err error) error {
 			if err != nil {
 				rep.Skipped = append(rep.Skipped, Skipped{File: filepath.ToSlash(p), Reason: err.Error()})
 				if d != nil && d.IsDir() {
@@ -133,7 +142,7 @@ func Review(ctx context.Context, roots []string, opts Options) (*Report, error) 
 				return nil
 			}
 			if d.IsDir() {
-				if p != root && skipDir(d.Name()) {
+				if p != from && skipDir(d.Name()) {
 					return fs.SkipDir
 				}
 				return nil
