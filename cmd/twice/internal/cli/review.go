@@ -114,7 +114,7 @@ func runReview(ctx context.Context, opts *ReviewOptions) error {
 		if opts.ExitStatus {
 			return err
 		}
-		fmt.Fprintf(f.IO.ErrOut, "twice: %s\n", safetext.Line(err.Error()))
+		fmt.Fprintf(opts.IO.ErrOut, "twice: %s\n", safetext.Line(err.Error()))
 		return nil
 	}
 	if opts.ExitStatus {
@@ -189,7 +189,7 @@ func joinSource(ctx context.Context, paths []string, errOut io.Writer) (*review.
 		}
 	}
 	if reviewedNone(rep) {
-		fmt.Fprintf(f.IO.ErrOut, "twice: --source: %s\n", safetext.Line((&NoSourceError{Paths: paths, Skipped: len(rep.Skipped)}).Error()))
+		fmt.Fprintf(errOut, "twice: --source: %s\n", safetext.Line((&NoSourceError{Paths: paths, Skipped: len(rep.Skipped)}).Error()))
 	}
 	return rep, nil
 }
