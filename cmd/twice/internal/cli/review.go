@@ -3,6 +3,7 @@ package cli
 import (
 	"context"
 	"fmt"
+	"io"
 	"os"
 
 	"github.com/twice-cli/twice/catalyst/safetext"
@@ -21,7 +22,11 @@ const outputSARIF outputFormat = "sarif"
 
 // ReviewOptions are twice review's inputs.
 type ReviewOptions struct {
-	F *Factory
+	IO *IOStreams
+	// Color reports whether to colour the text (Factory.colorEnabled).
+	Color func() (bool, error)
+	// Version is twice's version, for SARIF's tool.
+	Version string
 	// Paths are the files and directories to review.
 	Paths []string
 	// Output is -o.
@@ -34,7 +39,7 @@ type ReviewOptions struct {
 // NewCmdReview builds twice review. runF, when set, receives the parsed
 // options instead of running (tests).
 func NewCmdReview(f *Factory, runF func(*ReviewOptions) error) *cobra.Command {
-	opts := &ReviewOptions{F: f}
+	opts := &ReviewOptions{IO: f.IO, Color: f.colorEnabled, Version: f.Env.Version}
 	cmd := &cobra.Command{
 		Use:   "review PATH...",
 		Short: "Review workflow and activity source for the hazards of running twice",
@@ -71,7 +76,6 @@ code scanning and editors. With --exit-status, twice exits 3 when a hazard at or
 }
 
 func runReview(ctx context.Context, opts *ReviewOptions) error {
-	f := opts.F
 	format, err := parseOutput(opts.Output, outputText, outputJSON, outputMarkdown, outputSARIF)
 	if err != nil {
 		return err
@@ -84,20 +88,20 @@ func runReview(ctx context.Context, opts *ReviewOptions) error {
 	if err != nil {
 		return err
 	}
-	color, err := f.colorEnabled()
+	color, err := opts.Color()
 	if err != nil {
 		return err
 	}
-	ro := report.ReviewOptions{Styles: report.NewStyles(color && format == outputText), Version: f.Env.Version}
+	ro := report.ReviewOptions{Styles: report.NewStyles(color && format == outputText), Version: opts.Version}
 	switch format {
 	case outputJSON:
-		err = report.WriteReviewJSON(f.IO.Out, rep, ro)
+		err = report.WriteReviewJSON(opts.IO.Out, rep, ro)
 	case outputMarkdown:
-		err = report.WriteReviewMarkdown(f.IO.Out, rep, ro)
+		err = report.WriteReviewMarkdown(opts.IO.Out, rep, ro)
 	case outputSARIF:
-		err = report.WriteReviewSARIF(f.IO.Out, rep, ro)
+		err = report.WriteReviewSARIF(opts.IO.Out, rep, ro)
 	default:
-		err = report.WriteReviewText(f.IO.Out, rep, ro)
+		err = report.WriteReviewText(opts.IO.Out, rep, ro)
 	}
 	if err != nil {
 		return err
@@ -156,18 +160,11 @@ func isDemoSource(p string) bool {
 	return err != nil
 }
 
-// joinSource reviews the --source paths (or the config's source:) and
-// returns the review to join to each history; nil when no source was
-// given.
-func (f *Factory) joinSource(ctx context.Context, flags []string) (*review.Report, error) {
-	paths := flags
-	if len(paths) == 0 {
-		cfg, err := f.Config()
-		if err != nil {
-			return nil, err
-		}
-		paths = cfg.Source
-	}
+// joinSource reviews the source paths (--source, else the config's
+// source: — sourcePaths) and returns the review to join to each history;
+// nil when there are none. What a language's front-end could not do is
+// said on errOut.
+func joinSource(ctx context.Context, paths []string, errOut io.Writer) (*review.Report, error) {
 	if len(paths) == 0 {
 		return nil, nil
 	}
@@ -177,7 +174,7 @@ func (f *Factory) joinSource(ctx context.Context, flags []string) (*review.Repor
 	}
 	for _, l := range []review.Lang{review.LangPython, review.LangCSharp} {
 		if why, ok := rep.Unavailable[l]; ok {
-			fmt.Fprintf(f.IO.ErrOut, "twice: %s\n", safetext.Line(why))
+			fmt.Fprintf(errOut, "twice: %s\n", safetext.Line(why))
 		}
 	}
 	return rep, nil
