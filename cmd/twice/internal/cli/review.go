@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"strings"
 
 	"github.com/twice-cli/twice/catalyst/safetext"
 	"github.com/twice-cli/twice/fixtures"
@@ -106,6 +107,16 @@ func runReview(ctx context.Context, opts *ReviewOptions) error {
 	if err != nil {
 		return err
 	}
+	if reviewedNone(rep) {
+		// Nothing reviewed is never a pass: said on standard error, and
+		// under --exit-status an error rather than exit 0.
+		err := &NoSourceError{Paths: opts.Paths, Skipped: len(rep.Skipped)}
+		if opts.ExitStatus {
+			return err
+		}
+		fmt.Fprintf(opts.IO.ErrOut, "twice: %s\n", safetext.Line(err.Error()))
+		return nil
+	}
 	if opts.ExitStatus {
 		n := 0
 		for _, h := range rep.Hazards {
@@ -177,5 +188,36 @@ func joinSource(ctx context.Context, paths []string, errOut io.Writer) (*review.
 			fmt.Fprintf(errOut, "twice: %s\n", safetext.Line(why))
 		}
 	}
+	if reviewedNone(rep) {
+		fmt.Fprintf(errOut, "twice: --source: %s\n", safetext.Line((&NoSourceError{Paths: paths, Skipped: len(rep.Skipped)}).Error()))
+	}
 	return rep, nil
+}
+
+// NoSourceError is a review that found no Go, Python or C# source to
+// review: under --exit-status it exits 1, never 0.
+type NoSourceError struct {
+	// Paths are the paths given.
+	Paths []string
+	// Skipped counts the source files found but not reviewed.
+	Skipped int
+}
+
+// Error says that nothing was reviewed, where, and what to do.
+func (e *NoSourceError) Error() string {
+	msg := "no Go, Python or C# source was reviewed under " + strings.Join(e.Paths, ", ")
+	if e.Skipped > 0 {
+		msg += fmt.Sprintf(" (%d file(s) found but skipped)", e.Skipped)
+	}
+	return msg + ": a review of nothing is not a pass; give the folder that holds your workflows and activities"
+}
+
+// reviewedNone reports whether a review read no source file.
+func reviewedNone(rep *review.Report) bool {
+	for _, n := range rep.Files {
+		if n > 0 {
+			return false
+		}
+	}
+	return true
 }
