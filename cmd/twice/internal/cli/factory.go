@@ -64,9 +64,11 @@ type LiveClient interface {
 	Close()
 }
 
-// Factory holds what every command needs: streams, environment, the global
-// flags once parsed, the config (read once), and the constructors tests
-// replace (the live client, the interactive view).
+// Factory builds the commands' dependencies from the streams, the
+// environment, the global flags once parsed, the config (read once), and
+// the constructors tests replace (the live client, the interactive view).
+// A command never holds the Factory: its NewCmd function gives its options
+// struct only what it uses (deps.go), as cli/cli's commands do.
 type Factory struct {
 	IO      *IOStreams
 	Env     Env
@@ -129,7 +131,7 @@ func (f *Factory) Config() (*Config, error) {
 }
 
 // stdoutTTY reports whether standard output is a terminal.
-func (f *Factory) stdoutTTY() bool { return f.IO.IsStdoutTTY != nil && f.IO.IsStdoutTTY() }
+func (f *Factory) stdoutTTY() bool { return f.IO.stdoutTTY() }
 
 // interactive reports whether the interactive view can run: both standard
 // input and output are terminals.
@@ -255,14 +257,9 @@ func (f *Factory) liveConfig(onRateLimit func(), watch func(status int)) (live.C
 // live returns a live client whose every call ends by the command's
 // deadline (--timeout, the config's timeout, else DefaultTimeout, from now);
 // onRateLimit, when set, is called on every HTTP 429 the server sends (the
-// fleet scan lowers its concurrency).
-func (f *Factory) live(onRateLimit func()) (LiveClient, error) {
-	return f.liveWatched(onRateLimit, nil)
-}
-
-// liveWatched is live, with watch (when set) seeing the HTTP status of
-// every answer (the view says which retry a read is on).
-func (f *Factory) liveWatched(onRateLimit func(), watch func(status int)) (LiveClient, error) {
+// fleet scan lowers its concurrency), and watch, when set, sees the HTTP
+// status of every answer (the view says which retry a read is on).
+func (f *Factory) live(onRateLimit func(), watch func(status int)) (LiveClient, error) {
 	timeout, err := f.timeout()
 	if err != nil {
 		return nil, err

@@ -66,7 +66,7 @@ func Execute(ctx context.Context, f *Factory, args []string) int {
 
 // NewCmdRoot builds the command tree.
 func NewCmdRoot(f *Factory) *cobra.Command {
-	home := &HomeOptions{}
+	home := &HomeOptions{runDeps: f.runDeps(), viewDeps: f.viewDeps(), HasCredentials: f.hasCredentials}
 	root := &cobra.Command{
 		Use:   "twice",
 		Short: "Find the activities of a Dapr workflow run that may have run twice",
@@ -90,7 +90,7 @@ twice.yaml; 0 means no limit); in the interactive view the limit applies to each
 		SilenceErrors: true,
 		SilenceUsage:  true,
 		RunE: func(cmd *cobra.Command, args []string) error {
-			return runHome(cmd.Context(), f, home)
+			return runHome(cmd.Context(), home)
 		},
 	}
 	root.CompletionOptions.DisableDefaultCmd = true
