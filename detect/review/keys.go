@@ -265,7 +265,7 @@ func (w *walker) callProvenance(e *Expr, f *frame, depth int) prov {
 		}
 		return p
 	}
-	if eff := classify(e, f.file.Lang, func(n string) *Expr { return w.value(f, n) }); eff.kind == effRead {
+	if eff := classify(e, f.file, func(n string) *Expr { return w.heldValue(f, n) }, func(n string) bool { return isParam(f.fn, n) }); eff.kind == effRead {
 		return prov{provRead, e}
 	}
 	return prov{provUnseen, e}
