@@ -152,6 +152,13 @@ func NewBytes(b []byte) *Scanner {
 	return &Scanner{buf: b, end: len(b), eof: true, maxDepth: DefaultMaxDepth, mark: -1}
 }
 
+// ResetBytes makes s a scanner over b, as NewBytes does, keeping its
+// buffers: reading many small documents allocates once.
+func (s *Scanner) ResetBytes(b []byte) {
+	*s = Scanner{buf: b, end: len(b), eof: true, maxDepth: DefaultMaxDepth, mark: -1,
+		stack: s.stack[:0], scratch: s.scratch[:0]}
+}
+
 // SetMaxDepth sets the deepest nesting accepted (n ≥ 1).
 func (s *Scanner) SetMaxDepth(n int) { s.maxDepth = max(n, 1) }
 

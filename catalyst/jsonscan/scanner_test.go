@@ -586,3 +586,33 @@ func TestNextKeyIs(t *testing.T) {
 		t.Error("NextKeyIs took a key inside an array")
 	}
 }
+
+// TestResetBytes: a scanner reset over a new document reads it as a new
+// one would, whatever the last one left (an error, open objects).
+func TestResetBytes(t *testing.T) {
+	s := NewBytes([]byte(`{"a":[1,`))
+	if err := s.BeginObject(); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.SkipValue(); err == nil { // no key read: an error, and sticky
+		_ = s.SkipValue()
+	}
+	s.ResetBytes([]byte(`{"k":"v\n"}`))
+	if err := s.BeginObject(); err != nil {
+		t.Fatalf("after ResetBytes: %v", err)
+	}
+	k, more, err := s.NextKey()
+	if err != nil || !more || string(k) != "k" {
+		t.Fatalf("NextKey = %q, %v, %v", k, more, err)
+	}
+	v, err := s.StringValue()
+	if err != nil || string(v) != "v\n" {
+		t.Fatalf("StringValue = %q, %v", v, err)
+	}
+	if _, more, err := s.NextKey(); more || err != nil {
+		t.Fatalf("end of object: more %v, err %v", more, err)
+	}
+	if err := s.End(); err != nil {
+		t.Fatal(err)
+	}
+}

@@ -13,6 +13,8 @@ import (
 	"sort"
 	"strings"
 	"sync"
+
+	"github.com/twice-cli/twice/catalyst/regfile"
 )
 
 // Frontend turns one language's files into the language-neutral form.
@@ -122,7 +124,16 @@ func Review(ctx context.Context, roots []string, opts Options) (*Report, error) 
 		if opts.FS != nil {
 			walk = func(root string, fn fs.WalkDirFunc) error { return fs.WalkDir(opts.FS, root, fn) }
 		}
-		err = walk(root, func(p string, d fs.DirEntry, err error) error {
+		// A root that is a link to a folder is followed (the user named
+		// it); links inside the tree are not. WalkDir does not follow its
+		// root, but does through a trailing separator.
+		from := root
+		if opts.FS == nil {
+			if lst, lerr := os.Lstat(root); lerr == nil && lst.Mode()&fs.ModeSymlink != 0 {
+				from = root + string(filepath.Separator)
+			}
+		}
+		err = walk(from, func(p string, d fs.DirEntry, err error) error {
 			if err != nil {
 				rep.Skipped = append(rep.Skipped, Skipped{File: filepath.ToSlash(p), Reason: err.Error()})
 				if d != nil && d.IsDir() {
@@ -131,7 +142,7 @@ func Review(ctx context.Context, roots []string, opts Options) (*Report, error) 
 				return nil
 			}
 			if d.IsDir() {
-				if p != root && skipDir(d.Name()) {
+				if p != from && skipDir(d.Name()) {
 					return fs.SkipDir
 				}
 				return nil
@@ -243,27 +254,48 @@ func parseOne(fe Frontend, name string, src []byte) (f *File, err error) {
 	return f, nil
 }
 
+// readCapped reads one source file: only a regular file (a named pipe, a
+// device or a link to one is refused before a byte is read), through a
+// reader that stops at the cap whatever the file's size said.
 func readCapped(fsys fs.FS, p string, maxBytes int64) ([]byte, error) {
-	stat, read := os.Stat, os.ReadFile
-	if fsys != nil {
-		stat = func(p string) (fs.FileInfo, error) { return fs.Stat(fsys, p) }
-		read = func(p string) ([]byte, error) { return fs.ReadFile(fsys, p) }
+	var b []byte
+	var err error
+	if fsys == nil {
+		b, err = regfile.ReadFile(p, maxBytes)
+	} else {
+		b, err = readFSCapped(fsys, p, maxBytes)
 	}
-	st, err := stat(p)
-	if err != nil {
-		return nil, err
-	}
-	if st.Size() > maxBytes {
+	var tooLarge *regfile.TooLargeError
+	var notRegular *regfile.NotRegularError
+	switch {
+	case errors.As(err, &tooLarge):
 		return nil, fmt.Errorf("larger than %d bytes: not reviewed", maxBytes)
-	}
-	b, err := read(p)
-	if err != nil {
+	case errors.As(err, &notRegular):
+		return nil, fmt.Errorf("%s, not a regular file: not read", regfile.Kind(notRegular.Mode))
+	case err != nil:
 		return nil, err
 	}
 	if bytes.IndexByte(b, 0) >= 0 {
 		return nil, errors.New("holds NUL bytes: not source text")
 	}
 	return b, nil
+}
+
+// readFSCapped is readCapped for a file system given as an fs.FS.
+func readFSCapped(fsys fs.FS, p string, maxBytes int64) ([]byte, error) {
+	f, err := fsys.Open(p)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	st, err := f.Stat()
+	if err != nil {
+		return nil, err
+	}
+	if !st.Mode().IsRegular() {
+		return nil, &regfile.NotRegularError{Path: p, Mode: st.Mode().Type()}
+	}
+	return regfile.ReadAll(f, p, maxBytes)
 }
 
 func firstLine(s string) string {

@@ -6,11 +6,11 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
-	"os"
 	"path/filepath"
 	"strconv"
 	"strings"
 
+	"github.com/twice-cli/twice/catalyst/regfile"
 	"github.com/twice-cli/twice/detect"
 	"github.com/twice-cli/twice/detect/review"
 	"github.com/twice-cli/twice/tui/format"
@@ -34,14 +34,15 @@ type CodeSource struct {
 func (s *CodeSource) Embedded() bool { return s != nil && s.Files != nil }
 
 // ReadFile reads a reviewed file by the path the review names it with, up
-// to the size twice reviews.
+// to the size twice reviews; only a regular file (a name swapped for a
+// named pipe or a device since the review is refused, never read).
 func (s *CodeSource) ReadFile(name string) ([]byte, error) {
 	var f io.ReadCloser
 	var err error
 	if s.Files != nil {
 		f, err = s.Files.Open(name)
 	} else {
-		f, err = os.Open(filepath.FromSlash(name))
+		f, err = regfile.Open(filepath.FromSlash(name))
 	}
 	if err != nil {
 		return nil, err

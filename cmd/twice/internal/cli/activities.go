@@ -2,6 +2,7 @@ package cli
 
 import (
 	"fmt"
+	"io"
 	"slices"
 	"strings"
 
@@ -34,22 +35,28 @@ func (n *activityNames) add(a report.Analysis) {
 	}
 }
 
-// warnUnmatched says, on standard error, which names given to
+// classifiedNames are the activity names given to --side-effect and
+// --read-only.
+type classifiedNames struct {
+	SideEffect, ReadOnly []string
+}
+
+// warnUnmatched says, on w (standard error), which names given to
 // --side-effect or --read-only match no activity of the runs read, and
 // what the activities are. Nothing when no run was read.
-func (f *Factory) warnUnmatched(n *activityNames) {
+func (n *activityNames) warnUnmatched(w io.Writer, given classifiedNames) {
 	if n.empty {
 		return
 	}
 	for _, flag := range []struct {
 		name  string
 		names []string
-	}{{"--side-effect", f.Globals.SideEffect}, {"--read-only", f.Globals.ReadOnly}} {
+	}{{"--side-effect", given.SideEffect}, {"--read-only", given.ReadOnly}} {
 		for _, name := range flag.names {
 			if _, ok := n.seen[strings.ToLower(name)]; ok {
 				continue
 			}
-			fmt.Fprintf(f.IO.ErrOut, "twice: %s %s matches no activity in the runs read%s\n", flag.name, quote(name), n.known())
+			fmt.Fprintf(w, "twice: %s %s matches no activity in the runs read%s\n", flag.name, quote(name), n.known())
 		}
 	}
 }

@@ -14,12 +14,12 @@ import (
 
 // DemoOptions are twice demo list's inputs.
 type DemoOptions struct {
-	F *Factory
+	IO *IOStreams
 }
 
 // NewCmdDemo builds twice demo (with its list sub-command).
 func NewCmdDemo(f *Factory, runF func(*DemoOptions) error) *cobra.Command {
-	opts := &DemoOptions{F: f}
+	opts := &DemoOptions{IO: f.IO}
 	cmd := &cobra.Command{
 		Use:   "demo",
 		Short: "The bundled demo histories",
@@ -37,7 +37,7 @@ func NewCmdDemo(f *Factory, runF func(*DemoOptions) error) *cobra.Command {
 			if runF != nil {
 				return runF(opts)
 			}
-			return writeDemoList(opts.F.IO.Out, opts.F.IO.width(0))
+			return writeDemoList(opts.IO.Out, opts.IO.width(0))
 		},
 	})
 	return cmd

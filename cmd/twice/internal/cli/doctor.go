@@ -7,6 +7,7 @@ import (
 	"io"
 	"runtime"
 	"strings"
+	"time"
 
 	"github.com/spf13/cobra"
 
@@ -18,12 +19,22 @@ import (
 
 // DoctorOptions are twice doctor's inputs.
 type DoctorOptions struct {
-	F *Factory
+	IO     *IOStreams
+	Config func() (*Config, error)
+	Live   liveOpener
+	// Version is twice's version.
+	Version string
+	// ConfigPaths are where twice looks for a config file
+	// (configPaths).
+	ConfigPaths func() []string
+	// Timeout is the limit on a command's network work (Factory.timeout).
+	Timeout func() (time.Duration, error)
 }
 
 // NewCmdDoctor builds twice doctor.
 func NewCmdDoctor(f *Factory, runF func(*DoctorOptions) error) *cobra.Command {
-	opts := &DoctorOptions{F: f}
+	opts := &DoctorOptions{IO: f.IO, Config: f.Config, Live: f.live, Version: f.Env.Version,
+		ConfigPaths: func() []string { paths, _ := configPaths(f.Globals.ConfigPath, f.Env); return paths }, Timeout: f.timeout}
 	return &cobra.Command{
 		Use:   "doctor",
 		Short: "Check the config, credentials and the Catalyst endpoint",
@@ -42,19 +53,18 @@ the tools twice calls with their argument names. Exits 4 when not authenticated 
 }
 
 func runDoctor(ctx context.Context, opts *DoctorOptions) error {
-	f := opts.F
-	w := f.IO.Out
-	fmt.Fprintf(w, "twice %s (%s, %s/%s)\n", safetext.Line(f.Env.Version), runtime.Version(), runtime.GOOS, runtime.GOARCH)
-	cfg, err := f.Config()
+	w := opts.IO.Out
+	fmt.Fprintf(w, "twice %s (%s, %s/%s)\n", safetext.Line(opts.Version), runtime.Version(), runtime.GOOS, runtime.GOARCH)
+	cfg, err := opts.Config()
 	if err != nil {
 		fmt.Fprintf(w, "config: %s\n", safetext.Line(err.Error()))
 		return errors.New("the config file is malformed: fix it (see the line above) and run twice doctor again")
 	}
-	writeConfigFiles(w, f, cfg)
+	writeConfigFiles(w, opts.ConfigPaths, cfg)
 	fmt.Fprintf(w, "project: %s; app: %s\n", orUnset(cfg.Project), orUnset(cfg.App))
 	fmt.Fprintf(w, "bundled demos: %d (twice demo list)\n", len(fixtures.Demos()))
-	writeLimits(w, f, cfg)
-	lc, err := f.live(nil)
+	writeLimits(w, opts.Timeout, cfg)
+	lc, err := opts.Live(nil, nil)
 	if err != nil {
 		fmt.Fprintf(w, "live client: %s\n", safetext.Line(err.Error()))
 		const fix = "the live client cannot be set up: fix the endpoint (--endpoint, CATALYST_MCP_URL or endpoint in twice.yaml)"
@@ -94,9 +104,9 @@ func writeTokenHelp(w io.Writer) {
 
 // writeConfigFiles prints which config files were read and, for the
 // folder's, whether it is trusted and what twice ignored in it.
-func writeConfigFiles(w io.Writer, f *Factory, cfg *Config) {
+func writeConfigFiles(w io.Writer, lookedIn func() []string, cfg *Config) {
 	if cfg.Path == "" && cfg.Folder == nil {
-		paths, _ := configPaths(f.Globals.ConfigPath, f.Env)
+		paths := lookedIn()
 		fmt.Fprintf(w, "config: none found (looked for %s); using defaults\n", safetext.Line(joinPaths(paths)))
 		return
 	}
@@ -123,9 +133,9 @@ func writeConfigFiles(w io.Writer, f *Factory, cfg *Config) {
 }
 
 // writeLimits prints the limits live reads run under.
-func writeLimits(w io.Writer, f *Factory, cfg *Config) {
+func writeLimits(w io.Writer, limit func() (time.Duration, error), cfg *Config) {
 	timeout := "none"
-	if d, err := f.timeout(); err == nil && d > 0 {
+	if d, err := limit(); err == nil && d > 0 {
 		timeout = d.String()
 	}
 	request := live.DefaultRequestTimeout

@@ -64,9 +64,11 @@ type LiveClient interface {
 	Close()
 }
 
-// Factory holds what every command needs: streams, environment, the global
-// flags once parsed, the config (read once), and the constructors tests
-// replace (the live client, the interactive view).
+// Factory builds the commands' dependencies from the streams, the
+// environment, the global flags once parsed, the config (read once), and
+// the constructors tests replace (the live client, the interactive view).
+// A command never holds the Factory: its NewCmd function gives its options
+// struct only what it uses (deps.go), as cli/cli's commands do.
 type Factory struct {
 	IO      *IOStreams
 	Env     Env
@@ -129,7 +131,7 @@ func (f *Factory) Config() (*Config, error) {
 }
 
 // stdoutTTY reports whether standard output is a terminal.
-func (f *Factory) stdoutTTY() bool { return f.IO.IsStdoutTTY != nil && f.IO.IsStdoutTTY() }
+func (f *Factory) stdoutTTY() bool { return f.IO.stdoutTTY() }
 
 // interactive reports whether the interactive view can run: both standard
 // input and output are terminals.
@@ -200,10 +202,11 @@ func (f *Factory) detectOptions() (detect.Options, error) {
 	return detect.Options{Overrides: ov, LargePayloadBytes: cfg.LargePayloadBytes}, nil
 }
 
-// first returns the first non-empty value.
+// first is "flag else config" (else the environment, else a default):
+// the first value that is not blank, without its surrounding spaces.
 func first(values ...string) string {
 	for _, v := range values {
-		if strings.TrimSpace(v) != "" {
+		if v = strings.TrimSpace(v); v != "" {
 			return v
 		}
 	}
@@ -217,6 +220,10 @@ func first(values ...string) string {
 // own tuned transport (Env.Transport replaces it only in tests).
 func (f *Factory) liveConfig(onRateLimit func(), watch func(status int)) (live.Config, error) {
 	cfg, err := f.Config()
+	if err != nil {
+		return live.Config{}, err
+	}
+	level, _, err := f.userLevel()
 	if err != nil {
 		return live.Config{}, err
 	}
@@ -242,7 +249,7 @@ func (f *Factory) liveConfig(onRateLimit func(), watch func(status int)) (live.C
 		Endpoint:       first(f.Globals.Endpoint, f.Env.getenv(live.EnvEndpoint), cfg.Endpoint),
 		Token:          tokens,
 		Org:            first(f.Globals.Org, cfg.Org),
-		Level:          catalyst.Level(first(strings.ToLower(f.Globals.DataSharingLevel), cfg.DataSharingLevel)),
+		Level:          level,
 		Version:        f.Env.Version,
 		RequestTimeout: cfg.RequestTimeout.Duration,
 		MaxBodyBytes:   cfg.MaxBodyBytes,
@@ -255,14 +262,9 @@ func (f *Factory) liveConfig(onRateLimit func(), watch func(status int)) (live.C
 // live returns a live client whose every call ends by the command's
 // deadline (--timeout, the config's timeout, else DefaultTimeout, from now);
 // onRateLimit, when set, is called on every HTTP 429 the server sends (the
-// fleet scan lowers its concurrency).
-func (f *Factory) live(onRateLimit func()) (LiveClient, error) {
-	return f.liveWatched(onRateLimit, nil)
-}
-
-// liveWatched is live, with watch (when set) seeing the HTTP status of
-// every answer (the view says which retry a read is on).
-func (f *Factory) liveWatched(onRateLimit func(), watch func(status int)) (LiveClient, error) {
+// fleet scan lowers its concurrency), and watch, when set, sees the HTTP
+// status of every answer (the view says which retry a read is on).
+func (f *Factory) live(onRateLimit func(), watch func(status int)) (LiveClient, error) {
 	timeout, err := f.timeout()
 	if err != nil {
 		return nil, err

@@ -15,7 +15,7 @@ import (
 // is an error). Its notices are dropped: standard error is under the view.
 type checkedFileSource struct {
 	catalyst.Source
-	f *Factory
+	r *historyReader
 	t target
 }
 
@@ -34,14 +34,14 @@ func (s checkedFileSource) History(ctx context.Context, ref catalyst.RunRef) (*c
 	}
 	restore := func() {}
 	if t.kind == targetFile && t.arg != "" {
-		restore = s.f.limitMemoryFor(t.arg)
+		restore = s.r.LimitMemory(t.arg)
 	}
 	h, err := s.Source.History(ctx, ref)
 	restore()
 	if err != nil {
 		return nil, err
 	}
-	if err := s.f.checkHistory(t, h, nil); err != nil {
+	if err := s.r.check(t, h, nil); err != nil {
 		return nil, err
 	}
 	return h, nil

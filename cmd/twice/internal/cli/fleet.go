@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -18,13 +19,12 @@ import (
 // runFleetScan lists the project's runs and analyses them concurrently,
 // printing them in list order as they become ready, then the fleet summary.
 func runFleetScan(ctx context.Context, opts *ScanOptions, p *scanPlan) error {
-	f := opts.F
-	q, err := opts.query(p.cfg, f.Env.now(), DefaultSince)
+	q, err := opts.query(p.cfg, opts.Now(), DefaultSince)
 	if err != nil {
 		return err
 	}
-	lim := newLimiter(p.concurrency, f.Env.Now)
-	lc, err := f.live(lim.lower)
+	lim := newLimiter(p.concurrency, opts.Now)
+	lc, err := opts.Live(lim.lower, nil)
 	if err != nil {
 		return err
 	}
@@ -37,17 +37,17 @@ func runFleetScan(ctx context.Context, opts *ScanOptions, p *scanPlan) error {
 		return err
 	}
 	if list.Partial {
-		fmt.Fprintf(f.IO.ErrOut, "twice: the run list is partial (%s): the scan covers the %d runs listed\n", safetext.Line(list.Reason), len(list.Runs))
+		fmt.Fprintf(opts.IO.ErrOut, "twice: the run list is partial (%s): the scan covers the %d runs listed\n", safetext.Line(list.Reason), len(list.Runs))
 	}
 	for _, note := range list.FilteredHere {
-		fmt.Fprintf(f.IO.ErrOut, "twice: %s\n", safetext.Line(note))
+		fmt.Fprintf(opts.IO.ErrOut, "twice: %s\n", safetext.Line(note))
 	}
 	fleet := report.NewFleet(q, 0)
 	fleet.Listed, fleet.Partial, fleet.Reason = len(list.Runs), list.Partial, list.Reason
 
-	out := newFleetSink(f, p)
+	out := newFleetSink(opts.IO.Out, p)
 	names := newActivityNames()
-	defer f.warnUnmatched(names)
+	defer names.warnUnmatched(opts.IO.ErrOut, opts.Classified())
 	flagged := 0
 	var authErr error
 	for r := range scanRuns(ctx, lc, list.Runs, q.Project, lim, p) {
@@ -208,18 +208,18 @@ func (l *limiter) lower() {
 // fleetSink prints a project scan: JSON and JSONL stream every run and end
 // with the summary; text and Markdown print the summary only.
 type fleetSink struct {
-	f      *Factory
+	out    io.Writer
 	p      *scanPlan
 	stream *report.JSONStream
 }
 
-func newFleetSink(f *Factory, p *scanPlan) *fleetSink {
-	s := &fleetSink{f: f, p: p}
+func newFleetSink(out io.Writer, p *scanPlan) *fleetSink {
+	s := &fleetSink{out: out, p: p}
 	switch p.format {
 	case outputJSON:
-		s.stream = report.NewJSONStream(f.IO.Out, p.ropts)
+		s.stream = report.NewJSONStream(out, p.ropts)
 	case outputJSONL:
-		s.stream = report.NewJSONLStream(f.IO.Out, p.ropts)
+		s.stream = report.NewJSONLStream(out, p.ropts)
 	}
 	return s
 }
@@ -235,7 +235,7 @@ func (s *fleetSink) close(fleet *report.Fleet) error {
 	case s.stream != nil:
 		return s.stream.Close(fleet)
 	case s.p.format == outputMarkdown:
-		return report.WriteFleetMarkdown(s.f.IO.Out, fleet, s.p.ropts)
+		return report.WriteFleetMarkdown(s.out, fleet, s.p.ropts)
 	}
-	return report.WriteFleetText(s.f.IO.Out, fleet, s.p.ropts)
+	return report.WriteFleetText(s.out, fleet, s.p.ropts)
 }

@@ -20,6 +20,11 @@ const (
 
 // HomeOptions are the flags of twice with no command.
 type HomeOptions struct {
+	runDeps
+	viewDeps
+	// HasCredentials reports whether a token source is configured
+	// (Factory.hasCredentials).
+	HasCredentials func() bool
 	// Project and App choose the runs the view opens on (default: the
 	// config's).
 	Project string
@@ -32,38 +37,38 @@ type HomeOptions struct {
 // runHome is twice with no command: on a terminal, the interactive view on
 // the project's runs when credentials exist, else on the bundled demos
 // (the banner says why); piped, the list of demos.
-func runHome(ctx context.Context, f *Factory, opts *HomeOptions) error {
-	if !f.interactive() {
+func runHome(ctx context.Context, opts *HomeOptions) error {
+	if !opts.Interactive() {
 		if opts.Project != "" {
 			return usagef("--project opens the interactive view, which needs a terminal: list the runs with twice runs --project %s", quote(opts.Project))
 		}
-		return writeDemoList(f.IO.Out, f.IO.width(0))
+		return writeDemoList(opts.IO.Out, opts.IO.width(0))
 	}
-	cfg, err := f.Config()
+	cfg, err := opts.Config()
 	if err != nil {
 		return err
 	}
-	det, err := f.detectOptions()
+	det, err := opts.Detect()
 	if err != nil {
 		return err
 	}
-	ropts, err := f.reportOptions()
+	ropts, err := opts.Report()
 	if err != nil {
 		return err
 	}
-	fopts, err := f.openOptions()
+	fopts, err := opts.Histories.openOptions()
 	if err != nil {
 		return err
 	}
 	if opts.Refresh < 0 {
 		return usagef("--refresh %s is negative: give how often to list the runs again, e.g. 30s", opts.Refresh)
 	}
-	req := f.tuiRequest(det, cfg.Console, ropts.TimeFormat)
+	req := opts.NewRequest(det, cfg.Console, ropts.TimeFormat)
 	project, app := first(opts.Project, cfg.Project), first(opts.App, cfg.App)
-	switch creds := f.hasCredentials(); {
+	switch creds := opts.HasCredentials(); {
 	case project != "" && (creds || opts.Project != ""):
 		watch := &retryWatch{}
-		lc, err := f.liveWatched(nil, watch.observe)
+		lc, err := opts.Live(nil, watch.observe)
 		if err != nil {
 			return err
 		}
@@ -74,7 +79,7 @@ func runHome(ctx context.Context, f *Factory, opts *HomeOptions) error {
 		}
 		req.Source = interactiveSource(lc)
 		req.Query = catalyst.RunQuery{Project: project, AppID: app}
-		req.SourceName, req.SourceNote = f.catalystName(), watch.note
+		req.SourceName, req.SourceNote = opts.CatalystName(), watch.note
 		req.Refresh = opts.Refresh
 	case creds:
 		req.Source = fixtures.NewSource(fopts)
@@ -86,11 +91,11 @@ func runHome(ctx context.Context, f *Factory, opts *HomeOptions) error {
 		req.SourceName = "the bundled demo histories"
 	}
 	if opts.Refresh > 0 && req.Refresh == 0 {
-		fmt.Fprintln(f.IO.ErrOut, "twice: --refresh applies to a project's runs read live; the demo histories do not change")
+		fmt.Fprintln(opts.IO.ErrOut, "twice: --refresh applies to a project's runs read live; the demo histories do not change")
 	}
-	err = f.RunTUI(ctx, req)
+	err = opts.RunTUI(ctx, req)
 	if errors.Is(err, errNoTUI) {
-		return writeDemoList(f.IO.Out, f.IO.width(0))
+		return writeDemoList(opts.IO.Out, opts.IO.width(0))
 	}
 	return err
 }

@@ -28,6 +28,9 @@ type IOStreams struct {
 	TerminalWidth func() int
 }
 
+// stdoutTTY reports whether standard output is a terminal.
+func (s *IOStreams) stdoutTTY() bool { return s.IsStdoutTTY != nil && s.IsStdoutTTY() }
+
 // width returns the terminal's width, or fallback when standard output is
 // not a terminal (or its width is not known).
 func (s *IOStreams) width(fallback int) int {

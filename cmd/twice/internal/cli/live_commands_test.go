@@ -132,7 +132,7 @@ func TestTimeout(t *testing.T) {
 				if code := Execute(context.Background(), f, append(args, "doctor")); code != ExitOK {
 					t.Fatalf("exit %d: %s", code, errOut)
 				}
-				got, err := f.live(nil)
+				got, err := f.live(nil, nil)
 				if err != nil {
 					t.Fatal(err)
 				}

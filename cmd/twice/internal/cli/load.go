@@ -141,26 +141,46 @@ func looksLikePath(arg string) bool {
 // quote prints untrusted text (an argument, a path) inside a message.
 func quote(s string) string { return `"` + safetext.Line(s) + `"` }
 
-// loadHistory reads the history a target names. Live reads use lc. A
+// historyReader reads the histories a command line names (load), and
+// does to each what every command does (check).
+type historyReader struct {
+	// IO is where standard input is read from and notices go.
+	IO *IOStreams
+	// Level is the data-sharing level the user gave, and whether it came
+	// from the flag (Factory.userLevel).
+	Level func() (level catalyst.Level, fromFlag bool, err error)
+	// LimitMemory applies the large-file memory policy while the file at
+	// path is read (memlimit.go), and returns what ends it.
+	LimitMemory func(path string) (restore func())
+	// StderrTTY reports whether standard error is a terminal.
+	StderrTTY func() bool
+}
+
+// histories returns the factory's history reader.
+func (f *Factory) histories() *historyReader {
+	return &historyReader{IO: f.IO, Level: f.userLevel, LimitMemory: f.limitMemoryFor, StderrTTY: f.stderrTTY}
+}
+
+// load reads the history a target names. Live reads use lc. A
 // history read from a file, a demo or standard input is read with the
 // data-sharing level the user gave (openOptions) and must hold at least
-// one event (checkHistory).
-func (f *Factory) loadHistory(ctx context.Context, t target, lc LiveClient) (*catalyst.History, error) {
+// one event (check).
+func (r *historyReader) load(ctx context.Context, t target, lc LiveClient) (*catalyst.History, error) {
 	if t.kind == targetLive {
 		return lc.History(ctx, t.ref)
 	}
-	opts, err := f.openOptions()
+	opts, err := r.openOptions()
 	if err != nil {
 		return nil, err
 	}
 	var h *catalyst.History
 	switch t.kind {
 	case targetStdin:
-		if f.IO.IsStdinTTY != nil && f.IO.IsStdinTTY() {
+		if r.IO.IsStdinTTY != nil && r.IO.IsStdinTTY() {
 			return nil, usagef("- reads a history from standard input, which is a terminal: pipe one in (dapr workflow history ID -o json | twice show -)")
 		}
-		h, err = readCancellable(ctx, "standard input", f.readingNotice(), func() (*catalyst.History, error) {
-			return fixtures.Read(f.IO.In, "-", opts)
+		h, err = readCancellable(ctx, "standard input", r.readingNotice(), func() (*catalyst.History, error) {
+			return fixtures.Read(r.IO.In, "-", opts)
 		})
 	case targetDemo:
 		h, err = fixtures.OpenDemo(t.arg, opts)
@@ -176,18 +196,18 @@ func (f *Factory) loadHistory(ctx context.Context, t target, lc LiveClient) (*ca
 	if err != nil {
 		return nil, err
 	}
-	if err := f.checkHistory(t, h, func(note string) { fmt.Fprintln(f.IO.ErrOut, note) }); err != nil {
+	if err := r.check(t, h, func(note string) { fmt.Fprintln(r.IO.ErrOut, note) }); err != nil {
 		return nil, err
 	}
 	return h, nil
 }
 
-// checkHistory does to a history read from a file, a demo or standard
+// check does to a history read from a file, a demo or standard
 // input what every command does: one with no events is an error, and where
 // the data-sharing level the user gave did not decide (no filter applies,
 // or the history or its recording names another), a notice says so.
 // Notices go to note; nil drops them.
-func (f *Factory) checkHistory(t target, h *catalyst.History, note func(string)) error {
+func (r *historyReader) check(t target, h *catalyst.History, note func(string)) error {
 	if h.Len() == 0 {
 		return emptyHistoryError(t, h)
 	}
@@ -197,7 +217,7 @@ func (f *Factory) checkHistory(t target, h *catalyst.History, note func(string))
 	if err := applyIdentity(t, h); err != nil {
 		return err
 	}
-	return f.dataSharingNotice(t, h, note)
+	return r.dataSharingNotice(t, h, note)
 }
 
 // emptyHistoryError says that a document read as a history holds no
@@ -217,11 +237,17 @@ func emptyHistoryError(t target, h *catalyst.History) error {
 		"(dapr workflow history ID -o json, Dapr's GetInstanceHistory {\"events\":[…]}, Catalyst's events, or a twice saved history)", what, as)
 }
 
-// userLevel returns the data-sharing level the user gave (the flag, else
-// the config's data_sharing_level), and whether it came from the flag.
+// userLevel returns the data-sharing level the user gave, the one rule
+// every reader of it follows: the flag, else the config's
+// data_sharing_level (both read by catalyst.ParseLevel, which the config
+// checked already), and whether it came from the flag.
 func (f *Factory) userLevel() (catalyst.Level, bool, error) {
-	if v := strings.ToLower(strings.TrimSpace(f.Globals.DataSharingLevel)); v != "" {
-		return catalyst.Level(v), true, nil
+	level, err := levelFlag(f.Globals.DataSharingLevel)
+	if err != nil {
+		return catalyst.LevelUnknown, false, err
+	}
+	if level != catalyst.LevelUnknown {
+		return level, true, nil
 	}
 	cfg, err := f.Config()
 	if err != nil {
@@ -230,11 +256,21 @@ func (f *Factory) userLevel() (catalyst.Level, bool, error) {
 	return catalyst.Level(cfg.DataSharingLevel), false, nil
 }
 
+// levelFlag reads --data-sharing-level (catalyst.ParseLevel); a value
+// that is not a level is a usage error.
+func levelFlag(v string) (catalyst.Level, error) {
+	level, ok := catalyst.ParseLevel(v)
+	if !ok {
+		return catalyst.LevelUnknown, usagef("--data-sharing-level %s is not a Catalyst level: use metadata or full, or leave it out to let twice infer it", quote(v))
+	}
+	return level, nil
+}
+
 // openOptions are the options every history file, demo and standard input
 // is opened with: the data-sharing level the user gave, which the file
 // loader weighs with what the history says (catalyst.ResolveDataSharing).
-func (f *Factory) openOptions() (fixtures.OpenOptions, error) {
-	level, _, err := f.userLevel()
+func (r *historyReader) openOptions() (fixtures.OpenOptions, error) {
+	level, _, err := r.Level()
 	return fixtures.OpenOptions{Level: level}, err
 }
 
@@ -243,8 +279,8 @@ func (f *Factory) openOptions() (fixtures.OpenOptions, error) {
 // input, why: no data-sharing filter applies to it, or it records the level
 // that applied when it was read. A level set only in the config is used
 // where it can be, silently. note nil drops the notice.
-func (f *Factory) dataSharingNotice(t target, h *catalyst.History, note func(string)) error {
-	level, fromFlag, err := f.userLevel()
+func (r *historyReader) dataSharingNotice(t target, h *catalyst.History, note func(string)) error {
+	level, fromFlag, err := r.Level()
 	if err != nil || !fromFlag || note == nil {
 		return err
 	}
@@ -267,11 +303,11 @@ func (f *Factory) dataSharingNotice(t target, h *catalyst.History, note func(str
 // slow to arrive: one line on standard error, when standard error is a
 // terminal, so a person waiting on a pipe knows what twice is doing. It
 // returns nil when standard error is not a terminal.
-func (f *Factory) readingNotice() func() {
-	if !f.stderrTTY() {
+func (r *historyReader) readingNotice() func() {
+	if !r.StderrTTY() {
 		return nil
 	}
-	return func() { fmt.Fprintln(f.IO.ErrOut, "twice: reading the history from standard input…") }
+	return func() { fmt.Fprintln(r.IO.ErrOut, "twice: reading the history from standard input…") }
 }
 
 // stderrTTY reports whether standard error is a terminal: a writer that

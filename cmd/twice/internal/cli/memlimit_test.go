@@ -121,7 +121,7 @@ func TestViewReadsALargeFileUnderTheMemoryPolicy(t *testing.T) {
 		var during int
 		var limit int64
 		src := checkedFileSource{Source: gcObservingSource{percent: &during, limit: &limit, err: readErr},
-			f: f, t: target{kind: targetFile, arg: big}}
+			r: f.histories(), t: target{kind: targetFile, arg: big}}
 		src.History(context.Background(), catalyst.RunRef{Location: big})
 		if during != -1 || limit != memoryLimitFor(100<<20) {
 			t.Errorf("read error %v: GC percent %d and limit %d while reading, want -1 and %d",

@@ -7,6 +7,7 @@ import (
 	"io/fs"
 	"os"
 	"strings"
+	"time"
 
 	"github.com/spf13/cobra"
 
@@ -17,7 +18,16 @@ import (
 
 // RecordOptions are twice record's inputs.
 type RecordOptions struct {
-	F     *Factory
+	IO     *IOStreams
+	Now    func() time.Time
+	Config func() (*Config, error)
+	Live   liveOpener
+	// Version is twice's version, recorded as the file's producer.
+	Version string
+	// KnownSecrets are the credential values twice can see, which the
+	// file must not hold (Factory.knownSecrets).
+	KnownSecrets func() []string
+
 	RunID string
 	App   string
 	// Project holds the run.
@@ -34,7 +44,7 @@ type RecordOptions struct {
 
 // NewCmdRecord builds twice record.
 func NewCmdRecord(f *Factory, runF func(*RecordOptions) error) *cobra.Command {
-	opts := &RecordOptions{F: f}
+	opts := &RecordOptions{IO: f.IO, Now: f.Env.now, Config: f.Config, Live: f.live, Version: f.Env.Version, KnownSecrets: f.knownSecrets}
 	cmd := &cobra.Command{
 		Use:   "record RUN_ID --app APP -o FILE",
 		Short: "Save a Catalyst run's history to a file for offline replay",
@@ -67,14 +77,13 @@ Replay it anywhere with: twice show FILE`,
 }
 
 func runRecord(ctx context.Context, opts *RecordOptions) error {
-	f := opts.F
 	if strings.TrimSpace(opts.Path) == "" {
 		return usagef("give the file to write: -o FILE")
 	}
 	if opts.Path == "-" {
 		return usagef("record writes a file (-o FILE), not standard output: a saved history is written atomically with mode 0600")
 	}
-	cfg, err := f.Config()
+	cfg, err := opts.Config()
 	if err != nil {
 		return err
 	}
@@ -92,7 +101,7 @@ func runRecord(ctx context.Context, opts *RecordOptions) error {
 	} else if err := fixtures.CheckReplaceable(opts.Path); err != nil {
 		return err
 	}
-	lc, err := f.live(nil)
+	lc, err := opts.Live(nil, nil)
 	if err != nil {
 		return err
 	}
@@ -113,12 +122,12 @@ func runRecord(ctx context.Context, opts *RecordOptions) error {
 		Level:          got.DataSharing.Level,
 		LevelInferred:  got.DataSharing.Inferred,
 		Description:    opts.Description,
-		CapturedAt:     f.Env.now(),
-		Producer:       "twice " + f.Env.Version,
+		CapturedAt:     opts.Now(),
+		Producer:       "twice " + opts.Version,
 		RedactPayloads: opts.RedactPayloads,
 		// The token the read used, whatever its source (a token_command
 		// too), besides those twice can see.
-		Secrets: append(f.knownSecrets(), got.Credential.Secret()),
+		Secrets: append(opts.KnownSecrets(), got.Credential.Secret()),
 		Replace: opts.Force,
 	}
 	if err := fixtures.Save(opts.Path, rec); err != nil {
@@ -132,7 +141,7 @@ func runRecord(ctx context.Context, opts *RecordOptions) error {
 	if opts.RedactPayloads {
 		what = "payloads redacted"
 	}
-	fmt.Fprintf(f.IO.Out, "Saved run %s of app %s (%d events, data-sharing level %s, %s) to %s.\nReplay it offline: twice show %s\n",
+	fmt.Fprintf(opts.IO.Out, "Saved run %s of app %s (%d events, data-sharing level %s, %s) to %s.\nReplay it offline: twice show %s\n",
 		safetext.Line(opts.RunID), safetext.Line(app), got.History.Len(), safetext.Line(got.DataSharing.LevelText()), what,
 		safetext.Line(opts.Path), shellWord(opts.Path))
 	return nil

@@ -3,7 +3,9 @@ package cli
 import (
 	"context"
 	"fmt"
+	"io"
 	"os"
+	"strings"
 
 	"github.com/twice-cli/twice/catalyst/safetext"
 	"github.com/twice-cli/twice/fixtures"
@@ -21,7 +23,11 @@ const outputSARIF outputFormat = "sarif"
 
 // ReviewOptions are twice review's inputs.
 type ReviewOptions struct {
-	F *Factory
+	IO *IOStreams
+	// Color reports whether to colour the text (Factory.colorEnabled).
+	Color func() (bool, error)
+	// Version is twice's version, for SARIF's tool.
+	Version string
 	// Paths are the files and directories to review.
 	Paths []string
 	// Output is -o.
@@ -34,7 +40,7 @@ type ReviewOptions struct {
 // NewCmdReview builds twice review. runF, when set, receives the parsed
 // options instead of running (tests).
 func NewCmdReview(f *Factory, runF func(*ReviewOptions) error) *cobra.Command {
-	opts := &ReviewOptions{F: f}
+	opts := &ReviewOptions{IO: f.IO, Color: f.colorEnabled, Version: f.Env.Version}
 	cmd := &cobra.Command{
 		Use:   "review PATH...",
 		Short: "Review workflow and activity source for the hazards of running twice",
@@ -71,7 +77,6 @@ code scanning and editors. With --exit-status, twice exits 3 when a hazard at or
 }
 
 func runReview(ctx context.Context, opts *ReviewOptions) error {
-	f := opts.F
 	format, err := parseOutput(opts.Output, outputText, outputJSON, outputMarkdown, outputSARIF)
 	if err != nil {
 		return err
@@ -84,23 +89,33 @@ func runReview(ctx context.Context, opts *ReviewOptions) error {
 	if err != nil {
 		return err
 	}
-	color, err := f.colorEnabled()
+	color, err := opts.Color()
 	if err != nil {
 		return err
 	}
-	ro := report.ReviewOptions{Styles: report.NewStyles(color && format == outputText), Version: f.Env.Version}
+	ro := report.ReviewOptions{Styles: report.NewStyles(color && format == outputText), Version: opts.Version}
 	switch format {
 	case outputJSON:
-		err = report.WriteReviewJSON(f.IO.Out, rep, ro)
+		err = report.WriteReviewJSON(opts.IO.Out, rep, ro)
 	case outputMarkdown:
-		err = report.WriteReviewMarkdown(f.IO.Out, rep, ro)
+		err = report.WriteReviewMarkdown(opts.IO.Out, rep, ro)
 	case outputSARIF:
-		err = report.WriteReviewSARIF(f.IO.Out, rep, ro)
+		err = report.WriteReviewSARIF(opts.IO.Out, rep, ro)
 	default:
-		err = report.WriteReviewText(f.IO.Out, rep, ro)
+		err = report.WriteReviewText(opts.IO.Out, rep, ro)
 	}
 	if err != nil {
 		return err
+	}
+	if reviewedNone(rep) {
+		// Nothing reviewed is never a pass: said on standard error, and
+		// under --exit-status an error rather than exit 0.
+		err := &NoSourceError{Paths: opts.Paths, Skipped: len(rep.Skipped)}
+		if opts.ExitStatus {
+			return err
+		}
+		fmt.Fprintf(opts.IO.ErrOut, "twice: %s\n", safetext.Line(err.Error()))
+		return nil
 	}
 	if opts.ExitStatus {
 		n := 0
@@ -156,18 +171,11 @@ func isDemoSource(p string) bool {
 	return err != nil
 }
 
-// joinSource reviews the --source paths (or the config's source:) and
-// returns the review to join to each history; nil when no source was
-// given.
-func (f *Factory) joinSource(ctx context.Context, flags []string) (*review.Report, error) {
-	paths := flags
-	if len(paths) == 0 {
-		cfg, err := f.Config()
-		if err != nil {
-			return nil, err
-		}
-		paths = cfg.Source
-	}
+// joinSource reviews the source paths (--source, else the config's
+// source: — sourcePaths) and returns the review to join to each history;
+// nil when there are none. What a language's front-end could not do is
+// said on errOut.
+func joinSource(ctx context.Context, paths []string, errOut io.Writer) (*review.Report, error) {
 	if len(paths) == 0 {
 		return nil, nil
 	}
@@ -177,8 +185,39 @@ func (f *Factory) joinSource(ctx context.Context, flags []string) (*review.Repor
 	}
 	for _, l := range []review.Lang{review.LangPython, review.LangCSharp} {
 		if why, ok := rep.Unavailable[l]; ok {
-			fmt.Fprintf(f.IO.ErrOut, "twice: %s\n", safetext.Line(why))
+			fmt.Fprintf(errOut, "twice: %s\n", safetext.Line(why))
 		}
 	}
+	if reviewedNone(rep) {
+		fmt.Fprintf(errOut, "twice: --source: %s\n", safetext.Line((&NoSourceError{Paths: paths, Skipped: len(rep.Skipped)}).Error()))
+	}
 	return rep, nil
+}
+
+// NoSourceError is a review that found no Go, Python or C# source to
+// review: under --exit-status it exits 1, never 0.
+type NoSourceError struct {
+	// Paths are the paths given.
+	Paths []string
+	// Skipped counts the source files found but not reviewed.
+	Skipped int
+}
+
+// Error says that nothing was reviewed, where, and what to do.
+func (e *NoSourceError) Error() string {
+	msg := "no Go, Python or C# source was reviewed under " + strings.Join(e.Paths, ", ")
+	if e.Skipped > 0 {
+		msg += fmt.Sprintf(" (%d file(s) found but skipped)", e.Skipped)
+	}
+	return msg + ": a review of nothing is not a pass; give the folder that holds your workflows and activities"
+}
+
+// reviewedNone reports whether a review read no source file.
+func reviewedNone(rep *review.Report) bool {
+	for _, n := range rep.Files {
+		if n > 0 {
+			return false
+		}
+	}
+	return true
 }

@@ -16,7 +16,6 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/twice-cli/twice/catalyst"
 	"github.com/twice-cli/twice/catalyst/safetext"
 	"github.com/twice-cli/twice/tui"
 )
@@ -66,7 +65,7 @@ func Execute(ctx context.Context, f *Factory, args []string) int {
 
 // NewCmdRoot builds the command tree.
 func NewCmdRoot(f *Factory) *cobra.Command {
-	home := &HomeOptions{}
+	home := &HomeOptions{runDeps: f.runDeps(), viewDeps: f.viewDeps(), HasCredentials: f.hasCredentials}
 	root := &cobra.Command{
 		Use:   "twice",
 		Short: "Find the activities of a Dapr workflow run that may have run twice",
@@ -90,7 +89,7 @@ twice.yaml; 0 means no limit); in the interactive view the limit applies to each
 		SilenceErrors: true,
 		SilenceUsage:  true,
 		RunE: func(cmd *cobra.Command, args []string) error {
-			return runHome(cmd.Context(), f, home)
+			return runHome(cmd.Context(), home)
 		},
 	}
 	root.CompletionOptions.DisableDefaultCmd = true
@@ -111,11 +110,8 @@ twice.yaml; 0 means no limit); in the interactive view the limit applies to each
 		if _, err := f.timeFormat(); err != nil {
 			return err
 		}
-		switch strings.ToLower(f.Globals.DataSharingLevel) {
-		case "", string(catalyst.LevelMetadata), string(catalyst.LevelFull):
-			return nil
-		}
-		return usagef("--data-sharing-level %s is not a Catalyst level: use metadata or full, or leave it out to let twice infer it", quote(f.Globals.DataSharingLevel))
+		_, err := levelFlag(f.Globals.DataSharingLevel)
+		return err
 	}
 
 	pf := root.PersistentFlags()

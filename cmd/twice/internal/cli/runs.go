@@ -3,6 +3,7 @@ package cli
 import (
 	"context"
 	"fmt"
+	"time"
 
 	"github.com/spf13/cobra"
 
@@ -12,7 +13,12 @@ import (
 
 // RunsOptions are twice runs' inputs.
 type RunsOptions struct {
-	F        *Factory
+	IO     *IOStreams
+	Now    func() time.Time
+	Config func() (*Config, error)
+	Report func() (report.Options, error)
+	Live   liveOpener
+
 	Project  string
 	App      string
 	Status   string
@@ -25,7 +31,7 @@ type RunsOptions struct {
 
 // NewCmdRuns builds twice runs.
 func NewCmdRuns(f *Factory, runF func(*RunsOptions) error) *cobra.Command {
-	opts := &RunsOptions{F: f}
+	opts := &RunsOptions{IO: f.IO, Now: f.Env.now, Config: f.Config, Report: f.reportOptions, Live: f.live}
 	cmd := &cobra.Command{
 		Use:   "runs",
 		Short: "List a Catalyst project's workflow runs",
@@ -54,7 +60,6 @@ status, workflow and start time. A list cut short (a page cap, a refused page) s
 }
 
 func runRuns(ctx context.Context, opts *RunsOptions) error {
-	f := opts.F
 	format, err := parseOutput(opts.Output, outputText, outputJSON)
 	if err != nil {
 		return err
@@ -62,20 +67,20 @@ func runRuns(ctx context.Context, opts *RunsOptions) error {
 	if opts.Limit < 0 {
 		return usagef("--limit %d is negative", opts.Limit)
 	}
-	cfg, err := f.Config()
+	cfg, err := opts.Config()
 	if err != nil {
 		return err
 	}
-	ropts, err := f.reportOptions()
+	ropts, err := opts.Report()
 	if err != nil {
 		return err
 	}
 	scan := &ScanOptions{Project: opts.Project, App: opts.App, Status: opts.Status, Since: opts.Since, Until: opts.Until, Workflow: opts.Workflow, Limit: opts.Limit}
-	q, err := scan.query(cfg, f.Env.now(), 0)
+	q, err := scan.query(cfg, opts.Now(), 0)
 	if err != nil {
 		return err
 	}
-	lc, err := f.live(nil)
+	lc, err := opts.Live(nil, nil)
 	if err != nil {
 		return err
 	}
@@ -88,13 +93,13 @@ func runRuns(ctx context.Context, opts *RunsOptions) error {
 		return err
 	}
 	if list.Partial {
-		fmt.Fprintf(f.IO.ErrOut, "twice: the run list is partial: %s\n", safetext.Line(list.Reason))
+		fmt.Fprintf(opts.IO.ErrOut, "twice: the run list is partial: %s\n", safetext.Line(list.Reason))
 	}
 	for _, note := range list.FilteredHere {
-		fmt.Fprintf(f.IO.ErrOut, "twice: %s\n", safetext.Line(note))
+		fmt.Fprintf(opts.IO.ErrOut, "twice: %s\n", safetext.Line(note))
 	}
 	if format == outputJSON {
-		return report.WriteRunListJSON(f.IO.Out, list, ropts)
+		return report.WriteRunListJSON(opts.IO.Out, list, ropts)
 	}
-	return report.WriteRunListText(f.IO.Out, q, list, ropts)
+	return report.WriteRunListText(opts.IO.Out, q, list, ropts)
 }

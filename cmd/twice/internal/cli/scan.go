@@ -28,7 +28,7 @@ const DefaultSince = 24 * time.Hour
 
 // ScanOptions are twice scan's inputs.
 type ScanOptions struct {
-	F *Factory
+	runDeps
 	// Targets are files, "-", "demo:NAME" or run ids; none means a
 	// project scan.
 	Targets []string
@@ -64,7 +64,7 @@ type ScanOptions struct {
 
 // NewCmdScan builds twice scan.
 func NewCmdScan(f *Factory, runF func(*ScanOptions) error) *cobra.Command {
-	opts := &ScanOptions{F: f}
+	opts := &ScanOptions{runDeps: f.runDeps()}
 	cmd := &cobra.Command{
 		Use:   "scan [FILE|-|demo:NAME|RUN_ID]...",
 		Short: "Analyse runs without the interactive view: findings first",
@@ -144,7 +144,6 @@ type scanPlan struct {
 }
 
 func (opts *ScanOptions) plan() (*scanPlan, error) {
-	f := opts.F
 	p := &scanPlan{}
 	var err error
 	if p.format, err = parseOutput(opts.Output, outputText, outputJSON, outputJSONL, outputMarkdown); err != nil {
@@ -161,7 +160,7 @@ func (opts *ScanOptions) plan() (*scanPlan, error) {
 	if opts.Limit < 0 {
 		return nil, usagef("--limit %d is negative", opts.Limit)
 	}
-	if p.cfg, err = f.Config(); err != nil {
+	if p.cfg, err = opts.Config(); err != nil {
 		return nil, err
 	}
 	p.concurrency = opts.Concurrency
@@ -171,14 +170,14 @@ func (opts *ScanOptions) plan() (*scanPlan, error) {
 	if p.concurrency == 0 {
 		p.concurrency = DefaultConcurrency
 	}
-	if p.det, err = f.detectOptions(); err != nil {
+	if p.det, err = opts.Detect(); err != nil {
 		return nil, err
 	}
 	if opts.OverdueAfter < 0 {
 		return nil, usagef("--overdue-after %s is negative: give how long a pending attempt may wait, e.g. 15m or 2h", opts.OverdueAfter)
 	}
 	p.det.OverdueAfter = opts.OverdueAfter
-	if p.ropts, err = f.reportOptions(); err != nil {
+	if p.ropts, err = opts.Report(); err != nil {
 		return nil, err
 	}
 	return p, nil
@@ -189,12 +188,12 @@ func runScan(ctx context.Context, opts *ScanOptions) error {
 	if err != nil {
 		return err
 	}
-	if p.code, err = opts.F.joinSource(ctx, opts.Source); err != nil {
+	if p.code, err = joinSource(ctx, sourcePaths(opts.Source, p.cfg.Source), opts.IO.ErrOut); err != nil {
 		return err
 	}
 	if len(opts.Targets) == 0 {
 		if opts.Run != "" {
-			fmt.Fprintln(opts.F.IO.ErrOut, "twice: --run is ignored: a project scan reads every run it lists")
+			fmt.Fprintln(opts.IO.ErrOut, "twice: --run is ignored: a project scan reads every run it lists")
 		}
 		return runFleetScan(ctx, opts, p)
 	}
@@ -213,7 +212,6 @@ func runScan(ctx context.Context, opts *ScanOptions) error {
 // the others are still printed. Text and Markdown of more than one run
 // begin with a summary, one line per run, the most severe first.
 func runTargetScan(ctx context.Context, opts *ScanOptions, p *scanPlan) error {
-	f := opts.F
 	app, project := first(opts.App, p.cfg.App), first(opts.Project, p.cfg.Project)
 	targets := make([]target, len(opts.Targets))
 	// unread are the targets that could not even be resolved (a missing
@@ -239,7 +237,7 @@ func runTargetScan(ctx context.Context, opts *ScanOptions, p *scanPlan) error {
 			}
 		}
 		needLive = needLive || t.kind == targetLive
-		targets[i] = withIdentity(t, opts.Run, opts.App, opts.Project, func(s string) { fmt.Fprintln(f.IO.ErrOut, s) })
+		targets[i] = withIdentity(t, opts.Run, opts.App, opts.Project, func(s string) { fmt.Fprintln(opts.IO.ErrOut, s) })
 	}
 	if opts.Run != "" {
 		histories := 0
@@ -255,7 +253,7 @@ func runTargetScan(ctx context.Context, opts *ScanOptions, p *scanPlan) error {
 	var lc LiveClient
 	if needLive {
 		var err error
-		if lc, err = f.live(nil); err != nil {
+		if lc, err = opts.Live(nil, nil); err != nil {
 			return err
 		}
 		defer lc.Close()
@@ -266,18 +264,18 @@ func runTargetScan(ctx context.Context, opts *ScanOptions, p *scanPlan) error {
 	var stream *report.JSONStream
 	switch p.format {
 	case outputJSON:
-		stream = report.NewJSONStream(f.IO.Out, p.ropts)
+		stream = report.NewJSONStream(opts.IO.Out, p.ropts)
 	case outputJSONL:
-		stream = report.NewJSONLStream(f.IO.Out, p.ropts)
+		stream = report.NewJSONLStream(opts.IO.Out, p.ropts)
 	}
 	var runs []report.Analysis
 	var failed []report.NotRead
 	names := newActivityNames()
-	defer f.warnUnmatched(names)
+	defer names.warnUnmatched(opts.IO.ErrOut, opts.Classified())
 	n := 0
 	for i, t := range targets {
 		if err, bad := unread[i]; bad {
-			fmt.Fprintf(f.IO.ErrOut, "twice: %s\n", safetext.Line(err.Error()))
+			fmt.Fprintf(opts.IO.ErrOut, "twice: %s\n", safetext.Line(err.Error()))
 			nr := report.NotRead{Source: t.arg, Err: err.Error()}
 			failed = append(failed, nr)
 			if stream != nil {
@@ -289,9 +287,9 @@ func runTargetScan(ctx context.Context, opts *ScanOptions, p *scanPlan) error {
 		// (memlimit.go).
 		restore := func() {}
 		if t.kind == targetFile {
-			restore = f.limitMemoryFor(t.arg)
+			restore = opts.Histories.LimitMemory(t.arg)
 		}
-		h, err := f.loadHistory(ctx, t, lc)
+		h, err := opts.Histories.load(ctx, t, lc)
 		if err != nil {
 			restore()
 			if ctx.Err() != nil {
@@ -300,7 +298,7 @@ func runTargetScan(ctx context.Context, opts *ScanOptions, p *scanPlan) error {
 			if exitCode(err) == ExitAuth {
 				return err
 			}
-			fmt.Fprintf(f.IO.ErrOut, "twice: %s\n", targetErrorText(t, err))
+			fmt.Fprintf(opts.IO.ErrOut, "twice: %s\n", targetErrorText(t, err))
 			nr := report.NotRead{Source: t.arg, Err: err.Error()}
 			if t.kind == targetLive {
 				nr.RunID, nr.AppID = t.ref.ID, t.ref.AppID
@@ -312,13 +310,13 @@ func runTargetScan(ctx context.Context, opts *ScanOptions, p *scanPlan) error {
 			continue
 		}
 		if stream == nil {
-			a := analyze(h, p.det, f.Env.now(), p.code)
+			a := analyze(h, p.det, opts.Now(), p.code)
 			names.add(a)
 			runs = append(runs, a)
 			restore()
 			continue
 		}
-		a := analyzeWhileWriting(h, p.det, f.Env.now(), p.code)
+		a := analyzeWhileWriting(h, p.det, opts.Now(), p.code)
 		stream.Run(a)
 		names.add(a)
 		restore()
@@ -329,14 +327,14 @@ func runTargetScan(ctx context.Context, opts *ScanOptions, p *scanPlan) error {
 			return fmt.Errorf("writing the output: %w", err)
 		}
 	} else if len(runs) > 0 && opts.summaryOnly {
-		if err := writeSummaryOnly(f.IO.Out, p.format, runs, failed, p.ropts); err != nil {
+		if err := writeSummaryOnly(opts.IO.Out, p.format, runs, failed, p.ropts); err != nil {
 			return fmt.Errorf("writing the output: %w", err)
 		}
 	} else if len(runs) > 0 {
-		if err := writeScanSummary(f.IO.Out, p.format, runs, failed, p.ropts); err != nil {
+		if err := writeScanSummary(opts.IO.Out, p.format, runs, failed, p.ropts); err != nil {
 			return fmt.Errorf("writing the output: %w", err)
 		}
-		if err := writeAnalyses(f.IO.Out, p.format, runs, p.ropts); err != nil {
+		if err := writeAnalyses(opts.IO.Out, p.format, runs, p.ropts); err != nil {
 			return fmt.Errorf("writing the output: %w", err)
 		}
 	}

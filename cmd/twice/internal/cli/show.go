@@ -19,7 +19,8 @@ import (
 
 // ShowOptions are twice show's inputs.
 type ShowOptions struct {
-	F *Factory
+	runDeps
+	viewDeps
 	// Target is a file, "-", "demo:NAME" or a run id.
 	Target string
 	// Targets are every argument: more than one (or a folder) shows the
@@ -46,7 +47,7 @@ type ShowOptions struct {
 // NewCmdShow builds twice show. runF, when set, receives the parsed options
 // instead of running (tests).
 func NewCmdShow(f *Factory, runF func(*ShowOptions) error) *cobra.Command {
-	opts := &ShowOptions{F: f}
+	opts := &ShowOptions{runDeps: f.runDeps(), viewDeps: f.viewDeps()}
 	cmd := &cobra.Command{
 		Use:   "show FILE|-|demo:NAME|RUN_ID | FILE|DIR...",
 		Short: "Show one run: its invocations, findings and events (several: the run list over them)",
@@ -98,7 +99,6 @@ where e opens a line in $VISUAL or $EDITOR; the text says what the code changes.
 }
 
 func runShow(ctx context.Context, opts *ShowOptions) error {
-	f := opts.F
 	var format outputFormat
 	if opts.Output != "" {
 		var err error
@@ -116,23 +116,23 @@ func runShow(ctx context.Context, opts *ShowOptions) error {
 		}
 		format = outputText
 	}
-	cfg, err := f.Config()
+	cfg, err := opts.Config()
 	if err != nil {
 		return err
 	}
 	if opts.OverdueAfter < 0 {
 		return usagef("--overdue-after %s is negative: give how long a pending attempt may wait, e.g. 15m or 2h", opts.OverdueAfter)
 	}
-	det, err := f.detectOptions()
+	det, err := opts.Detect()
 	if err != nil {
 		return err
 	}
 	det.OverdueAfter = opts.OverdueAfter
-	ropts, err := f.reportOptions()
+	ropts, err := opts.Report()
 	if err != nil {
 		return err
 	}
-	code, err := f.joinSource(ctx, opts.Source)
+	code, err := joinSource(ctx, sourcePaths(opts.Source, cfg.Source), opts.IO.ErrOut)
 	if err != nil {
 		return err
 	}
@@ -156,17 +156,16 @@ type showPlan struct {
 
 // showOne shows the one run opts.Target names.
 func showOne(ctx context.Context, opts *ShowOptions, p showPlan) error {
-	f := opts.F
 	format, cfg, det, ropts, code := p.format, p.cfg, p.det, p.ropts, p.code
 	t, err := resolveTarget(opts.Target, first(opts.App, cfg.App), first(opts.Project, cfg.Project))
 	if err != nil {
 		return err
 	}
-	t = withIdentity(t, opts.Run, opts.App, opts.Project, func(s string) { fmt.Fprintln(f.IO.ErrOut, s) })
+	t = withIdentity(t, opts.Run, opts.App, opts.Project, func(s string) { fmt.Fprintln(opts.IO.ErrOut, s) })
 	var lc LiveClient
 	watch := &retryWatch{}
 	if t.kind == targetLive {
-		if lc, err = f.liveWatched(nil, watch.observe); err != nil {
+		if lc, err = opts.Live(nil, watch.observe); err != nil {
 			return err
 		}
 		defer lc.Close()
@@ -178,77 +177,82 @@ func showOne(ctx context.Context, opts *ShowOptions, p showPlan) error {
 	}
 
 	// A history on standard input is read first (below).
-	if format == "" && f.interactive() && t.kind != targetStdin {
-		req := f.tuiRequest(det, cfg.Console, ropts.TimeFormat)
+	if format == "" && opts.Interactive() && t.kind != targetStdin {
+		req := opts.NewRequest(det, cfg.Console, ropts.TimeFormat)
 		req.Code, req.CodeFiles = code, sourceFiles(opts.Source, cfg.Source)
 		if t.kind == targetLive {
 			req.Source, req.Ref = interactiveSource(lc), &t.ref
 			// Back from the run (esc), the list shows the runs of its
 			// project and app.
 			req.Query = catalyst.RunQuery{Project: t.ref.Project, AppID: t.ref.AppID}
-			req.SourceName, req.SourceNote = f.catalystName(), watch.note
+			req.SourceName, req.SourceNote = opts.CatalystName(), watch.note
 		} else {
-			fopts, err := f.openOptions()
+			fopts, err := opts.Histories.openOptions()
 			if err != nil {
 				return err
 			}
-			req.Source = checkedFileSource{Source: fixtures.NewSource(fopts, t.arg), f: f, t: t}
+			req.Source = checkedFileSource{Source: fixtures.NewSource(fopts, t.arg), r: opts.Histories, t: t}
 			req.Ref = &catalyst.RunRef{Location: t.arg}
 			req.SourceName = t.arg
 		}
-		err := f.RunTUI(ctx, req)
+		err := opts.RunTUI(ctx, req)
 		if !errors.Is(err, errNoTUI) {
 			return err
 		}
 		// Without the interactive view, print the text.
 	}
 
-	h, err := f.loadHistory(ctx, t, lc)
+	h, err := opts.Histories.load(ctx, t, lc)
 	if err != nil {
 		return err
 	}
 	// A history piped in on a terminal opens the view too, reading keys
 	// from the terminal itself (dapr workflow history ID -o json | twice show -).
-	if format == "" && t.kind == targetStdin && f.stdoutTTY() && f.IO.OpenTTY != nil {
-		if tty, err := f.IO.OpenTTY(); err == nil {
-			req := f.tuiRequest(det, cfg.Console, ropts.TimeFormat)
+	if format == "" && t.kind == targetStdin && opts.IO.stdoutTTY() && opts.IO.OpenTTY != nil {
+		if tty, err := opts.IO.OpenTTY(); err == nil {
+			req := opts.NewRequest(det, cfg.Console, ropts.TimeFormat)
 			req.Code, req.CodeFiles = code, sourceFiles(opts.Source, cfg.Source)
 			req.History, req.In = h, tty
-			err = f.RunTUI(ctx, req)
+			err = opts.RunTUI(ctx, req)
 			tty.Close()
 			if !errors.Is(err, errNoTUI) {
 				return err
 			}
 		}
 	}
-	a := analyze(h, det, f.Env.now(), code)
+	a := analyze(h, det, opts.Now(), code)
 	names := newActivityNames()
 	names.add(a)
-	f.warnUnmatched(names)
+	names.warnUnmatched(opts.IO.ErrOut, opts.Classified())
 	if opts.Timeline {
-		return report.WriteTimeline(f.IO.Out, a, ropts, f.IO.width(timelineWidth))
+		return report.WriteTimeline(opts.IO.Out, a, ropts, opts.IO.width(timelineWidth))
 	}
 	if format == "" {
 		format = outputText
 	}
 	ropts.Events = true
-	return writeAnalyses(f.IO.Out, format, []report.Analysis{a}, ropts)
+	return writeAnalyses(opts.IO.Out, format, []report.Analysis{a}, ropts)
 }
 
 // sourceFiles is where the view reads the files of the source joined to
 // the run (--source, else the config's source:): the bundled demo
 // services, embedded in twice, or the disk (nil).
 func sourceFiles(flags, config []string) fs.FS {
-	paths := flags
-	if len(paths) == 0 {
-		paths = config
-	}
-	for _, p := range paths {
+	for _, p := range sourcePaths(flags, config) {
 		if isDemoSource(p) {
 			return fixtures.DemoServices()
 		}
 	}
 	return nil
+}
+
+// sourcePaths are the source paths joined to the runs: --source, else the
+// config's source:.
+func sourcePaths(flags, config []string) []string {
+	if len(flags) > 0 {
+		return flags
+	}
+	return config
 }
 
 // timelineWidth is how wide --timeline draws when standard output is not a

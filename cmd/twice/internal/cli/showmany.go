@@ -24,7 +24,6 @@ func isFolder(arg string) bool {
 // piped, the scan summary (JSON: every run, as scan writes them). A folder
 // holding one history shows that run.
 func runShowMany(ctx context.Context, opts *ShowOptions, p showPlan) error {
-	f := opts.F
 	for _, a := range opts.Targets {
 		if err := checkManyArg(a); err != nil {
 			return err
@@ -45,16 +44,16 @@ func runShowMany(ctx context.Context, opts *ShowOptions, p showPlan) error {
 		opts.Target, opts.Targets = entries[0], entries
 		return showOne(ctx, opts, p)
 	}
-	if p.format == "" && f.interactive() {
-		fopts, err := f.openOptions()
+	if p.format == "" && opts.Interactive() {
+		fopts, err := opts.Histories.openOptions()
 		if err != nil {
 			return err
 		}
-		req := f.tuiRequest(p.det, p.cfg.Console, p.ropts.TimeFormat)
+		req := opts.NewRequest(p.det, p.cfg.Console, p.ropts.TimeFormat)
 		req.Code, req.CodeFiles = p.code, sourceFiles(opts.Source, p.cfg.Source)
-		req.Source = checkedFileSource{Source: fixtures.NewSource(fopts, opts.Targets...), f: f}
+		req.Source = checkedFileSource{Source: fixtures.NewSource(fopts, opts.Targets...), r: opts.Histories}
 		req.SourceName = manyName(opts.Targets, len(entries))
-		err = f.RunTUI(ctx, req)
+		err = opts.RunTUI(ctx, req)
 		if !errors.Is(err, errNoTUI) {
 			return err
 		}
@@ -63,7 +62,7 @@ func runShowMany(ctx context.Context, opts *ShowOptions, p showPlan) error {
 	if format == "" {
 		format = outputText
 	}
-	so := &ScanOptions{F: f, Targets: entries, App: opts.App, Project: opts.Project, Output: string(format),
+	so := &ScanOptions{runDeps: opts.runDeps, Targets: entries, App: opts.App, Project: opts.Project, Output: string(format),
 		FailOn: "medium", OverdueAfter: opts.OverdueAfter, summaryOnly: true}
 	sp, err := so.plan()
 	if err != nil {

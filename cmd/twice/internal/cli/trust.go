@@ -17,7 +17,9 @@ import (
 
 // TrustOptions are the inputs of twice trust and twice untrust.
 type TrustOptions struct {
-	F *Factory
+	IO *IOStreams
+	// Env says where the config folders are, and the clock.
+	Env Env
 	// Path is the folder config to trust, or its folder ("": twice.yaml in
 	// the current folder).
 	Path string
@@ -27,7 +29,7 @@ type TrustOptions struct {
 
 // NewCmdTrust builds twice trust.
 func NewCmdTrust(f *Factory, runF func(*TrustOptions) error) *cobra.Command {
-	opts := &TrustOptions{F: f}
+	opts := &TrustOptions{IO: f.IO, Env: f.Env}
 	return &cobra.Command{
 		Use:   "trust [PATH]",
 		Short: "Let this folder's twice.yaml choose the endpoint, organization, token and console",
@@ -55,7 +57,7 @@ PATH is the file or its folder (default: twice.yaml here). twice untrust removes
 
 // NewCmdUntrust builds twice untrust.
 func NewCmdUntrust(f *Factory, runF func(*TrustOptions) error) *cobra.Command {
-	opts := &TrustOptions{F: f, Revoke: true}
+	opts := &TrustOptions{IO: f.IO, Env: f.Env, Revoke: true}
 	return &cobra.Command{
 		Use:   "untrust [PATH]",
 		Short: "Stop trusting a folder's twice.yaml (see twice trust)",
@@ -87,25 +89,25 @@ func trustTarget(env Env, path string) (string, error) {
 }
 
 func runTrust(opts *TrustOptions) error {
-	f := opts.F
-	path, err := trustTarget(f.Env, opts.Path)
+	env, out := opts.Env, opts.IO.Out
+	path, err := trustTarget(env, opts.Path)
 	if err != nil {
 		return err
 	}
-	store := trustStore(f.Env)
+	store := trustStore(env)
 	if opts.Revoke {
 		had, err := store.Revoke(path)
 		if err != nil {
 			return err
 		}
 		if !had {
-			fmt.Fprintf(f.IO.Out, "%s was not trusted; nothing changed.\n", safetext.Line(path))
+			fmt.Fprintf(out, "%s was not trusted; nothing changed.\n", safetext.Line(path))
 			return nil
 		}
-		fmt.Fprintf(f.IO.Out, "No longer trusted: %s (twice ignores its %s again).\n", safetext.Line(path), strings.Join(trustedKeys, ", "))
+		fmt.Fprintf(out, "No longer trusted: %s (twice ignores its %s again).\n", safetext.Line(path), strings.Join(trustedKeys, ", "))
 		return nil
 	}
-	if dir := userConfigDir(f.Env); dir != "" && sameFile(path, filepath.Join(dir, ConfigFileName)) {
+	if dir := userConfigDir(env); dir != "" && sameFile(path, filepath.Join(dir, ConfigFileName)) {
 		return fmt.Errorf("%s is your own config: twice reads all of it already, nothing to trust", path)
 	}
 	data, err := readConfigFile(path)
@@ -119,11 +121,11 @@ func runTrust(opts *TrustOptions) error {
 	if err != nil {
 		return fmt.Errorf("config %s: %w; fix it before trusting it", path, err)
 	}
-	if err := store.Trust(path, data, f.Env.now()); err != nil {
+	if err := store.Trust(path, data, env.now()); err != nil {
 		return err
 	}
 	sum := trust.Sum(data)
-	fmt.Fprintf(f.IO.Out, "Trusted %s (sha256 %s…).\n", safetext.Line(path), sum[:12])
+	fmt.Fprintf(out, "Trusted %s (sha256 %s…).\n", safetext.Line(path), sum[:12])
 	var uses []string
 	for _, k := range keys {
 		if slices.Contains(trustedKeys, k) {
@@ -131,9 +133,9 @@ func runTrust(opts *TrustOptions) error {
 		}
 	}
 	if len(uses) > 0 {
-		fmt.Fprintf(f.IO.Out, "twice now uses its %s.\n", strings.Join(uses, "; "))
+		fmt.Fprintf(out, "twice now uses its %s.\n", strings.Join(uses, "; "))
 	}
-	fmt.Fprintf(f.IO.Out, "An edit of the file revokes this; twice untrust removes it. Records: %s\n", safetext.Line(store.Path))
+	fmt.Fprintf(out, "An edit of the file revokes this; twice untrust removes it. Records: %s\n", safetext.Line(store.Path))
 	return nil
 }
 
