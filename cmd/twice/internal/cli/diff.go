@@ -15,7 +15,7 @@ import (
 
 // DiffOptions are twice diff's inputs.
 type DiffOptions struct {
-	F *Factory
+	runDeps
 	// A and B are the runs compared: anything show takes (a file, "-",
 	// demo:NAME, a run id). With RerunSource, B is the rerun and A is
 	// found from it.
@@ -37,7 +37,7 @@ type DiffOptions struct {
 // NewCmdDiff builds twice diff. runF, when set, receives the parsed options
 // instead of running (tests).
 func NewCmdDiff(f *Factory, runF func(*DiffOptions) error) *cobra.Command {
-	opts := &DiffOptions{F: f}
+	opts := &DiffOptions{runDeps: f.runDeps()}
 	cmd := &cobra.Command{
 		Use:   "diff A B | RERUN --rerun-source",
 		Short: "Compare two runs: what differs, worst first",
@@ -97,7 +97,6 @@ does not (a CI gate for a staging rerun); --fail-on alone implies --exit-status.
 }
 
 func runDiff(ctx context.Context, opts *DiffOptions) error {
-	f := opts.F
 	out, err := parseOutput(opts.Output, outputText, outputMarkdown, outputJSON)
 	if err != nil {
 		return err
@@ -109,26 +108,26 @@ func runDiff(ctx context.Context, opts *DiffOptions) error {
 	if opts.A == "-" && opts.B == "-" {
 		return usagef("only one of A and B can be read from standard input (-)")
 	}
-	cfg, err := f.Config()
+	cfg, err := opts.Config()
 	if err != nil {
 		return err
 	}
-	det, err := f.detectOptions()
+	det, err := opts.Detect()
 	if err != nil {
 		return err
 	}
-	ropts, err := f.reportOptions()
+	ropts, err := opts.Report()
 	if err != nil {
 		return err
 	}
 	app, project := first(opts.App, cfg.App), first(opts.Project, cfg.Project)
-	note := func(s string) { fmt.Fprintln(f.IO.ErrOut, s) }
+	note := func(s string) { fmt.Fprintln(opts.IO.ErrOut, s) }
 	var lc LiveClient
 	client := func() (LiveClient, error) {
 		if lc != nil {
 			return lc, nil
 		}
-		c, err := f.live(nil)
+		c, err := opts.Live(nil, nil)
 		if err != nil {
 			return nil, err
 		}
@@ -156,7 +155,7 @@ func runDiff(ctx context.Context, opts *DiffOptions) error {
 				return nil, err
 			}
 		}
-		return f.loadHistory(ctx, t, c)
+		return opts.Histories.load(ctx, t, c)
 	}
 	hb, err := load(opts.B)
 	if err != nil {
@@ -186,25 +185,25 @@ func runDiff(ctx context.Context, opts *DiffOptions) error {
 		if err != nil {
 			return err
 		}
-		if ha, err = f.loadHistory(ctx, t, c); err != nil {
+		if ha, err = opts.Histories.load(ctx, t, c); err != nil {
 			return err
 		}
 		nameA = src + " (the run " + opts.B + " was rerun from)"
 	} else if ha, err = load(opts.A); err != nil {
 		return err
 	}
-	now := f.Env.now()
+	now := opts.Now()
 	a, b := analyze(ha, det, now, nil), analyze(hb, det, now, nil)
 	d := report.Diff{A: a, B: b, NameA: nameA, NameB: opts.B,
 		Diff: rundiff.Compare(rundiff.Run{History: a.History, Report: a.Report}, rundiff.Run{History: b.History, Report: b.Report},
 			diffOptions())}
 	switch out {
 	case outputJSON:
-		err = report.WriteDiffJSON(f.IO.Out, d, ropts)
+		err = report.WriteDiffJSON(opts.IO.Out, d, ropts)
 	case outputMarkdown:
-		err = report.WriteDiffMarkdown(f.IO.Out, d, ropts)
+		err = report.WriteDiffMarkdown(opts.IO.Out, d, ropts)
 	default:
-		err = report.WriteDiffText(f.IO.Out, d, ropts)
+		err = report.WriteDiffText(opts.IO.Out, d, ropts)
 	}
 	if err != nil {
 		return err
@@ -217,8 +216,23 @@ func runDiff(ctx context.Context, opts *DiffOptions) error {
 	return nil
 }
 
-// diffOptions are how twice compares two runs: why a run ended in the
-// words of the view and the report (format.RunWhy).
+// diffOptions are how twice compares two runs: same-name calls aligned by
+// the input value that tells them apart (detect.InvocationKeys, the KEY
+// the view shows), and why a run ended in the words of the view and the
+// report (format.RunWhy).
 func diffOptions() rundiff.Options {
-	return rundiff.Options{Why: format.RunWhy}
+	return rundiff.Options{Keys: inputKeys, Why: format.RunWhy}
+}
+
+// inputKeys are the "field=value" keys of a run's calls; "" where the
+// input cannot tell a call apart (the id then aligns it, or its order).
+func inputKeys(h *catalyst.History, r *detect.Report) []string {
+	keys := detect.InvocationKeys(h, r)
+	out := make([]string, len(r.Invocations))
+	for i, k := range keys {
+		if !k.ByID && k.Field != "" {
+			out[i] = k.String()
+		}
+	}
+	return out
 }

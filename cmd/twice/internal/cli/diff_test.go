@@ -2,13 +2,17 @@ package cli
 
 import (
 	"encoding/json"
+	"strconv"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/charmbracelet/x/exp/golden"
 
 	"github.com/twice-cli/twice/catalyst"
 	"github.com/twice-cli/twice/catalyst/safetext/hostiletest"
+	"github.com/twice-cli/twice/detect"
+	"github.com/twice-cli/twice/detect/rundiff"
 	"github.com/twice-cli/twice/fixtures"
 )
 
@@ -207,5 +211,40 @@ func TestDiffHostile(t *testing.T) {
 				}
 			}
 		}
+	}
+}
+
+// TestDiffAlignsFanOutByKey: a fan-out's calls of one name are aligned by
+// the input field that tells them apart (detect.InvocationKeys), whatever
+// their order and ids.
+func TestDiffAlignsFanOutByKey(t *testing.T) {
+	run := func(invoices ...string) rundiff.Run {
+		h := catalyst.NewHistory(catalyst.Run{ID: "r", Status: "COMPLETED"})
+		h.Format = catalyst.FormatProtoJSON
+		at := catalyst.StampOf(time.Date(2026, 11, 3, 9, 0, 0, 0, time.UTC))
+		h.Append(catalyst.Event{Type: catalyst.EventExecutionStarted, ID: -1, Timestamp: at})
+		for i, inv := range invoices {
+			x := "x-" + inv + "-" + strconv.Itoa(len(invoices))
+			h.Append(catalyst.Event{Type: catalyst.EventTaskScheduled, ID: int32(i), Name: "SendInvoiceEmail", ExecutionID: x,
+				Timestamp: at, Payload: catalyst.PresentPayload(`{"invoiceNumber":"` + inv + `","lang":"en"}`)})
+		}
+		for i, inv := range invoices {
+			x := "x-" + inv + "-" + strconv.Itoa(len(invoices))
+			h.Append(catalyst.Event{Type: catalyst.EventTaskCompleted, ID: -1, ScheduledID: int32(i), ExecutionID: x,
+				Timestamp: at + catalyst.Stamp(time.Second), Payload: catalyst.PresentPayload(`{"sent":"` + inv + `"}`)})
+		}
+		return rundiff.Run{History: h, Report: detect.Analyze(h, detect.Options{})}
+	}
+	d := rundiff.Compare(run("INV-1", "INV-2", "INV-3"), run("INV-3", "INV-1"), diffOptions())
+	var got []string
+	for _, p := range d.Pairs {
+		got = append(got, p.Aligned.String()+" "+p.Key)
+		if p.Changed() && p.Aligned != rundiff.OnlyInA {
+			t.Errorf("%s %s differs: %+v", p.Aligned, p.Key, p.Changes)
+		}
+	}
+	want := "only-in-a ,by-key invoiceNumber=INV-1,by-key invoiceNumber=INV-3"
+	if strings.Join(got, ",") != want {
+		t.Errorf("pairs %q, want %q", strings.Join(got, ","), want)
 	}
 }
