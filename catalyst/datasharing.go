@@ -34,6 +34,17 @@ const (
 	LevelFull     Level = "full"
 )
 
+// ParseLevel reads a data-sharing level a person gave (a flag, a config
+// value): its case and surrounding spaces do not matter, and a blank one is
+// LevelUnknown. ok is false for anything but metadata, full or blank.
+func ParseLevel(s string) (level Level, ok bool) {
+	switch l := Level(strings.ToLower(strings.TrimSpace(s))); l {
+	case LevelUnknown, LevelMetadata, LevelFull:
+		return l, true
+	}
+	return LevelUnknown, false
+}
+
 // DataSharing is what is known about the data-sharing level that applied to
 // a history.
 type DataSharing struct {

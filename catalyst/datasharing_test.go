@@ -93,3 +93,23 @@ func TestSettleDataSharing(t *testing.T) {
 		}
 	}
 }
+
+func TestParseLevel(t *testing.T) {
+	for _, tc := range []struct {
+		in   string
+		want Level
+		ok   bool
+	}{
+		{"", LevelUnknown, true},
+		{"  ", LevelUnknown, true},
+		{"metadata", LevelMetadata, true},
+		{" Full\t", LevelFull, true},
+		{"METADATA", LevelMetadata, true},
+		{"everything", LevelUnknown, false},
+		{"full-ish", LevelUnknown, false},
+	} {
+		if got, ok := ParseLevel(tc.in); got != tc.want || ok != tc.ok {
+			t.Errorf("ParseLevel(%q) = %q, %v; want %q, %v", tc.in, got, ok, tc.want, tc.ok)
+		}
+	}
+}

@@ -28,6 +28,14 @@ type op struct {
 	cond *Expr
 	// text is what the op is, for messages.
 	text string
+	// within marks a check whose if does not leave early: what it guards
+	// is its body (if absent { create }), not what follows it.
+	within bool
+	// fresh marks a state save whose value is made in the body (a new
+	// id): two attempts that both found nothing save different values.
+	fresh bool
+	// from is the seq of the state read an increment was counted from.
+	from int
 }
 
 type opKind int8
@@ -176,9 +184,13 @@ func (w *walker) stmt(s *Stmt, f *frame) {
 		if returns4xx(s) {
 			w.handled4xx = true
 		}
-		if leavesEarly(s.Body) {
+		switch {
+		case leavesEarly(s.Body):
 			w.add(op{kind: opCheck, cond: s.X, end: w.seq, loc: w.loc(f, s.Pos), via: f.via, vars: condReads})
 			w.ops[len(w.ops)-1].seq = start + 1
+		case testsAbsence(s.X) && w.seq > start:
+			w.add(op{kind: opCheck, cond: s.X, end: w.seq, loc: w.loc(f, s.Pos), via: f.via, vars: condReads, within: true})
+			w.ops[len(w.ops)-1].seq = start
 		}
 		w.stmts(s.Else, f)
 	case StmtLoop:
@@ -315,6 +327,15 @@ func (w *walker) assign(s *Stmt, f *frame, before int) {
 					}
 				}
 			}
+			if !aug && r != nil {
+				// item.Qty = qty where qty was counted from a state read:
+				// the object now holds a count.
+				if rd := w.countedFrom(r, f); rd != nil {
+					if root := rootIdent(l); root != "" {
+						f.counted[root] = rd
+					}
+				}
+			}
 			if (aug && (s.Op == "+=" || s.Op == "-=")) || (!aug && r != nil && r.Kind == ExprBinary && (r.Op == "+" || r.Op == "-") && r.Arg(0) != nil && r.Arg(0).Text == l.Text) {
 				if !isLocalObject(l, f) {
 					w.add(op{kind: opAugAttr, loc: w.loc(f, s.Pos), via: f.via, text: l.Text + " " + s.Op + " …"})
@@ -393,7 +414,7 @@ func (w *walker) expr(e *Expr, f *frame) {
 // call handles one call: a helper to follow, a retry library, an effect,
 // key positions, code twice cannot see.
 func (w *walker) call(call *Expr, f *frame) {
-	eff := classify(call, f.file.Lang, func(n string) *Expr { return w.value(f, n) })
+	eff := classify(call, f.file, func(n string) *Expr { return w.heldValue(f, n) }, func(n string) bool { return isParam(f.fn, n) })
 	w.row(eff.row)
 	w.keyPositions(call, eff, f)
 	if w.row(is(qStatusRaise, call, f.file.Lang)) != nil && !w.handled4xx && w.statusRaise == nil {
@@ -406,7 +427,8 @@ func (w *walker) call(call *Expr, f *frame) {
 	if what := w.pollyRetry(call, f); what != "" {
 		w.hazard(f, RuleRetryInBody, call.Pos, what)
 	}
-	if helper := w.helper(call, f); helper != nil {
+	w.decodeInto(call)
+	if helper := w.helper(call, f); helper != nil && (eff.row == nil || !libraryCode(helper)) {
 		if f.depth < maxDepth {
 			w.follow(helper, call, f)
 		} else {
@@ -426,13 +448,14 @@ func (w *walker) call(call *Expr, f *frame) {
 		w.idemKV = true
 	}
 	var key string
+	from := 0
 	switch eff.kind {
 	case effRead:
 		key = stateKey(eff)
 	case effIdempotent:
 		if k := stateKey(eff); k != "" {
-			if rd, what := w.countedValue(eff.row.value.of(call), f); rd != nil && rd.key == k {
-				eff.kind = effIncrement
+			if rd, what := w.countedValue(eff.row.value.of(call), f); rd != nil && sameStore(rd.key, k) {
+				eff.kind, from = effIncrement, rd.seq
 				eff.what = fmt.Sprintf("%s of %s (read from the same key at line %d, then added to or subtracted from)", call.Method(), Clip(what), rd.loc.Line)
 			}
 		}
@@ -444,7 +467,13 @@ func (w *walker) call(call *Expr, f *frame) {
 				Clip(eff.what), r.Call, r.File.Path, r.Pos.Line))
 		}
 	}
-	w.add(op{kind: opEffect, eff: eff, loc: w.loc(f, call.Pos), via: f.via, key: key})
+	fresh := false
+	if eff.kind == effIdempotent && eff.row != nil && eff.row.value.set {
+		if src := w.taintOf(eff.row.value.of(call), f); src != nil && src.kind == srcGenerated {
+			fresh = true
+		}
+	}
+	w.add(op{kind: opEffect, eff: eff, loc: w.loc(f, call.Pos), via: f.via, key: key, fresh: fresh, from: from})
 	if eff.kind == effOpaqueWrite {
 		w.noteOpaque(f, call, "")
 	}
@@ -460,6 +489,33 @@ func (w *walker) value(f *frame, name string) *Expr {
 		return v
 	}
 	return w.ix.pkgOf(f.file).global(name)
+}
+
+// heldValue is value, and for a variable made by calling a helper of the
+// tree (options = BuildOptions(input)) the literal or object the helper
+// returns, so that a row can see the options a call is given.
+func (w *walker) heldValue(f *frame, name string) *Expr {
+	v := w.value(f, name)
+	if v == nil || v.Kind != ExprCall || v.Op == "new" {
+		return v
+	}
+	fn := w.helper(v, f)
+	if fn == nil {
+		return v
+	}
+	var ret *Expr
+	Walk(fn.Body, func(s *Stmt) bool {
+		if s.Kind == StmtReturn && len(s.Rhs) == 1 && ret == nil {
+			if r := s.Rhs[0]; r.Kind == ExprComposite || r.Kind == ExprCall && r.Op == "new" {
+				ret = r
+			}
+		}
+		return ret == nil
+	})
+	if ret != nil {
+		return ret
+	}
+	return v
 }
 
 // row notes that a table row answered a question about the body (the
@@ -593,6 +649,16 @@ func (w *walker) typeOf(e *Expr, f *frame, depth int) string {
 		}
 	}
 	return ""
+}
+
+// isParam reports whether a name is one of a function's parameters.
+func isParam(fn *Func, name string) bool {
+	for _, p := range fn.Params {
+		if p == name {
+			return true
+		}
+	}
+	return false
 }
 
 func isRecv(fn *Func, name string) bool {
@@ -739,6 +805,8 @@ func (w *walker) keyPositions(call *Expr, eff effect, f *frame) {
 		w.keyPosition(f, expand(r.keyName, c, r), r.key.of(call), call.Pos)
 	} else if r := eff.row; r != nil && eff.kind != effRead && r.key.set && r.key.pos >= 0 {
 		w.keyPosition(f, "key", r.key.of(call), call.Pos)
+	} else if v := rowKeyValue(eff.row, call, func(n string) *Expr { return w.value(f, n) }); v != nil {
+		w.keyPosition(f, eff.row.key.kw, v, valuePos(v, call.Pos))
 	}
 	// Keywords and literal entries anywhere in the arguments.
 	for _, k := range call.Keys {

@@ -595,6 +595,61 @@ func TestLiveConfigPrecedence(t *testing.T) {
 	}
 }
 
+// TestLevelFlagElseConfig: the data-sharing level is read as one rule
+// wherever it is used (the live client, a file): the flag, else the
+// config, each with its case and surrounding spaces dropped
+// (catalyst.ParseLevel); a blank flag leaves the config's.
+func TestLevelFlagElseConfig(t *testing.T) {
+	for _, tc := range []struct {
+		name, config, flag string
+		want               catalyst.Level
+	}{
+		{"flag with spaces", "", " Full ", catalyst.LevelFull},
+		{"config with spaces", "data_sharing_level: ' Metadata '\n", "", catalyst.LevelMetadata},
+		{"flag wins", "data_sharing_level: metadata\n", "full ", catalyst.LevelFull},
+		{"blank flag leaves the config", "data_sharing_level: full\n", "  ", catalyst.LevelFull},
+		{"neither", "", "", catalyst.LevelUnknown},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			h := newHarness(t)
+			args := []string{"--config", writeFile(t, "twice.yaml", tc.config+"project: p\n")}
+			if tc.flag != "" {
+				args = append(args, "--data-sharing-level", tc.flag)
+			}
+			if r := h.run(append(args, "show", "run-1", "--app", "a")...); h.liveConfig.Level != tc.want {
+				t.Errorf("live client's level %q, want %q (exit %d: %s)", h.liveConfig.Level, tc.want, r.code, r.errOut)
+			}
+			f, _, _ := h.factory()
+			f.Globals.ConfigPath, f.Globals.DataSharingLevel = args[1], tc.flag
+			if got, _ := f.histories().openOptions(); got.Level != tc.want {
+				t.Errorf("a file's level %q, want %q", got.Level, tc.want)
+			}
+		})
+	}
+}
+
+// TestFirstTrims: every "flag else config" drops a value's surrounding
+// spaces, and a blank flag leaves the config's value.
+func TestFirstTrims(t *testing.T) {
+	for _, tc := range []struct {
+		in   []string
+		want string
+	}{
+		{[]string{" flag ", "config"}, "flag"},
+		{[]string{"  ", " config\t"}, "config"},
+		{[]string{"", ""}, ""},
+	} {
+		if got := first(tc.in...); got != tc.want {
+			t.Errorf("first(%q) = %q, want %q", tc.in, got, tc.want)
+		}
+	}
+	h := newHarness(t)
+	h.run("--org", " flag-org ", "--endpoint", "https://flag.example/mcp ", "show", "run-1", "--app", "a")
+	if h.liveConfig.Org != "flag-org" || h.liveConfig.Endpoint != "https://flag.example/mcp" {
+		t.Errorf("live config %+v: the flags' spaces kept", h.liveConfig)
+	}
+}
+
 func TestDataSharingLevelFlagIsChecked(t *testing.T) {
 	h := newHarness(t)
 	r := h.run("--data-sharing-level", "everything", "demo", "list")

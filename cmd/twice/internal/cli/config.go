@@ -392,12 +392,11 @@ func parseConfig(data []byte) (*Config, []string, error) {
 
 // validate checks values a YAML type cannot.
 func (c *Config) validate() error {
-	switch strings.ToLower(c.DataSharingLevel) {
-	case "", string(catalyst.LevelMetadata), string(catalyst.LevelFull):
-		c.DataSharingLevel = strings.ToLower(c.DataSharingLevel)
-	default:
+	level, ok := catalyst.ParseLevel(c.DataSharingLevel)
+	if !ok {
 		return fmt.Errorf("data_sharing_level %q is not a Catalyst level: use metadata or full, or leave it out to let twice infer it", c.DataSharingLevel)
 	}
+	c.DataSharingLevel = string(level)
 	if c.Console != "" {
 		u, err := url.Parse(c.Console)
 		if err != nil || (u.Scheme != "https" && u.Scheme != "http") || u.Host == "" || u.User != nil || u.RawQuery != "" || u.Fragment != "" {

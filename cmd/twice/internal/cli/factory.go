@@ -202,10 +202,11 @@ func (f *Factory) detectOptions() (detect.Options, error) {
 	return detect.Options{Overrides: ov, LargePayloadBytes: cfg.LargePayloadBytes}, nil
 }
 
-// first returns the first non-empty value.
+// first is "flag else config" (else the environment, else a default):
+// the first value that is not blank, without its surrounding spaces.
 func first(values ...string) string {
 	for _, v := range values {
-		if strings.TrimSpace(v) != "" {
+		if v = strings.TrimSpace(v); v != "" {
 			return v
 		}
 	}
@@ -219,6 +220,10 @@ func first(values ...string) string {
 // own tuned transport (Env.Transport replaces it only in tests).
 func (f *Factory) liveConfig(onRateLimit func(), watch func(status int)) (live.Config, error) {
 	cfg, err := f.Config()
+	if err != nil {
+		return live.Config{}, err
+	}
+	level, _, err := f.userLevel()
 	if err != nil {
 		return live.Config{}, err
 	}
@@ -244,7 +249,7 @@ func (f *Factory) liveConfig(onRateLimit func(), watch func(status int)) (live.C
 		Endpoint:       first(f.Globals.Endpoint, f.Env.getenv(live.EnvEndpoint), cfg.Endpoint),
 		Token:          tokens,
 		Org:            first(f.Globals.Org, cfg.Org),
-		Level:          catalyst.Level(first(strings.ToLower(f.Globals.DataSharingLevel), cfg.DataSharingLevel)),
+		Level:          level,
 		Version:        f.Env.Version,
 		RequestTimeout: cfg.RequestTimeout.Duration,
 		MaxBodyBytes:   cfg.MaxBodyBytes,

@@ -237,17 +237,33 @@ func emptyHistoryError(t target, h *catalyst.History) error {
 		"(dapr workflow history ID -o json, Dapr's GetInstanceHistory {\"events\":[…]}, Catalyst's events, or a twice saved history)", what, as)
 }
 
-// userLevel returns the data-sharing level the user gave (the flag, else
-// the config's data_sharing_level), and whether it came from the flag.
+// userLevel returns the data-sharing level the user gave, the one rule
+// every reader of it follows: the flag, else the config's
+// data_sharing_level (both read by catalyst.ParseLevel, which the config
+// checked already), and whether it came from the flag.
 func (f *Factory) userLevel() (catalyst.Level, bool, error) {
-	if v := strings.ToLower(strings.TrimSpace(f.Globals.DataSharingLevel)); v != "" {
-		return catalyst.Level(v), true, nil
+	level, err := levelFlag(f.Globals.DataSharingLevel)
+	if err != nil {
+		return catalyst.LevelUnknown, false, err
+	}
+	if level != catalyst.LevelUnknown {
+		return level, true, nil
 	}
 	cfg, err := f.Config()
 	if err != nil {
 		return catalyst.LevelUnknown, false, err
 	}
 	return catalyst.Level(cfg.DataSharingLevel), false, nil
+}
+
+// levelFlag reads --data-sharing-level (catalyst.ParseLevel); a value
+// that is not a level is a usage error.
+func levelFlag(v string) (catalyst.Level, error) {
+	level, ok := catalyst.ParseLevel(v)
+	if !ok {
+		return catalyst.LevelUnknown, usagef("--data-sharing-level %s is not a Catalyst level: use metadata or full, or leave it out to let twice infer it", quote(v))
+	}
+	return level, nil
 }
 
 // openOptions are the options every history file, demo and standard input

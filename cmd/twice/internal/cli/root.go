@@ -16,7 +16,6 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/twice-cli/twice/catalyst"
 	"github.com/twice-cli/twice/catalyst/safetext"
 	"github.com/twice-cli/twice/tui"
 )
@@ -111,11 +110,8 @@ twice.yaml; 0 means no limit); in the interactive view the limit applies to each
 		if _, err := f.timeFormat(); err != nil {
 			return err
 		}
-		switch strings.ToLower(f.Globals.DataSharingLevel) {
-		case "", string(catalyst.LevelMetadata), string(catalyst.LevelFull):
-			return nil
-		}
-		return usagef("--data-sharing-level %s is not a Catalyst level: use metadata or full, or leave it out to let twice infer it", quote(f.Globals.DataSharingLevel))
+		_, err := levelFlag(f.Globals.DataSharingLevel)
+		return err
 	}
 
 	pf := root.PersistentFlags()
