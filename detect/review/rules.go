@@ -333,26 +333,42 @@ func (w *walker) wholeBody(e *Expr, f *frame, depth int) string {
 // finish turns the body's ops into hazards and guards.
 func (w *walker) finish(rootFrame *frame) {
 	hasGuard := false
-	for _, o := range w.ops {
-		if o.kind == opEffect && o.eff.kind == effGuard {
-			hasGuard = true
-			w.act.Guards = append(w.act.Guards, Guard{Location: o.loc, Excerpt: excerptAt(w.ix, o.loc), What: o.eff.what})
+	for i := range w.ops {
+		o := &w.ops[i]
+		if o.kind != opEffect || o.eff.kind != effGuard {
+			continue
 		}
+		switch o.keyProv.kind {
+		case provUnstable:
+			// Its key is new on every attempt (reported): it refuses
+			// nothing a retry sends.
+			o.eff.kind = effIdempotent
+			continue
+		case provUnseen, provRead, provField:
+			o.eff.kind = effIdempotent
+			w.act.Keys = append(w.act.Keys, KeyNote{Location: o.loc, Excerpt: excerptAt(w.ix, o.loc), Unseen: true,
+				What: o.eff.what + ", keyed by " + Clip(o.keyProv.expr.Text) + ": a key whose source twice cannot see, so twice cannot say a repeat is refused"})
+			continue
+		}
+		hasGuard = true
+		w.act.Guards = append(w.act.Guards, Guard{Location: o.loc, Excerpt: excerptAt(w.ix, o.loc), What: o.eff.what})
 	}
-	if w.idemKV {
-		// A key header, keyword or field set from a stable value: the
-		// provider refuses the repeat.
+	if w.idemKV && !w.keyGenerated() {
+		// A key header, keyword or field set from the input: the provider
+		// refuses the repeat. A key twice cannot trace is no guard.
 		for _, o := range w.ops {
-			if o.kind == opEffect && (o.eff.kind == effPost || o.eff.kind == effPublish || o.eff.kind == effEmail) && !w.keyGenerated() {
-				at := o.loc
-				what := o.eff.what + " with an idempotency key"
-				if w.idemAt != nil {
-					at = w.idemAt.loc
-					what = o.eff.what + ", its " + strconv.Quote(w.idemAt.text) + " key from the input"
-				}
-				w.act.Guards = append(w.act.Guards, Guard{Location: at, Excerpt: excerptAt(w.ix, at), What: what})
-				break
+			if o.kind != opEffect || (o.eff.kind != effPost && o.eff.kind != effPublish && o.eff.kind != effEmail) {
+				continue
 			}
+			switch {
+			case w.idemAt != nil && !w.idemUnseen:
+				what := o.eff.what + ", its " + strconv.Quote(w.idemAt.text) + " key from the input"
+				w.act.Guards = append(w.act.Guards, Guard{Location: w.idemAt.loc, Excerpt: excerptAt(w.ix, w.idemAt.loc), What: what})
+			case len(w.act.Keys) == 0:
+				w.act.Keys = append(w.act.Keys, KeyNote{Location: o.loc, Excerpt: excerptAt(w.ix, o.loc), Unseen: true,
+					What: o.eff.what + " carries an idempotency key whose source twice cannot see, so twice cannot say a repeat is refused"})
+			}
+			break
 		}
 	}
 	persists := false
