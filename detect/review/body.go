@@ -28,6 +28,17 @@ type op struct {
 	cond *Expr
 	// text is what the op is, for messages.
 	text string
+	// keyProv is where a write's key comes from (provNone: no key
+	// position, or an unstable one, reported as a hazard).
+	keyProv prov
+	// within marks a check whose if does not leave early: what it guards
+	// is its body (if absent { create }), not what follows it.
+	within bool
+	// fresh marks a state save whose value is made in the body (a new
+	// id): two attempts that both found nothing save different values.
+	fresh bool
+	// from is the seq of the state read an increment was counted from.
+	from int
 }
 
 type opKind int8
@@ -54,6 +65,9 @@ type walker struct {
 	// idemAt is where the first idempotency key from a stable value is
 	// set (the line that makes the provider refuse a repeat).
 	idemAt *op
+	// idemUnseen is set when an idempotency key's source is one twice
+	// cannot see: no write it keys is claimed as a guard.
+	idemUnseen bool
 	// wfIDKeys are key positions holding the calling workflow's id
 	// (decided once the call sites are known).
 	wfIDKeys []Hazard
@@ -72,6 +86,10 @@ type walker struct {
 	typing int
 	// httpRetried is set once a retrying HttpClient is reported.
 	httpRetried bool
+	// helperTaint memoizes the unstable value each helper returns (nil:
+	// none); returnDepth bounds the helpers followed for it.
+	helperTaint map[*Func]*source
+	returnDepth int
 }
 
 // frame is one function being walked.
@@ -87,6 +105,9 @@ type frame struct {
 	// from by adding or subtracting (qty := item.Qty - n): written back
 	// to the same key, it is an increment.
 	counted map[string]*op
+	// prov pins a name's provenance: the activity's input parameters, a
+	// helper's parameters bound to the caller's arguments.
+	prov map[string]prov
 }
 
 func (w *walker) loc(f *frame, p Pos) Location {
@@ -133,8 +154,23 @@ func (w *walker) walkFunc(fn *Func, f *frame) {
 	defer delete(w.stack, fn)
 	if f.depth == 0 {
 		w.decorators(fn, f)
+		w.pinInput(fn, f)
 	}
 	w.stmts(fn.Body, f)
+}
+
+// pinInput marks the activity's parameters after its context as its
+// input: a key made from them is "from the input".
+func (w *walker) pinInput(fn *Func, f *frame) {
+	if f.prov == nil {
+		f.prov = map[string]prov{}
+	}
+	for _, p := range fn.Params {
+		if strings.HasPrefix(p, "recv:") || p == "self" || p == "cls" || p == f.ctx {
+			continue
+		}
+		f.prov[p] = prov{provInput, nil}
+	}
 }
 
 // decorators looks at a Python function's decorators for retry libraries.
@@ -176,9 +212,13 @@ func (w *walker) stmt(s *Stmt, f *frame) {
 		if returns4xx(s) {
 			w.handled4xx = true
 		}
-		if leavesEarly(s.Body) {
+		switch {
+		case leavesEarly(s.Body):
 			w.add(op{kind: opCheck, cond: s.X, end: w.seq, loc: w.loc(f, s.Pos), via: f.via, vars: condReads})
 			w.ops[len(w.ops)-1].seq = start + 1
+		case testsAbsence(s.X) && w.seq > start:
+			w.add(op{kind: opCheck, cond: s.X, end: w.seq, loc: w.loc(f, s.Pos), via: f.via, vars: condReads, within: true})
+			w.ops[len(w.ops)-1].seq = start
 		}
 		w.stmts(s.Else, f)
 	case StmtLoop:
@@ -297,6 +337,15 @@ func (w *walker) assign(s *Stmt, f *frame, before int) {
 				delete(f.taint, l.Name)
 			}
 			if r != nil {
+				if p, ok := f.prov[l.Name]; ok && l.Name != "" {
+					// A parameter given a new value: its value says where it
+					// comes from now (input = input.strip() stays the input's).
+					np := w.provenance(r, f, 0)
+					if np.kind == provField && p.kind == provInput {
+						np = p
+					}
+					f.prov[l.Name] = np
+				}
 				f.values[l.Name] = r
 			}
 			for _, idx := range reads {
@@ -311,6 +360,15 @@ func (w *walker) assign(s *Stmt, f *frame, before int) {
 				// item.Qty -= n on a state read: the object now holds a count.
 				if root := rootIdent(l); root != "" {
 					if rd := w.readOf(root); rd != nil {
+						f.counted[root] = rd
+					}
+				}
+			}
+			if !aug && r != nil {
+				// item.Qty = qty where qty was counted from a state read:
+				// the object now holds a count.
+				if rd := w.countedFrom(r, f); rd != nil {
+					if root := rootIdent(l); root != "" {
 						f.counted[root] = rd
 					}
 				}
@@ -393,9 +451,20 @@ func (w *walker) expr(e *Expr, f *frame) {
 // call handles one call: a helper to follow, a retry library, an effect,
 // key positions, code twice cannot see.
 func (w *walker) call(call *Expr, f *frame) {
-	eff := classify(call, f.file.Lang, func(n string) *Expr { return w.value(f, n) })
+	if recv := call.Receiver(); recv != nil && f.ctx != "" && recv.Kind == ExprIdent && recv.Name == f.ctx && (call.Name == "GetInput" || call.Name == "get_input") {
+		// ctx.GetInput(&input): the variable now holds the activity's input.
+		if a := call.Arg(0); a != nil {
+			for a.Kind == ExprUnary && a.X != nil {
+				a = a.X
+			}
+			if a.Kind == ExprIdent {
+				f.prov[a.Name] = prov{provInput, a}
+			}
+		}
+	}
+	eff := classify(call, f.file, func(n string) *Expr { return w.heldValue(f, n) }, func(n string) bool { return isParam(f.fn, n) })
 	w.row(eff.row)
-	w.keyPositions(call, eff, f)
+	rowKey := w.keyPositions(call, eff, f)
 	if w.row(is(qStatusRaise, call, f.file.Lang)) != nil && !w.handled4xx && w.statusRaise == nil {
 		l := w.loc(f, call.Pos)
 		w.statusRaise, w.statusCall = &l, call.Method()+"()"
@@ -406,7 +475,8 @@ func (w *walker) call(call *Expr, f *frame) {
 	if what := w.pollyRetry(call, f); what != "" {
 		w.hazard(f, RuleRetryInBody, call.Pos, what)
 	}
-	if helper := w.helper(call, f); helper != nil {
+	w.decodeInto(call)
+	if helper := w.helper(call, f); helper != nil && (eff.row == nil || !libraryCode(helper)) {
 		if f.depth < maxDepth {
 			w.follow(helper, call, f)
 		} else {
@@ -426,13 +496,14 @@ func (w *walker) call(call *Expr, f *frame) {
 		w.idemKV = true
 	}
 	var key string
+	from := 0
 	switch eff.kind {
 	case effRead:
 		key = stateKey(eff)
 	case effIdempotent:
 		if k := stateKey(eff); k != "" {
-			if rd, what := w.countedValue(eff.row.value.of(call), f); rd != nil && rd.key == k {
-				eff.kind = effIncrement
+			if rd, what := w.countedValue(eff.row.value.of(call), f); rd != nil && sameStore(rd.key, k) {
+				eff.kind, from = effIncrement, rd.seq
 				eff.what = fmt.Sprintf("%s of %s (read from the same key at line %d, then added to or subtracted from)", call.Method(), Clip(what), rd.loc.Line)
 			}
 		}
@@ -444,13 +515,49 @@ func (w *walker) call(call *Expr, f *frame) {
 				Clip(eff.what), r.Call, r.File.Path, r.Pos.Line))
 		}
 	}
-	w.add(op{kind: opEffect, eff: eff, loc: w.loc(f, call.Pos), via: f.via, key: key})
+	if eff.kind == effGuard {
+		if et := etagOf(call); et != nil && w.provenance(et, f, 0).kind == provRead && !w.checkedRead(rootIdent(et)) {
+			// The etag comes from a read in this body and nothing leaves
+			// when the read finds the work done: a retry reads the etag the
+			// first attempt left and its write succeeds too. It refuses a
+			// concurrent writer, not a repeat.
+			eff.kind = effIdempotent
+		}
+	}
+	fresh := false
+	if eff.kind == effIdempotent && eff.row != nil && eff.row.value.set {
+		if src := w.taintOf(eff.row.value.of(call), f); src != nil && src.kind == srcGenerated {
+			fresh = true
+		}
+	}
+	w.add(op{kind: opEffect, eff: eff, loc: w.loc(f, call.Pos), via: f.via, key: key, fresh: fresh, from: from, keyProv: rowKey})
 	if eff.kind == effOpaqueWrite {
 		w.noteOpaque(f, call, "")
 	}
 	if eff.sql != "" {
-		w.sqlKeys(call, eff, f)
+		if p := w.sqlKeys(call, eff, f); p.kind > w.ops[len(w.ops)-1].keyProv.kind {
+			w.ops[len(w.ops)-1].keyProv = p
+		}
 	}
+}
+
+// checkedRead reports whether the read whose result a variable holds is
+// tested by an if that leaves early (if (sent is not null) return).
+func (w *walker) checkedRead(name string) bool {
+	if name == "" {
+		return false
+	}
+	for _, r := range w.ops {
+		if r.kind != opEffect || r.eff.kind != effRead || !contains(r.vars, name) {
+			continue
+		}
+		for _, c := range w.ops {
+			if c.kind == opCheck && c.seq > r.seq && checks(c, r) {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // value returns the expression last assigned to a name in the frame, or
@@ -460,6 +567,33 @@ func (w *walker) value(f *frame, name string) *Expr {
 		return v
 	}
 	return w.ix.pkgOf(f.file).global(name)
+}
+
+// heldValue is value, and for a variable made by calling a helper of the
+// tree (options = BuildOptions(input)) the literal or object the helper
+// returns, so that a row can see the options a call is given.
+func (w *walker) heldValue(f *frame, name string) *Expr {
+	v := w.value(f, name)
+	if v == nil || v.Kind != ExprCall || v.Op == "new" {
+		return v
+	}
+	fn := w.helper(v, f)
+	if fn == nil {
+		return v
+	}
+	var ret *Expr
+	Walk(fn.Body, func(s *Stmt) bool {
+		if s.Kind == StmtReturn && len(s.Rhs) == 1 && ret == nil {
+			if r := s.Rhs[0]; r.Kind == ExprComposite || r.Kind == ExprCall && r.Op == "new" {
+				ret = r
+			}
+		}
+		return ret == nil
+	})
+	if ret != nil {
+		return ret
+	}
+	return v
 }
 
 // row notes that a table row answered a question about the body (the
@@ -595,6 +729,16 @@ func (w *walker) typeOf(e *Expr, f *frame, depth int) string {
 	return ""
 }
 
+// isParam reports whether a name is one of a function's parameters.
+func isParam(fn *Func, name string) bool {
+	for _, p := range fn.Params {
+		if p == name {
+			return true
+		}
+	}
+	return false
+}
+
 func isRecv(fn *Func, name string) bool {
 	for _, p := range fn.Params {
 		if p == "recv:"+name {
@@ -607,32 +751,8 @@ func isRecv(fn *Func, name string) bool {
 // follow walks a helper's body with its parameters bound to the call's
 // arguments' taint.
 func (w *walker) follow(fn *Func, call *Expr, f *frame) {
-	nf := &frame{fn: fn, file: fn.File, taint: map[string]*source{}, values: map[string]*Expr{}, counted: map[string]*op{}, ctx: "",
-		depth: f.depth + 1, via: append(append([]string(nil), f.via...), fmt.Sprintf("%s (called at %s:%d)", fn.Name, f.file.Path, call.Pos.Line))}
-	params := fn.Params
-	var plain []string
-	for _, p := range params {
-		if !strings.HasPrefix(p, "recv:") && p != "self" && p != "cls" {
-			plain = append(plain, p)
-		}
-	}
-	for i, a := range call.Args {
-		if i < len(plain) {
-			if src := w.taintOf(a, f); src != nil {
-				nf.taint[plain[i]] = src
-			}
-			nf.values[plain[i]] = a
-			if a.Kind == ExprIdent && a.Name == f.ctx {
-				nf.ctx = plain[i]
-			}
-		}
-	}
-	for _, k := range call.Keys {
-		if src := w.taintOf(k.Value, f); src != nil {
-			nf.taint[k.Key] = src
-		}
-		nf.values[k.Key] = k.Value
-	}
+	nf := w.helperFrame(fn, call, f)
+	nf.via = append(append([]string(nil), f.via...), fmt.Sprintf("%s (called at %s:%d)", fn.Name, f.file.Path, call.Pos.Line))
 	w.walkFunc(fn, nf)
 }
 
@@ -682,6 +802,14 @@ func (w *walker) taintOf(e *Expr, f *frame) *source {
 				found = &source{kind: srcGenerated, expr: x}
 				return false
 			}
+			if fn := w.helper(x, f); fn != nil {
+				if s := w.returnTaint(fn); s != nil && (found == nil || s.kind != srcWorkflowID) {
+					found = s
+					if s.kind != srcWorkflowID {
+						return false
+					}
+				}
+			}
 			if x.X != nil && x.X.Kind == ExprAttr && x.X.X != nil && x.X.X.Kind == ExprIdent && x.X.X.Name == f.ctx && f.ctx != "" {
 				if s := w.contextSource(x, f.file.Lang); s != nil {
 					found = s
@@ -706,6 +834,59 @@ func (w *walker) taintOf(e *Expr, f *frame) *source {
 	return found
 }
 
+// returnTaint is the unstable value a helper of the tree returns whatever
+// its arguments: a fresh UUID, time or random value it makes (shortID()
+// returning a cut uuid.NewString()), through two levels of helpers.
+func (w *walker) returnTaint(fn *Func) *source {
+	if s, ok := w.helperTaint[fn]; ok {
+		return s
+	}
+	if w.helperTaint == nil {
+		w.helperTaint = map[*Func]*source{}
+	}
+	w.helperTaint[fn] = nil // a recursive helper returns nothing new through itself
+	if w.returnDepth >= 2 {
+		delete(w.helperTaint, fn)
+		return nil
+	}
+	w.returnDepth++
+	defer func() { w.returnDepth-- }()
+	nf := &frame{fn: fn, file: fn.File, taint: map[string]*source{}, values: map[string]*Expr{}, counted: map[string]*op{}, prov: map[string]prov{}, depth: 1}
+	var found *source
+	Walk(fn.Body, func(s *Stmt) bool {
+		switch s.Kind {
+		case StmtAssign:
+			for i, l := range s.Lhs {
+				var r *Expr
+				if i < len(s.Rhs) {
+					r = s.Rhs[i]
+				} else if len(s.Rhs) == 1 {
+					r = s.Rhs[0]
+				}
+				if l.Kind == ExprIdent && r != nil {
+					if src := w.taintOf(r, nf); src != nil {
+						nf.taint[l.Name] = src
+					}
+					nf.values[l.Name] = r
+				}
+			}
+		case StmtReturn:
+			if len(s.Rhs) > 0 && found == nil {
+				if src := w.taintOf(s.Rhs[0], nf); src != nil && src.kind == srcGenerated {
+					c := *src
+					if c.helper == "" {
+						c.helper = fmt.Sprintf("%s (%s:%d)", fn.Name, fn.File.Path, s.Pos.Line)
+					}
+					found = &c
+				}
+			}
+		}
+		return found == nil
+	})
+	w.helperTaint[fn] = found
+	return found
+}
+
 // contextSource is the unstable id an activity context's attribute or
 // method gives (lib_dapr.go), or nil.
 func (w *walker) contextSource(x *Expr, lang Lang) *source {
@@ -720,7 +901,7 @@ func (w *walker) contextSource(x *Expr, lang Lang) *source {
 }
 
 // keyPositions checks every key position a call fills.
-func (w *walker) keyPositions(call *Expr, eff effect, f *frame) {
+func (w *walker) keyPositions(call *Expr, eff effect, f *frame) (rowKey prov) {
 	m := call.Method()
 	// A header or metadata entry set by name.
 	if a := call.Arg(0); a != nil && a.Kind == ExprString && isHeaderSetter(m) && isKeyName(a.Str) && len(call.Args) >= 2 {
@@ -738,7 +919,9 @@ func (w *walker) keyPositions(call *Expr, eff effect, f *frame) {
 		}
 		w.keyPosition(f, expand(r.keyName, c, r), r.key.of(call), call.Pos)
 	} else if r := eff.row; r != nil && eff.kind != effRead && r.key.set && r.key.pos >= 0 {
-		w.keyPosition(f, "key", r.key.of(call), call.Pos)
+		rowKey = w.keyPosition(f, "key", r.key.of(call), call.Pos)
+	} else if v := rowKeyValue(eff.row, call, func(n string) *Expr { return w.value(f, n) }); v != nil {
+		rowKey = w.keyPosition(f, eff.row.key.kw, v, valuePos(v, call.Pos))
 	}
 	// Keywords and literal entries anywhere in the arguments.
 	for _, k := range call.Keys {
@@ -792,24 +975,36 @@ func (w *walker) keyPositions(call *Expr, eff effect, f *frame) {
 			return true
 		})
 	}
+	return rowKey
 }
 
-// keyPosition checks one value placed in a key position.
-func (w *walker) keyPosition(f *frame, name string, v *Expr, at Pos) {
+// keyPosition checks one value placed in a key position, and says where
+// the value comes from (provNone: it is unstable, and reported).
+func (w *walker) keyPosition(f *frame, name string, v *Expr, at Pos) prov {
 	if v == nil {
-		return
+		return prov{}
 	}
 	src := w.taintOf(v, f)
 	if src == nil {
-		if isIdemName(name) && w.idemAt == nil {
-			w.idemAt = &op{loc: w.loc(f, at), text: name}
+		p := w.provenance(v, f, 0)
+		if p.kind == provField {
+			p.kind = provUnseen // configuration alone: twice cannot say it differs per operation
 		}
-		return
+		if isIdemName(name) {
+			w.idemKey(f, name, v, at, p)
+		}
+		return p
 	}
 	switch src.kind {
 	case srcGenerated:
-		w.hazard(f, RuleKeyGeneratedInBody, at, fmt.Sprintf("%s is %s, made inside the activity body: every retry sends a new one",
-			keyWord(name), Clip(src.expr.Text)))
+		what := Clip(src.expr.Text)
+		msg := fmt.Sprintf("%s is %s, made inside the activity body: every retry sends a new one", keyWord(name), what)
+		if src.helper != "" {
+			msg = fmt.Sprintf("%s is %s, and %s makes it from %s: a value made inside the activity, new on every retry",
+				keyWord(name), Clip(v.Text), src.helper, what)
+		}
+		w.hazard(f, RuleKeyGeneratedInBody, at, msg)
+		return prov{provUnstable, src.expr}
 	case srcPerAttempt:
 		what := src.what
 		if what == "" {
@@ -817,11 +1012,58 @@ func (w *walker) keyPosition(f *frame, name string, v *Expr, at Pos) {
 		}
 		w.hazard(f, RulePerAttemptKey, at, fmt.Sprintf("%s is derived from %s, %s: every retry has a different one",
 			keyWord(name), Clip(src.expr.Text), what))
+		return prov{provUnstable, src.expr}
 	case srcWorkflowID:
 		l := w.loc(f, at)
 		w.wfIDKeys = append(w.wfIDKeys, Hazard{Rule: RulePerAttemptKey, Activity: w.act.Name, Location: l,
 			Excerpt: LineText(f.file.Src, at.Line), Via: append([]string(nil), f.via...),
 			Message: fmt.Sprintf("%s is derived from %s, the calling workflow's instance id", keyWord(name), Clip(src.expr.Text))})
+		if isIdemName(name) {
+			w.idemKey(f, name, v, at, prov{provInput, src.expr})
+		}
+		return prov{provInput, src.expr}
+	}
+	return prov{}
+}
+
+// idemKey records an idempotency key and where its value comes from:
+// from the input (the provider refuses a repeat), a constant (shared by
+// every operation), or a source twice cannot see.
+func (w *walker) idemKey(f *frame, name string, v *Expr, at Pos, p prov) {
+	switch p.kind {
+	case provInput:
+		if w.idemAt == nil {
+			w.idemAt = &op{loc: w.loc(f, at), text: name}
+		}
+	case provConst:
+		w.keyNote(f, at, fmt.Sprintf("the %s key is the constant %s, shared by every operation: it refuses this activity's repeat, and every other call made with it",
+			strconv.Quote(name), Clip(v.Text)), false)
+	default:
+		what := "a value twice cannot trace"
+		if p.kind == provRead {
+			what = "a value the body reads"
+		}
+		if p.expr != nil && p.expr != v {
+			what += " (" + Clip(p.expr.Text) + ")"
+		}
+		w.keyNote(f, at, fmt.Sprintf("the %s key is %s, %s: a key whose source twice cannot see, so twice cannot say a repeat is refused",
+			strconv.Quote(name), Clip(v.Text), what), true)
+	}
+}
+
+// keyNote records a key that is neither a guard nor a hazard; unseen
+// marks a key whose source twice cannot see (no write it keys is a
+// guard).
+func (w *walker) keyNote(f *frame, at Pos, what string, unseen bool) {
+	l := w.loc(f, at)
+	for _, k := range w.act.Keys {
+		if k.Location == l {
+			return
+		}
+	}
+	w.act.Keys = append(w.act.Keys, KeyNote{Location: l, Excerpt: LineText(f.file.Src, at.Line), What: what, Unseen: unseen})
+	if unseen {
+		w.idemUnseen = true
 	}
 }
 
@@ -836,7 +1078,7 @@ var placeholder = regexp.MustCompile(`\$\d+|\?|%s|%\(\w+\)s|:\w+|@\w+`)
 
 // sqlKeys maps an INSERT's values to its columns and checks the key
 // columns' values.
-func (w *walker) sqlKeys(call *Expr, eff effect, f *frame) {
+func (w *walker) sqlKeys(call *Expr, eff effect, f *frame) (worst prov) {
 	if sqlVerb(eff.sql) != "INSERT" {
 		return
 	}
@@ -851,7 +1093,7 @@ func (w *walker) sqlKeys(call *Expr, eff effect, f *frame) {
 				for i, v := range vals {
 					if strings.TrimLeft(v, ":@%(") == k.Key || strings.TrimSuffix(strings.TrimPrefix(v, "%("), ")s") == k.Key {
 						if i < len(cols) && isKeyColumn(cols[i]) {
-							w.keyPosition(f, cols[i], k.Value, call.Pos)
+							worst = worse(worst, w.keyPosition(f, cols[i], k.Value, call.Pos))
 						}
 					}
 				}
@@ -876,9 +1118,10 @@ func (w *walker) sqlKeys(call *Expr, eff effect, f *frame) {
 		}
 		n++
 		if idx < len(params) && isKeyColumn(cols[i]) {
-			w.keyPosition(f, cols[i], params[idx], call.Pos)
+			worst = worse(worst, w.keyPosition(f, cols[i], params[idx], call.Pos))
 		}
 	}
+	return worst
 }
 
 var insertCols = regexp.MustCompile(`(?is)INSERT\s+(?:OR\s+\w+\s+|IGNORE\s+)?INTO\s+[\w."\x60\[\]]+\s*\(([^)]*)\)\s*VALUES\s*\(([^)]*)\)`)

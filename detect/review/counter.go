@@ -90,3 +90,55 @@ func (w *walker) countedValue(e *Expr, f *frame) (*op, string) {
 	})
 	return rd, what
 }
+
+// sameStore reports whether a save goes to the store a read came from
+// (stateKey's store part): the saved value was counted from what was
+// read, so a second run changes it again, whichever key expression
+// names the record (the read's key, or the id the record carries).
+func sameStore(read, save string) bool {
+	rs, _, _ := strings.Cut(read, "|")
+	ss, _, _ := strings.Cut(save, "|")
+	return rs == ss
+}
+
+// decodeInto carries a state read on through a decode into an
+// out-parameter (Go: json.Unmarshal(item.Value, &inv)): inv holds what
+// was read.
+func (w *walker) decodeInto(call *Expr) {
+	var outs []string
+	for _, a := range call.Args {
+		if a.Kind == ExprUnary && a.Op == "&" && a.X != nil && a.X.Kind == ExprIdent {
+			outs = append(outs, a.X.Name)
+		}
+	}
+	if len(outs) == 0 {
+		return
+	}
+	for i := range w.ops {
+		o := &w.ops[i]
+		if o.kind != opEffect || o.eff.kind != effRead || o.key == "" || len(o.vars) == 0 {
+			continue
+		}
+		for _, a := range call.Args {
+			if !(a.Kind == ExprUnary && a.Op == "&") && usesAny(a, o.vars) {
+				o.vars = append(o.vars, outs...)
+				break
+			}
+		}
+	}
+}
+
+// libraryCode reports whether a function twice would follow is a
+// library's own source that a table row already describes (reviewing the
+// SDK's repository: DaprClient.SaveStateAsync is found in the tree): a
+// C# namespace or Python module some library names.
+func libraryCode(fn *Func) bool {
+	if fn.File == nil || fn.File.Package == "" {
+		return false
+	}
+	switch fn.File.Lang {
+	case LangCSharp, LangPython:
+		return knownModule(fn.File.Lang, fn.File.Package)
+	}
+	return false
+}

@@ -179,7 +179,7 @@ func hasStringArg(e *Expr, vals ...string) bool {
 func keyEffect(e effect, call *Expr, values func(string) *Expr) effect {
 	switch e.kind {
 	case effPost:
-		e.keyed = anyKey(call, isIdemName)
+		e.keyed = anyKey(call, isIdemName) || rowKeyValue(e.row, call, values) != nil
 	case effPublish:
 		e.keyed = anyKey(call, isMessageIDName) || heldKey(call, isMessageIDName, values)
 	case effEmail:
@@ -314,4 +314,35 @@ func recvName(e *Expr) string {
 		return e.Name
 	}
 	return e.Text
+}
+
+// rowKeyValue is the value a call gives the key a row names by keyword
+// (a meter event's Identifier): a keyword or field anywhere in the call's
+// arguments, or in an options object a variable holds; nil when the call
+// sets none (or the row names its key by position, or by no keyword
+// another rule does not already know).
+func rowKeyValue(r *api, call *Expr, values func(string) *Expr) *Expr {
+	if r == nil || !r.key.set || r.key.pos >= 0 || r.key.kw == "" || isIdemName(r.key.kw) {
+		return nil
+	}
+	var found *Expr
+	look := func(e *Expr) {
+		e.Exprs(func(x *Expr) bool {
+			for _, k := range x.Keys {
+				if found == nil && k.Key == r.key.kw {
+					found = k.Value
+				}
+			}
+			return found == nil
+		})
+	}
+	look(call)
+	if found == nil && values != nil {
+		for _, id := range call.Idents() {
+			if v := values(id); v != nil && (v.Kind == ExprComposite || v.Kind == ExprCall && v.Op == "new") {
+				look(v)
+			}
+		}
+	}
+	return found
 }

@@ -1,5 +1,7 @@
 package review
 
+import "strings"
+
 // The languages' own: in-memory collections, strings, encoding, errors,
 // synchronisation, and the standard and common libraries whose calls have
 // no effect the review must see. A call into a module no library lists is
@@ -25,6 +27,49 @@ func libLang() library {
 				// .NET.
 				"Dispose", "DisposeAsync",
 			}, kind: kindNeutral},
+			// Python's dict lookups: input.get("order_id") on the activity's
+			// input, a parameter, a literal or a decoded document reads no
+			// store (a store's get is a read: cache.get(key)).
+			{lang: LangPython, methods: []string{"get", "keys", "items", "values"}, hasRecv: true, when: func(c *libCall) bool { return dictValue(c, c.recv, 0) }, kind: kindNeutral},
 		},
 	}
+}
+
+// dictValue reports whether an expression holds a Python dict the body
+// has in memory: a literal, a decoded document (json.loads, resp.json(),
+// model_dump()), a lookup in one, or a parameter that is not named as a
+// client or store is.
+func dictValue(c *libCall, e *Expr, depth int) bool {
+	if e == nil || depth > 4 {
+		return false
+	}
+	switch e.Kind {
+	case ExprComposite:
+		return true
+	case ExprIndex:
+		return dictValue(c, e.X, depth+1)
+	case ExprCall:
+		switch e.Name {
+		case "get", "dict", "loads", "json", "model_dump", "to_dict", "asdict", "copy", "setdefault":
+			return true
+		}
+	case ExprIdent:
+		if c.values != nil {
+			// A helper's parameter holds the caller's argument; the same
+			// name passed along is the parameter itself.
+			if v := c.values(e.Name); v != nil && !(v.Kind == ExprIdent && v.Name == e.Name) {
+				return v != e && dictValue(c, v, depth+1)
+			}
+		}
+		if c.param != nil && c.param(e.Name) {
+			n := strings.ToLower(e.Name)
+			for _, w := range []string{"client", "store", "repo", "cache", "db", "session", "conn", "redis", "table", "collection", "api", "service", "kv", "bucket", "queue", "dao"} {
+				if strings.Contains(n, w) {
+					return false
+				}
+			}
+			return true
+		}
+	}
+	return false
 }

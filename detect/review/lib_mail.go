@@ -30,9 +30,11 @@ func libMail() library {
 			{methods: []string{"send_message"}, recv: []string{"smtp", "server", "mail", "conn"}, kind: effEmail, what: "email ({m})", twice: again},
 			{methods: []string{"send", "Send"}, recv: []string{"sendgrid", "sg", "mail", "postmark", "mailgun", "ses"}, kind: effEmail, what: "email ({recv}.{m})", twice: again},
 			{methods: []string{"send_email", "SendEmail", "send_templated_email", "SendTemplatedEmail"}, kind: effEmail, what: "email ({m})", twice: again},
-			{methods: []string{"create"}, hasRecv: true, when: func(c *libCall) bool { return strings.HasSuffix(strings.ToLower(c.recv.Name), "messages") },
+			// Twilio's client.messages.create; an LLM client spells it alike
+			// (lib_llm.go), so the file must import Twilio.
+			{methods: []string{"create"}, hasRecv: true, imports: []string{"twilio"}, when: func(c *libCall) bool { return strings.HasSuffix(strings.ToLower(c.recv.Name), "messages") },
 				kind: effEmail, what: "SMS ({recvText}.create)", twice: again},
-			{methods: []string{"CreateMessage"}, kind: effEmail, what: "SMS (CreateMessage)", twice: again},
+			{methods: []string{"CreateMessage"}, imports: []string{"github.com/twilio/"}, kind: effEmail, what: "SMS (CreateMessage)", twice: again},
 		},
 	}
 }

@@ -16,6 +16,7 @@ func libraries() []library {
 		libStripe(),
 		libAWS(),
 		libMail(),
+		libLLM(),
 		libMessaging(),
 		libRedis(),
 		libFirestore(),

@@ -55,6 +55,12 @@ type api struct {
 	hasRecv, noRecv, noRef bool
 	// newObj matches a constructor (C#'s new T(…)).
 	newObj bool
+	// imports are modules one of which the call's file must import (a
+	// prefix of an import's qualified name: "twilio", "anthropic",
+	// "github.com/twilio/"): two SDKs that spell a call alike
+	// (client.messages.create sends an SMS with Twilio and asks a model
+	// with Anthropic) are told apart by what the file imports.
+	imports []string
 	// attr matches an attribute or property access rather than a call
 	// (C#'s DateTime.UtcNow, a response's .text).
 	attr bool
@@ -71,7 +77,9 @@ type api struct {
 	// what names the call in a message. {m} is the method, {M} the method
 	// upper case, {verb} the method's HTTP verb, {recv} the receiver's
 	// name, {recvText} its text, {fn} the called expression, {ref} the
-	// resolved name after the row's ref prefix, {url} the url argument.
+	// resolved name after the row's ref prefix, {short} its last two
+	// elements (CustomerService.CreateAsync), {noun} the resource it acts
+	// on as words ("customer"), {url} the url argument.
 	what string
 	url  place
 	// key is where the call's key goes (a state key, an idempotency key);
@@ -223,9 +231,15 @@ type libCall struct {
 	m, ref string
 	recv   *Expr
 	lang   Lang
+	// file is the call's file (nil when the question is asked without
+	// one): what it imports.
+	file *File
 	// values gives a variable's assigned expression (a SQL string held
 	// in a variable, a headers dict), or nil.
 	values func(string) *Expr
+	// param reports whether a name is a parameter of the function the
+	// call is in, or nil.
+	param func(string) bool
 }
 
 func newLibCall(e *Expr, lang Lang, values func(string) *Expr) *libCall {
@@ -386,6 +400,9 @@ func (r *api) matches(c *libCall) bool {
 	if len(r.recv) > 0 && !textHas(c.recv, r.recv...) {
 		return false
 	}
+	if len(r.imports) > 0 && !fileImports(c.file, r.imports) {
+		return false
+	}
 	if r.when != nil && !r.when(c) {
 		return false
 	}
@@ -396,6 +413,28 @@ func (r *api) hasMethod(m string) bool {
 	for _, x := range r.methods {
 		if x == m || r.fold && strings.EqualFold(x, m) {
 			return true
+		}
+	}
+	return false
+}
+
+// fileImports reports whether a file imports a module under any of the
+// prefixes: an import's qualified name (Python's "anthropic.Anthropic",
+// Go's "github.com/twilio/twilio-go") or a namespace opened whole (C#).
+func fileImports(f *File, mods []string) bool {
+	if f == nil {
+		return false
+	}
+	for _, m := range mods {
+		for _, q := range f.Imports {
+			if strings.HasPrefix(q, m) {
+				return true
+			}
+		}
+		for _, q := range f.OpenImports {
+			if strings.HasPrefix(q, m) {
+				return true
+			}
 		}
 	}
 	return false
@@ -429,6 +468,7 @@ func (r *api) effectOf(c *libCall) (effect, bool) {
 		return e, true
 	}
 	e.kind, e.what, e.http = r.kind, expand(r.what, c, r), r.httpClient
+	e.twice = expand(r.twice, c, r)
 	return e, true
 }
 
@@ -471,6 +511,16 @@ func expand(tpl string, c *libCall, r *api) string {
 			b.WriteString(strings.TrimPrefix(c.ref, strings.TrimSuffix(r.ref, "*")))
 		case "url":
 			b.WriteString(urlText(r.url.of(c.Expr), nil))
+		case "short":
+			ref := c.ref
+			if i := strings.LastIndexAny(ref, "./"); i > 0 {
+				if j := strings.LastIndexAny(ref[:i], "./"); j >= 0 {
+					ref = ref[j+1:]
+				}
+			}
+			b.WriteString(ref)
+		case "noun":
+			b.WriteString(refNoun(c.ref))
 		default:
 			b.WriteString(tpl[i : i+j+1])
 		}
@@ -478,14 +528,34 @@ func expand(tpl string, c *libCall, r *api) string {
 	}
 }
 
+// refNoun is the resource a resolved name's call acts on, as words: the
+// element before the method, a trailing "Service" dropped
+// ("Stripe.Billing.MeterEventService.Create" → "meter event",
+// "stripe.PaymentIntent.create" → "payment intent", Go's
+// ".../customer.New" → "customer").
+func refNoun(ref string) string {
+	i := strings.LastIndexAny(ref, "./")
+	if i <= 0 {
+		return "object"
+	}
+	ref = ref[:i]
+	name := strings.TrimSuffix(ref[strings.LastIndexAny(ref, "./")+1:], "Service")
+	if ws := detect.SplitWords(name); len(ws) > 0 {
+		return strings.Join(ws, " ")
+	}
+	return "object"
+}
+
 // classify says what a call does: the first row of its language, then of
 // every language, that recognises it; else, for a method on an object
 // twice cannot see, a guess from the method's name. values gives
 // variables' assigned expressions (a SQL string in a variable, a headers
 // dict).
-func classify(call *Expr, lang Lang, values func(string) *Expr) effect {
+func classify(call *Expr, file *File, values func(string) *Expr, param func(string) bool) effect {
 	k := knowledge()
+	lang := file.Lang
 	c := newLibCall(call, lang, values)
+	c.file, c.param = file, param
 	var buf [16]*api
 	for _, r := range k.candidates(qEffect, lang, c.m, buf[:0]) {
 		if !r.matches(c) {

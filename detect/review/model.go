@@ -111,6 +111,19 @@ type Guard struct {
 	What string
 }
 
+// KeyNote is a key twice can vouch for neither way: one whose source it
+// cannot see (never a guard, never "from the input"), or a constant one,
+// shared by every operation.
+type KeyNote struct {
+	Location
+	Excerpt string
+	// What says what the key is and why twice cannot vouch for it.
+	What string
+	// Unseen marks a key whose source twice cannot see (false: a
+	// constant).
+	Unseen bool
+}
+
 // Opaque is a call into code twice cannot see from the activity.
 type Opaque struct {
 	Location
@@ -133,8 +146,11 @@ type Activity struct {
 	// Hazards found in the body (and in the helpers it calls), and at the
 	// call sites that call it.
 	Hazards []Hazard
-	// Guards are conditional writes that refuse a duplicate.
+	// Guards are conditional writes that refuse a duplicate, keyed from
+	// the input.
 	Guards []Guard
+	// Keys are keys twice can vouch for neither way (KeyNote).
+	Keys []KeyNote
 	// Opaque lists the calls twice could not follow.
 	Opaque []Opaque
 	// Unresolved is set when the registration names a function twice did

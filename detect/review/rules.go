@@ -333,26 +333,42 @@ func (w *walker) wholeBody(e *Expr, f *frame, depth int) string {
 // finish turns the body's ops into hazards and guards.
 func (w *walker) finish(rootFrame *frame) {
 	hasGuard := false
-	for _, o := range w.ops {
-		if o.kind == opEffect && o.eff.kind == effGuard {
-			hasGuard = true
-			w.act.Guards = append(w.act.Guards, Guard{Location: o.loc, Excerpt: excerptAt(w.ix, o.loc), What: o.eff.what})
+	for i := range w.ops {
+		o := &w.ops[i]
+		if o.kind != opEffect || o.eff.kind != effGuard {
+			continue
 		}
+		switch o.keyProv.kind {
+		case provUnstable:
+			// Its key is new on every attempt (reported): it refuses
+			// nothing a retry sends.
+			o.eff.kind = effIdempotent
+			continue
+		case provUnseen, provRead, provField:
+			o.eff.kind = effIdempotent
+			w.act.Keys = append(w.act.Keys, KeyNote{Location: o.loc, Excerpt: excerptAt(w.ix, o.loc), Unseen: true,
+				What: o.eff.what + ", keyed by " + Clip(o.keyProv.expr.Text) + ": a key whose source twice cannot see, so twice cannot say a repeat is refused"})
+			continue
+		}
+		hasGuard = true
+		w.act.Guards = append(w.act.Guards, Guard{Location: o.loc, Excerpt: excerptAt(w.ix, o.loc), What: o.eff.what})
 	}
-	if w.idemKV {
-		// A key header, keyword or field set from a stable value: the
-		// provider refuses the repeat.
+	if w.idemKV && !w.keyGenerated() {
+		// A key header, keyword or field set from the input: the provider
+		// refuses the repeat. A key twice cannot trace is no guard.
 		for _, o := range w.ops {
-			if o.kind == opEffect && (o.eff.kind == effPost || o.eff.kind == effPublish || o.eff.kind == effEmail) && !w.keyGenerated() {
-				at := o.loc
-				what := o.eff.what + " with an idempotency key"
-				if w.idemAt != nil {
-					at = w.idemAt.loc
-					what = o.eff.what + ", its " + strconv.Quote(w.idemAt.text) + " key from the input"
-				}
-				w.act.Guards = append(w.act.Guards, Guard{Location: at, Excerpt: excerptAt(w.ix, at), What: what})
-				break
+			if o.kind != opEffect || (o.eff.kind != effPost && o.eff.kind != effPublish && o.eff.kind != effEmail) {
+				continue
 			}
+			switch {
+			case w.idemAt != nil && !w.idemUnseen:
+				what := o.eff.what + ", its " + strconv.Quote(w.idemAt.text) + " key from the input"
+				w.act.Guards = append(w.act.Guards, Guard{Location: w.idemAt.loc, Excerpt: excerptAt(w.ix, w.idemAt.loc), What: what})
+			case len(w.act.Keys) == 0:
+				w.act.Keys = append(w.act.Keys, KeyNote{Location: o.loc, Excerpt: excerptAt(w.ix, o.loc), Unseen: true,
+					What: o.eff.what + " carries an idempotency key whose source twice cannot see, so twice cannot say a repeat is refused"})
+			}
+			break
 		}
 	}
 	persists := false
@@ -447,9 +463,26 @@ func (w *walker) checkThenAct() {
 			if c.kind != opCheck || !checks(c, r) {
 				continue
 			}
+			if c.within {
+				// if absent { create }: the write is the if's body.
+				for _, wr := range w.ops {
+					if wr.kind != opEffect || wr.seq <= c.seq || wr.seq > c.end || !actsOnAbsence(wr) {
+						continue
+					}
+					w.hazardAt(r, RuleCheckThenAct, fmt.Sprintf("reads with %s, and when it finds nothing (line %d) writes with %s at line %d with no conditional write behind it: two attempts can both find nothing and both write",
+						Clip(r.eff.call.X.Text), c.loc.Line, Clip(wr.eff.what), wr.loc.Line))
+					return
+				}
+				continue
+			}
+			if testsAbsence(c.cond) {
+				// if missing { return }: what follows runs on what was
+				// found, not on its absence.
+				continue
+			}
 			for _, wr := range w.ops[ci+1:] {
-				if wr.seq <= c.end || wr.kind != opEffect {
-					continue
+				if wr.seq <= c.end || wr.kind != opEffect || wr.from == r.seq {
+					continue // an increment of what was read is reported as one
 				}
 				switch wr.eff.kind {
 				case effInsert, effPost, effPublish, effEmail, effIncrement, effAppend, effOpaqueWrite:
@@ -515,4 +548,89 @@ func excerptAt(ix *index, l Location) string {
 		return LineText(f.Src, l.Line)
 	}
 	return ""
+}
+
+// actsOnAbsence reports whether a write made when a read found nothing
+// is one two attempts would both make: a sink, or a state save of a
+// value made in the body (each attempt saves its own new id).
+func actsOnAbsence(o op) bool {
+	switch o.eff.kind {
+	case effInsert, effPost, effPublish, effEmail, effIncrement, effAppend, effOpaqueWrite:
+		return true
+	case effIdempotent:
+		return o.fresh
+	}
+	return false
+}
+
+// testsAbsence reports whether a condition tests that a value is missing
+// or empty: x == null, x is None, not x, !x, x == "", string.Empty,
+// IsNullOrEmpty(x), len(x) == 0, !x.Any(); never an error check.
+func testsAbsence(e *Expr) bool {
+	if e == nil {
+		return false
+	}
+	switch e.Kind {
+	case ExprUnary:
+		if e.Op == "not" || e.Op == "!" {
+			x := e.X
+			if x != nil && x.Kind == ExprCall && x.Name == "Any" {
+				return true
+			}
+			return x != nil && (x.Kind == ExprIdent || x.Kind == ExprAttr) && !isErrName(rootName(x))
+		}
+	case ExprCall:
+		switch e.Name {
+		case "IsNullOrEmpty", "IsNullOrWhiteSpace":
+			return true
+		}
+	case ExprBinary:
+		switch e.Op {
+		case "==", "is", "===":
+		default:
+			return false
+		}
+		a, b := e.Arg(0), e.Arg(1)
+		if a == nil || b == nil {
+			return false
+		}
+		if isNothing(a) {
+			a, b = b, a
+		}
+		if !isNothing(b) || isErrName(rootName(a)) {
+			return false
+		}
+		return true
+	}
+	return false
+}
+
+// isNothing reports whether an expression is null, nil, None, an empty
+// string, string.Empty or 0 (a count).
+func isNothing(e *Expr) bool {
+	switch e.Kind {
+	case ExprIdent:
+		return e.Name == "nil" || e.Name == "null" || e.Name == "None"
+	case ExprString:
+		return e.Str == ""
+	case ExprNumber:
+		return e.Str == "0"
+	case ExprAttr:
+		return e.Name == "Empty"
+	}
+	return e.Text == "null" || e.Text == "None" || e.Text == "nil"
+}
+
+func rootName(e *Expr) string {
+	for e != nil && (e.Kind == ExprAttr || e.Kind == ExprCall || e.Kind == ExprIndex) {
+		e = e.X
+	}
+	if e != nil && e.Kind == ExprIdent {
+		return e.Name
+	}
+	return ""
+}
+
+func isErrName(n string) bool {
+	return n == "err" || n == "error" || n == "ex" || n == "e" || strings.HasSuffix(n, "Err") || strings.HasSuffix(n, "Error")
 }

@@ -49,6 +49,16 @@ var knownTypes = map[string][]string{
 	// Payments, email, SMS
 	"ChargeService": {"Stripe"}, "PaymentIntentService": {"Stripe"}, "RefundService": {"Stripe"}, "TransferService": {"Stripe"},
 	"PayoutService": {"Stripe"}, "InvoiceService": {"Stripe"}, "CustomerService": {"Stripe"}, "RequestOptions": {"Stripe"},
+	// Stripe.net's other resources (lib_stripe.go says what each does).
+	"ProductService": {"Stripe"}, "PriceService": {"Stripe"}, "SubscriptionService": {"Stripe"}, "SubscriptionItemService": {"Stripe"},
+	"SubscriptionScheduleService": {"Stripe"}, "PaymentMethodService": {"Stripe"}, "SetupIntentService": {"Stripe"},
+	"InvoiceItemService": {"Stripe"}, "CouponService": {"Stripe"}, "PromotionCodeService": {"Stripe"}, "PlanService": {"Stripe"},
+	"CreditNoteService": {"Stripe"}, "QuoteService": {"Stripe"}, "TaxRateService": {"Stripe"}, "TaxIdService": {"Stripe"},
+	"AccountService": {"Stripe"}, "AccountLinkService": {"Stripe"}, "PaymentLinkService": {"Stripe"}, "ShippingRateService": {"Stripe"},
+	"TokenService": {"Stripe"}, "SourceService": {"Stripe"}, "FileService": {"Stripe"}, "FileLinkService": {"Stripe"},
+	"WebhookEndpointService": {"Stripe"}, "TopupService": {"Stripe"}, "ApplicationFeeRefundService": {"Stripe"},
+	"SessionService": {"Stripe.Checkout", "Stripe.BillingPortal"},
+	"MeterService":   {"Stripe.Billing"}, "MeterEventService": {"Stripe.Billing"}, "MeterEventAdjustmentService": {"Stripe.Billing"},
 	"SendGridClient": {"SendGrid"}, "ISendGridClient": {"SendGrid"}, "MailHelper": {"SendGrid.Helpers.Mail"},
 	"SendGridMessage": {"SendGrid.Helpers.Mail"}, "TwilioClient": {"Twilio"},
 	"MessageResource":             {"Twilio.Rest.Api.V2010.Account"},

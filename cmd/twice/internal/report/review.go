@@ -126,6 +126,9 @@ func WriteReviewText(w io.Writer, r *review.Report, o ReviewOptions) error {
 			for _, g := range a.Guards {
 				fmt.Fprintf(&b, "    refuses a duplicate: %s  %s\n", safetext.Line(loc(g.Location)), safetext.Line(g.What))
 			}
+			for _, k := range a.Keys {
+				fmt.Fprintf(&b, "    key twice cannot vouch for: %s  %s\n", safetext.Line(loc(k.Location)), safetext.Line(k.What))
+			}
 			for _, op := range a.Opaque {
 				fmt.Fprintf(&b, "    calls code twice cannot see: %s at %s\n", safetext.Line(op.Target), safetext.Line(loc(op.Location)))
 			}
@@ -237,6 +240,18 @@ func WriteReviewJSON(w io.Writer, r *review.Report, _ ReviewOptions) error {
 			jsonLoc(e, g.Location)
 			e.strField("excerpt", g.Excerpt)
 			e.strField("what", g.What)
+			e.endObject()
+		}
+		e.endArray()
+		e.key("keys")
+		e.beginArray()
+		for _, k := range a.Keys {
+			e.beginObject()
+			e.key("location")
+			jsonLoc(e, k.Location)
+			e.strField("excerpt", k.Excerpt)
+			e.strField("what", k.What)
+			e.boolField("source_unseen", k.Unseen)
 			e.endObject()
 		}
 		e.endArray()
