@@ -239,9 +239,23 @@ type Registration struct {
 	Func string
 	// Inline is a function literal registered in place.
 	Inline *Func
-	// Pos is the registration's place; File its file.
-	Pos  Pos
-	File *File
+	// Factory names a function whose call made the registered value
+	// (newChargeActivity(deps), with_io(charge)): when Func does not name
+	// a function of the tree, the closure Factory returns is registered.
+	Factory string
+	// NameRef is the name argument when it is not a literal (a constant,
+	// maybe in another file or module): the analysis resolves it; "" Name
+	// stays when it cannot.
+	NameRef *Expr
+	// Unresolved, when set, says why the registered function cannot be
+	// known statically ("registered through run-time discovery"); the
+	// registration is listed as unresolved with that reason.
+	Unresolved string
+	// Pos is the registration's place; File its file; Caller the
+	// function that makes it (nil for a type the SDK finds itself).
+	Pos    Pos
+	File   *File
+	Caller *Func
 	// Implicit is set when no call registers it: the SDK finds it by its
 	// type (Dapr.Workflow's source generator registers every class that
 	// derives WorkflowActivity<,> under its name). A call that registers

@@ -89,6 +89,9 @@ func Review(ctx context.Context, roots []string, opts Options) (*Report, error) 
 	rep := &Report{Roots: roots, Files: map[Lang]int{}, Lines: map[Lang]int{}}
 	var files []sourceFile
 	notReviewed := map[Lang]int{}
+	// Go modules (go.mod) in and above the roots: each Go package is
+	// known by its import path, resolved against its own module.
+	mods := goModules{}
 	for _, root := range roots {
 		var st fs.FileInfo
 		var err error
@@ -113,6 +116,9 @@ func Review(ctx context.Context, roots []string, opts Options) (*Report, error) 
 					notReviewed[l]++
 				}
 			}
+		}
+		if opts.FS == nil {
+			mods.above(root, st.IsDir())
 		}
 		if !st.IsDir() {
 			add(root)
@@ -146,6 +152,9 @@ func Review(ctx context.Context, roots []string, opts Options) (*Report, error) 
 				return nil
 			}
 			if d.Type().IsRegular() {
+				if d.Name() == "go.mod" {
+					mods.read(opts.FS, p)
+				}
 				add(p)
 			}
 			return nil
@@ -165,6 +174,7 @@ func Review(ctx context.Context, roots []string, opts Options) (*Report, error) 
 		return nil, err
 	}
 	rep.Skipped = append(rep.Skipped, skipped...)
+	mods.importPaths(parsed)
 	for _, f := range parsed {
 		rep.Files[f.Lang]++
 		rep.Lines[f.Lang] += f.Lines
