@@ -333,13 +333,13 @@ func (t *codeTab) copyTarget() (text, what string) {
 	name := t.code().names[r.activity]
 	switch r.kind {
 	case codeNotFound:
-		return name, "the activity name (not found in the source)"
+		return PlainCopy(name, "the activity name (not found in the source)")
 	case codeHazard:
-		return locText(r.loc) + " " + r.rule, "the hazard's file:line and rule"
+		return PlainCopy(locText(r.loc)+" "+r.rule, "the hazard's file:line and rule")
 	case codeRefusal:
-		return locText(r.loc) + " refusing write", "the refusing write's file:line"
+		return PlainCopy(locText(r.loc)+" refusing write", "the refusing write's file:line")
 	}
-	return locText(r.loc) + " " + name, "the activity's file:line and name"
+	return PlainCopy(locText(r.loc)+" "+name, "the activity's file:line and name")
 }
 
 func (t *codeTab) describe() (string, []string) {
