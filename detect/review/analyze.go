@@ -247,7 +247,7 @@ func orchestrators(rep *Report, ix *index, files []*File, walkers map[string]*wa
 	addTo := func(name string, h Hazard) {
 		for i := range rep.Activities {
 			a := &rep.Activities[i]
-			if a.Name == name && (a.Lang == "" || strings.HasSuffix(h.File, langExt(a.Lang))) {
+			if a.Name == name && (a.Lang == "" || strings.HasSuffix(h.File, a.Lang.Ext())) {
 				a.Hazards = append(a.Hazards, h)
 				return
 			}
@@ -460,16 +460,4 @@ func usesInstanceID(ix *index, e *Expr, ctxName string, vars map[string]bool) bo
 		return !found
 	})
 	return found
-}
-
-func langExt(l Lang) string {
-	switch l {
-	case LangGo:
-		return ".go"
-	case LangPython:
-		return ".py"
-	case LangCSharp:
-		return ".cs"
-	}
-	return ""
 }
