@@ -156,7 +156,38 @@ type Activity struct {
 	// Unresolved is set when the registration names a function twice did
 	// not find in the reviewed tree.
 	Unresolved bool
+	// Discovered is "inferred" when no registration twice could read names
+	// it: a workflow calls it (or the SDK's signature marks it), and it is
+	// reviewed as the activity of that name; "" when a registration does.
+	Discovered string
 }
+
+// DiscoveredInferred marks an activity or workflow found without a
+// registration twice could read.
+const DiscoveredInferred = "inferred"
+
+// Unresolved is a name a workflow calls, or a registration, that twice
+// could not follow to a body it reviewed: never a silent zero.
+type Unresolved struct {
+	// Name is the called or registered name, as written or resolved.
+	Name string
+	// Kind is KindActivity or KindWorkflow.
+	Kind DefKind
+	// Location is where it is called or registered.
+	Location
+	// Reason says why twice did not review it ("not in the reviewed tree",
+	// "registered through run-time discovery", "factory result not
+	// followed").
+	Reason string
+}
+
+// The reasons an activity or workflow is unresolved.
+const (
+	ReasonNotInTree      = "not in the reviewed tree"
+	ReasonRuntime        = "registered through run-time discovery"
+	ReasonFactory        = "factory result not followed"
+	ReasonComputedTarget = "the called name is computed at run time"
+)
 
 // Workflow is one orchestrator twice found registered.
 type Workflow struct {
@@ -164,6 +195,9 @@ type Workflow struct {
 	Func string
 	Lang Lang
 	Location
+	// Discovered is "inferred" when no registration twice could read
+	// names it: it calls activities (or the SDK's signature marks it).
+	Discovered string
 }
 
 // Skipped is a file twice did not review, and why.
@@ -190,6 +224,12 @@ type Report struct {
 	Skipped []Skipped
 	// Unavailable names the languages this build cannot review, with why.
 	Unavailable map[Lang]string
+	// Unresolved lists every name a workflow calls and every registration
+	// twice could not follow to a reviewed body, with where and why.
+	Unresolved []Unresolved
+	// SDKImported is set when a parsed file imports a Dapr workflow SDK
+	// (a review that finds nothing in such a tree says so).
+	SDKImported bool
 	// rowsUsed are the library rows that answered a question about the
 	// code (the corpus test checks every row is exercised).
 	rowsUsed map[*api]bool

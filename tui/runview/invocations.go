@@ -589,9 +589,9 @@ func invocationCopy(inv *detect.Invocation, att int) (text, what string) {
 		n := "attempt " + strconv.Itoa(a.Number) + "'s "
 		switch {
 		case a.ExecutionID != "":
-			return a.ExecutionID, n + "task execution id"
+			return PlainCopy(a.ExecutionID, n+"task execution id")
 		case a.InstanceID != "":
-			return a.InstanceID, n + "child instance id"
+			return PlainCopy(a.InstanceID, n+"child instance id")
 		}
 	}
 	desc := "the task execution id of " + format.Line(inv.Name)
@@ -602,5 +602,5 @@ func invocationCopy(inv *detect.Invocation, att int) (text, what string) {
 		// Grouped without ids: the key is twice's, not the history's.
 		return "", "nothing copied: this history has no id for " + format.Line(inv.Name) + " (grouped by order)"
 	}
-	return inv.Key, desc
+	return PlainCopy(inv.Key, desc)
 }
