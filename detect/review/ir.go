@@ -343,6 +343,11 @@ type File struct {
 	// HTTPRetries are HTTP clients the file configures to retry inside
 	// every call (.NET's AddStandardResilienceHandler and Polly handlers).
 	HTTPRetries []HTTPRetry
+	// RuntimeDiscovery is set when the file finds code at run time
+	// (Python's importlib.import_module, pkgutil.iter_modules,
+	// inspect.getmembers): the functions of its folder with an activity's
+	// signature are reviewed as inferred activities.
+	RuntimeDiscovery bool
 	// Lines is the number of lines.
 	Lines int
 	// Src is the file's bytes (for excerpts).
