@@ -179,7 +179,9 @@ func Review(ctx context.Context, roots []string, opts Options) (*Report, error) 
 		rep.Files[f.Lang]++
 		rep.Lines[f.Lang] += f.Lines
 	}
-	analyze(rep, parsed)
+	if err := analyze(ctx, rep, parsed); err != nil {
+		return nil, err
+	}
 	return rep, nil
 }
 
@@ -197,6 +199,9 @@ func parseAll(ctx context.Context, files []sourceFile, workers int, maxBytes int
 		go func() {
 			defer wg.Done()
 			for i := range next {
+				if ctx.Err() != nil {
+					continue // stopped: the files handed out are not read
+				}
 				sf := files[i]
 				src, err := readCapped(fsys, sf.path, maxBytes)
 				if err != nil {
