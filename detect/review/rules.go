@@ -127,11 +127,11 @@ func (w *walker) loop(s *Stmt, f *frame) {
 }
 
 var (
-	rejectName    = regexp.MustCompile(`(?i)declin|reject|invalid|validation|notfound|not_found|insufficient|forbidden|unauthori[sz]ed|permanent|denied|fraud|badrequest|bad_request|notallowed|unprocessable|nonretr|non_retr|businesserror|business_error|conflict|outofstock|out_of_stock`)
+	rejectName = regexp.MustCompile(`(?i)declin|reject|invalid|validation|notfound|not_found|insufficient|forbidden|unauthori[sz]ed|permanent|denied|fraud|badrequest|bad_request|notallowed|unprocessable|nonretr|non_retr|businesserror|business_error|conflict|outofstock|out_of_stock`)
 	// genericError names error classes and constructors that say nothing
 	// of the failure's class: their message decides, and only on a branch
 	// that tests the input.
-	genericError = regexp.MustCompile(`^(ValueError|TypeError|RuntimeError|Exception|Error|ArgumentException|ArgumentNullException|ArgumentOutOfRangeException|InvalidOperationException|New|Errorf)$`)
+	genericError  = regexp.MustCompile(`^(ValueError|TypeError|RuntimeError|Exception|Error|ArgumentException|ArgumentNullException|ArgumentOutOfRangeException|InvalidOperationException|New|Errorf)$`)
 	rejectText    = regexp.MustCompile(`(?i)declined|insufficient funds|insufficient balance|invalid|not found|rejected|denied|forbidden|fraud|not allowed|not permitted|validation|unprocessable|blocked|expired card|card expired|is required|are required|must be|must not|cannot be empty|missing|unsupported|not supported|out of stock|not enough`)
 	transientText = regexp.MustCompile(`(?i)timeout|timed out|unavailable|try again|retry|temporar|503|502|504|429|connection`)
 )
