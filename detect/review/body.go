@@ -80,6 +80,8 @@ type walker struct {
 	typing int
 	// httpRetried is set once a retrying HttpClient is reported.
 	httpRetried bool
+	// sleepers caches whether a helper's own body waits.
+	sleepers map[*Func]bool
 }
 
 // frame is one function being walked.
