@@ -352,6 +352,9 @@ const maxCopyBytes = 100_000
 func (m *Model) copySelected() tea.Cmd {
 	text, what := m.top().copyTarget()
 	switch {
+	case text == "" && strings.HasSuffix(what, runview.NotCopied):
+		m.setError(what)
+		return nil
 	case text == "" && what != "":
 		m.setStatus(what)
 		return nil

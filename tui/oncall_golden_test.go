@@ -10,12 +10,20 @@ import (
 	"github.com/charmbracelet/x/exp/golden"
 
 	"github.com/twice-cli/twice/fixtures"
+	"github.com/twice-cli/twice/tui/internal/tuitest"
 )
 
 // onCallScenes are the screens issue 23 ("On call at 3 a.m.") changed, one
 // or more per item, each named for its item.
 func onCallScenes() []scene {
 	return []scene{
+		// Item 4: a fan-out's rows, findings and timeline labels say which
+		// invoice each is (the input field that tells them apart); withheld
+		// inputs fall back to the task execution id.
+		{name: "item4-fanout-invocations", opts: fanOut(false)},
+		{name: "item4-fanout-timeline", opts: fanOut(false), keys: []string{"tab"}},
+		{name: "item4-fanout-findings", opts: fanOut(false), keys: []string{"tab", "tab", "tab"}},
+		{name: "item4-fanout-withheld", opts: fanOut(true)},
 		// Item 7: several saved files (twice show a.json b.json …, twice
 		// show DIR) open the run list over them, as the demos do.
 		{name: "item7-runlist-over-files", opts: func() Options {
@@ -77,4 +85,10 @@ func TestGoldenOnCall(t *testing.T) {
 			})
 		}
 	}
+}
+
+// fanOut is the twenty-invoice run (tuitest.FanOut), its payloads present
+// or withheld, with the test clock.
+func fanOut(withheld bool) func() Options {
+	return func() Options { return Options{History: tuitest.FanOut(withheld), Now: tuitest.Now} }
 }

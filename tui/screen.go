@@ -104,7 +104,7 @@ func (s *listScreen) copyTarget() (text, what string) {
 	if !ok {
 		return "", ""
 	}
-	return run.ID, "the run id"
+	return runview.PlainCopy(run.ID, "the run id")
 }
 
 // note says why the selected run shows "? error", when the list has no

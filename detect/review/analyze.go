@@ -37,9 +37,19 @@ func analyze(rep *Report, files []*File) {
 		}
 	}
 	for _, r := range regs {
-		fn := r.Inline
-		if fn == nil {
-			fn = ix.resolve(r.File, r.Func)
+		fn := ix.resolveRegistration(r)
+		if r.NameRef != nil {
+			if v, ok := ix.constant(r.File, r.NameRef, 0); ok {
+				r.Name = v
+			} else if fn != nil && r.Name == "" {
+				r.Name = fn.Short
+			}
+		}
+		if r.Name == "" && fn != nil {
+			r.Name = fn.Short
+		}
+		if r.Name == "" {
+			r.Name = r.Func
 		}
 		switch r.Kind {
 		case KindActivity:
@@ -57,9 +67,40 @@ func analyze(rep *Report, files []*File) {
 				}
 			}
 		}
+		if fn == nil {
+			reason := r.Unresolved
+			if reason == "" {
+				reason = ReasonNotInTree
+				if r.Func == "" && r.Factory != "" {
+					reason = ReasonFactory
+				}
+			}
+			rep.Unresolved = append(rep.Unresolved, Unresolved{Name: r.Name, Kind: r.Kind, Reason: reason,
+				Location: Location{File: r.File.Path, Line: r.Pos.Line, Col: r.Pos.Col}})
+		}
 	}
+	inferredActs, inferredWfs := infer(rep, ix, files)
+	for _, fn := range inferredActs {
+		r := Registration{Name: ix.registered[fn], Kind: KindActivity, Func: fn.Name, Pos: fn.Pos, File: fn.File}
+		acts = append(acts, regFn{r, fn})
+	}
+	for _, fn := range inferredWfs {
+		r := Registration{Name: ix.workflows[fn], Kind: KindWorkflow, Func: fn.Name, Pos: fn.Pos, File: fn.File}
+		wfs = append(wfs, regFn{r, fn})
+	}
+	inferred := map[*Func]bool{}
+	for _, fn := range inferredActs {
+		inferred[fn] = true
+	}
+	for _, fn := range inferredWfs {
+		inferred[fn] = true
+	}
+	rep.SDKImported = importsSDK(files)
 	walkers := map[string]*walker{}
 	seen := map[string]bool{}
+	// bodyFile is each activity's body's file (its Location may be the
+	// registered class when the body is a base class's method).
+	var bodyFile []string
 	for _, a := range acts {
 		key := a.reg.Name
 		if a.fn != nil {
@@ -71,14 +112,26 @@ func analyze(rep *Report, files []*File) {
 		seen[key] = true
 		act := Activity{Name: a.reg.Name, Lang: a.reg.File.Lang,
 			Registered: Location{File: a.reg.File.Path, Line: a.reg.Pos.Line, Col: a.reg.Pos.Col}}
+		if inferred[a.fn] {
+			act.Discovered, act.Registered = DiscoveredInferred, Location{}
+		}
 		rep.Activities = append(rep.Activities, act)
 		ap := &rep.Activities[len(rep.Activities)-1]
+		bodyFile = append(bodyFile, "")
 		if a.fn == nil {
 			ap.Unresolved = true
 			ap.Func = a.reg.Func
 			continue
 		}
 		ap.Func, ap.Location = a.fn.Name, Location{File: a.fn.File.Path, Line: a.fn.Pos.Line, Col: a.fn.Pos.Col}
+		bodyFile[len(bodyFile)-1] = a.fn.File.Path
+		// A template-method base activity: the registered class is where
+		// the activity is defined, its body a base class's method.
+		if i := strings.LastIndexByte(a.reg.Func, '.'); i > 0 && a.reg.Inline == nil && a.fn.Recv != "" && simpleName(a.reg.Func[:i]) != a.fn.Recv {
+			if loc, ok := ix.typeLocation(a.reg.File, a.reg.Func[:i]); ok {
+				ap.Location = loc
+			}
+		}
 	}
 	fnOf := map[string]*Func{}
 	// selfOf is the registered class when its body is a base class's
@@ -100,7 +153,7 @@ func analyze(rep *Report, files []*File) {
 		if ap.Unresolved {
 			continue
 		}
-		k := ap.Name + "@" + ap.File + ":" + ap.Func
+		k := ap.Name + "@" + bodyFile[i] + ":" + ap.Func
 		fn := fnOf[k]
 		w := &walker{ix: ix, act: ap, root: fn, self: selfOf[k], seen: map[string]bool{}, stack: map[*Func]bool{}, opaque: map[string]bool{}}
 		f := &frame{fn: fn, file: fn.File, taint: map[string]*source{}, values: map[string]*Expr{}, counted: map[string]*op{}, ctx: ctxParam(fn)}
@@ -110,6 +163,9 @@ func analyze(rep *Report, files []*File) {
 	}
 	for _, wf := range wfs {
 		w := Workflow{Name: wf.reg.Name, Lang: wf.reg.File.Lang}
+		if inferred[wf.fn] {
+			w.Discovered = DiscoveredInferred
+		}
 		if wf.fn != nil {
 			w.Func, w.Location = wf.fn.Name, Location{File: wf.fn.File.Path, Line: wf.fn.Pos.Line, Col: wf.fn.Pos.Col}
 		}
@@ -142,9 +198,6 @@ func dedupeHazards(hs []Hazard) []Hazard {
 	out := hs[:0]
 	for _, h := range hs {
 		k := fmt.Sprintf("%s@%s:%d:%d/%s", h.Rule, h.File, h.Line, h.Col, h.Activity)
-		if h.Rule == RuleSharedRetryPolicy {
-			k = fmt.Sprintf("%s@%s:%d:%d", h.Rule, h.File, h.Line, h.Col)
-		}
 		if seen[k] {
 			continue
 		}
@@ -194,7 +247,7 @@ func orchestrators(rep *Report, ix *index, files []*File, walkers map[string]*wa
 	addTo := func(name string, h Hazard) {
 		for i := range rep.Activities {
 			a := &rep.Activities[i]
-			if a.Name == name && (a.Lang == "" || strings.HasSuffix(h.File, langExt(a.Lang))) {
+			if a.Name == name && (a.Lang == "" || strings.HasSuffix(h.File, a.Lang.Ext())) {
 				a.Hazards = append(a.Hazards, h)
 				return
 			}
@@ -273,21 +326,21 @@ func orchestrators(rep *Report, ix *index, files []*File, walkers map[string]*wa
 				classes[c] = append(classes[c], s.target)
 			}
 		}
-		if len(classes) < 2 {
+		// A hazard when a permanent failure shares the schedule of another
+		// class: reads, writes and steps that never fail all fail only
+		// transiently, and one policy suits them.
+		if len(classes) < 2 || len(classes["can reject permanently"]) == 0 {
 			continue
 		}
 		var parts []string
 		for _, c := range order {
 			parts = append(parts, strings.Join(classes[c], ", ")+" ("+c+")")
 		}
-		s := g.sites[0]
-		h := mk(s, RuleSharedRetryPolicy, "", fmt.Sprintf("%s is the retry policy of %s: one schedule for different failure classes", Clip(s.PolicyID), strings.Join(parts, "; ")))
-		for _, c := range order {
-			for _, a := range classes[c] {
-				ha := h
-				ha.Activity = a
-				addTo(a, ha)
-			}
+		// One hazard at every call that uses the shared value: each is a
+		// place the policy must change.
+		for _, s := range g.sites {
+			addTo(s.target, mk(s, RuleSharedRetryPolicy, s.target, fmt.Sprintf("%s is the retry policy of %s: one schedule for different failure classes",
+				Clip(s.PolicyID), strings.Join(parts, "; "))))
 		}
 	}
 	// per-attempt-key through a retried child workflow's instance id.
@@ -342,8 +395,13 @@ func contains(xs []string, s string) bool {
 // failureClass is how an activity fails, for shared-retry-policy: it
 // raises a permanent rejection, or its name says what it does.
 func failureClass(name string, w *walker) string {
-	if w != nil && len(w.rejections) > 0 {
+	if w != nil && (len(w.rejections) > 0 || w.statusRaise != nil) {
 		return "can reject permanently"
+	}
+	if w != nil {
+		if c := w.failureClass(); c != "" {
+			return c
+		}
 	}
 	switch detect.ClassifyActivity(name) {
 	case detect.ClassReadOnly:
@@ -402,16 +460,4 @@ func usesInstanceID(ix *index, e *Expr, ctxName string, vars map[string]bool) bo
 		return !found
 	})
 	return found
-}
-
-func langExt(l Lang) string {
-	switch l {
-	case LangGo:
-		return ".go"
-	case LangPython:
-		return ".py"
-	case LangCSharp:
-		return ".cs"
-	}
-	return ""
 }

@@ -28,6 +28,9 @@ type op struct {
 	cond *Expr
 	// text is what the op is, for messages.
 	text string
+	// keyProv is where a write's key comes from (provNone: no key
+	// position, or an unstable one, reported as a hazard).
+	keyProv prov
 	// within marks a check whose if does not leave early: what it guards
 	// is its body (if absent { create }), not what follows it.
 	within bool
@@ -62,6 +65,9 @@ type walker struct {
 	// idemAt is where the first idempotency key from a stable value is
 	// set (the line that makes the provider refuse a repeat).
 	idemAt *op
+	// idemUnseen is set when an idempotency key's source is one twice
+	// cannot see: no write it keys is claimed as a guard.
+	idemUnseen bool
 	// wfIDKeys are key positions holding the calling workflow's id
 	// (decided once the call sites are known).
 	wfIDKeys []Hazard
@@ -82,6 +88,15 @@ type walker struct {
 	httpRetried bool
 	// sleepers caches whether a helper's own body waits.
 	sleepers map[*Func]bool
+	// raises is set when the body raises or throws anything.
+	raises bool
+	// tries are the try statements whose body the walk is in, innermost
+	// last (a rejection one of them catches does not leave the activity).
+	tries []*Stmt
+	// helperTaint memoizes the unstable value each helper returns (nil:
+	// none); returnDepth bounds the helpers followed for it.
+	helperTaint map[*Func]*source
+	returnDepth int
 }
 
 // frame is one function being walked.
@@ -97,6 +112,9 @@ type frame struct {
 	// from by adding or subtracting (qty := item.Qty - n): written back
 	// to the same key, it is an increment.
 	counted map[string]*op
+	// prov pins a name's provenance: the activity's input parameters, a
+	// helper's parameters bound to the caller's arguments.
+	prov map[string]prov
 }
 
 func (w *walker) loc(f *frame, p Pos) Location {
@@ -143,8 +161,23 @@ func (w *walker) walkFunc(fn *Func, f *frame) {
 	defer delete(w.stack, fn)
 	if f.depth == 0 {
 		w.decorators(fn, f)
+		w.pinInput(fn, f)
 	}
 	w.stmts(fn.Body, f)
+}
+
+// pinInput marks the activity's parameters after its context as its
+// input: a key made from them is "from the input".
+func (w *walker) pinInput(fn *Func, f *frame) {
+	if f.prov == nil {
+		f.prov = map[string]prov{}
+	}
+	for _, p := range fn.Params {
+		if strings.HasPrefix(p, "recv:") || p == "self" || p == "cls" || p == f.ctx {
+			continue
+		}
+		f.prov[p] = prov{provInput, nil}
+	}
 }
 
 // decorators looks at a Python function's decorators for retry libraries.
@@ -206,10 +239,13 @@ func (w *walker) stmt(s *Stmt, f *frame) {
 		w.ret(s, f)
 	case StmtRaise:
 		w.expr(s.X, f)
+		w.raises = true
 		w.raise(s, f)
 	case StmtTry:
 		from := len(w.ops)
+		w.tries = append(w.tries, s)
 		w.stmts(s.Body, f)
+		w.tries = w.tries[:len(w.tries)-1]
 		if c := w.catchesDuplicate(s); c != "" {
 			// try: INSERT … except IntegrityError: the unique constraint
 			// refuses the repeat and the handler swallows it (insert-ignore).
@@ -311,6 +347,15 @@ func (w *walker) assign(s *Stmt, f *frame, before int) {
 				delete(f.taint, l.Name)
 			}
 			if r != nil {
+				if p, ok := f.prov[l.Name]; ok && l.Name != "" {
+					// A parameter given a new value: its value says where it
+					// comes from now (input = input.strip() stays the input's).
+					np := w.provenance(r, f, 0)
+					if np.kind == provField && p.kind == provInput {
+						np = p
+					}
+					f.prov[l.Name] = np
+				}
 				f.values[l.Name] = r
 			}
 			for _, idx := range reads {
@@ -403,6 +448,8 @@ func (w *walker) expr(e *Expr, f *frame) {
 		}
 		w.call(e, f)
 		return
+	case ExprBinary:
+		w.divides(e, f)
 	}
 	w.expr(e.X, f)
 	for _, a := range e.Args {
@@ -413,12 +460,52 @@ func (w *walker) expr(e *Expr, f *frame) {
 	}
 }
 
+// divides records a division by the activity's input that nothing in the
+// body tests first: a zero divisor fails the same way on every attempt (a
+// permanent failure, as a rejection is).
+func (w *walker) divides(e *Expr, f *frame) {
+	if e.Op != "/" && e.Op != "//" && e.Op != "%" || f.depth != 0 {
+		return
+	}
+	d := e.Arg(1)
+	if d == nil || d.Kind == ExprNumber || w.provenance(d, f, 0).kind != provInput {
+		return
+	}
+	name := rootIdent(d)
+	if name == "" {
+		return
+	}
+	tested := false
+	Walk(f.fn.Body, func(s *Stmt) bool {
+		if (s.Kind == StmtIf || s.Kind == StmtLoop) && s.X != nil && usesAny(s.X, []string{name}) {
+			tested = true
+		}
+		return !tested
+	})
+	if tested {
+		return
+	}
+	w.rejections = append(w.rejections, w.loc(f, e.Pos))
+	w.rejectText = append(w.rejectText, "a failure on a zero divisor ("+Clip(e.Text)+" divides by its input, untested)")
+}
+
 // call handles one call: a helper to follow, a retry library, an effect,
 // key positions, code twice cannot see.
 func (w *walker) call(call *Expr, f *frame) {
+	if recv := call.Receiver(); recv != nil && f.ctx != "" && recv.Kind == ExprIdent && recv.Name == f.ctx && (call.Name == "GetInput" || call.Name == "get_input") {
+		// ctx.GetInput(&input): the variable now holds the activity's input.
+		if a := call.Arg(0); a != nil {
+			for a.Kind == ExprUnary && a.X != nil {
+				a = a.X
+			}
+			if a.Kind == ExprIdent {
+				f.prov[a.Name] = prov{provInput, a}
+			}
+		}
+	}
 	eff := classify(call, f.file, func(n string) *Expr { return w.heldValue(f, n) }, func(n string) bool { return isParam(f.fn, n) })
 	w.row(eff.row)
-	w.keyPositions(call, eff, f)
+	rowKey := w.keyPositions(call, eff, f)
 	if w.row(is(qStatusRaise, call, f.file.Lang)) != nil && !w.handled4xx && w.statusRaise == nil {
 		l := w.loc(f, call.Pos)
 		w.statusRaise, w.statusCall = &l, call.Method()+"()"
@@ -469,19 +556,49 @@ func (w *walker) call(call *Expr, f *frame) {
 				Clip(eff.what), r.Call, r.File.Path, r.Pos.Line))
 		}
 	}
+	if eff.kind == effGuard {
+		if et := etagOf(call); et != nil && w.provenance(et, f, 0).kind == provRead && !w.checkedRead(rootIdent(et)) {
+			// The etag comes from a read in this body and nothing leaves
+			// when the read finds the work done: a retry reads the etag the
+			// first attempt left and its write succeeds too. It refuses a
+			// concurrent writer, not a repeat.
+			eff.kind = effIdempotent
+		}
+	}
 	fresh := false
 	if eff.kind == effIdempotent && eff.row != nil && eff.row.value.set {
 		if src := w.taintOf(eff.row.value.of(call), f); src != nil && src.kind == srcGenerated {
 			fresh = true
 		}
 	}
-	w.add(op{kind: opEffect, eff: eff, loc: w.loc(f, call.Pos), via: f.via, key: key, fresh: fresh, from: from})
+	w.add(op{kind: opEffect, eff: eff, loc: w.loc(f, call.Pos), via: f.via, key: key, fresh: fresh, from: from, keyProv: rowKey})
 	if eff.kind == effOpaqueWrite {
 		w.noteOpaque(f, call, "")
 	}
 	if eff.sql != "" {
-		w.sqlKeys(call, eff, f)
+		if p := w.sqlKeys(call, eff, f); p.kind > w.ops[len(w.ops)-1].keyProv.kind {
+			w.ops[len(w.ops)-1].keyProv = p
+		}
 	}
+}
+
+// checkedRead reports whether the read whose result a variable holds is
+// tested by an if that leaves early (if (sent is not null) return).
+func (w *walker) checkedRead(name string) bool {
+	if name == "" {
+		return false
+	}
+	for _, r := range w.ops {
+		if r.kind != opEffect || r.eff.kind != effRead || !contains(r.vars, name) {
+			continue
+		}
+		for _, c := range w.ops {
+			if c.kind == opCheck && c.seq > r.seq && checks(c, r) {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // value returns the expression last assigned to a name in the frame, or
@@ -675,32 +792,8 @@ func isRecv(fn *Func, name string) bool {
 // follow walks a helper's body with its parameters bound to the call's
 // arguments' taint.
 func (w *walker) follow(fn *Func, call *Expr, f *frame) {
-	nf := &frame{fn: fn, file: fn.File, taint: map[string]*source{}, values: map[string]*Expr{}, counted: map[string]*op{}, ctx: "",
-		depth: f.depth + 1, via: append(append([]string(nil), f.via...), fmt.Sprintf("%s (called at %s:%d)", fn.Name, f.file.Path, call.Pos.Line))}
-	params := fn.Params
-	var plain []string
-	for _, p := range params {
-		if !strings.HasPrefix(p, "recv:") && p != "self" && p != "cls" {
-			plain = append(plain, p)
-		}
-	}
-	for i, a := range call.Args {
-		if i < len(plain) {
-			if src := w.taintOf(a, f); src != nil {
-				nf.taint[plain[i]] = src
-			}
-			nf.values[plain[i]] = a
-			if a.Kind == ExprIdent && a.Name == f.ctx {
-				nf.ctx = plain[i]
-			}
-		}
-	}
-	for _, k := range call.Keys {
-		if src := w.taintOf(k.Value, f); src != nil {
-			nf.taint[k.Key] = src
-		}
-		nf.values[k.Key] = k.Value
-	}
+	nf := w.helperFrame(fn, call, f)
+	nf.via = append(append([]string(nil), f.via...), fmt.Sprintf("%s (called at %s:%d)", fn.Name, f.file.Path, call.Pos.Line))
 	w.walkFunc(fn, nf)
 }
 
@@ -750,6 +843,14 @@ func (w *walker) taintOf(e *Expr, f *frame) *source {
 				found = &source{kind: srcGenerated, expr: x}
 				return false
 			}
+			if fn := w.helper(x, f); fn != nil {
+				if s := w.returnTaint(fn); s != nil && (found == nil || s.kind != srcWorkflowID) {
+					found = s
+					if s.kind != srcWorkflowID {
+						return false
+					}
+				}
+			}
 			if x.X != nil && x.X.Kind == ExprAttr && x.X.X != nil && x.X.X.Kind == ExprIdent && x.X.X.Name == f.ctx && f.ctx != "" {
 				if s := w.contextSource(x, f.file.Lang); s != nil {
 					found = s
@@ -774,6 +875,59 @@ func (w *walker) taintOf(e *Expr, f *frame) *source {
 	return found
 }
 
+// returnTaint is the unstable value a helper of the tree returns whatever
+// its arguments: a fresh UUID, time or random value it makes (shortID()
+// returning a cut uuid.NewString()), through two levels of helpers.
+func (w *walker) returnTaint(fn *Func) *source {
+	if s, ok := w.helperTaint[fn]; ok {
+		return s
+	}
+	if w.helperTaint == nil {
+		w.helperTaint = map[*Func]*source{}
+	}
+	w.helperTaint[fn] = nil // a recursive helper returns nothing new through itself
+	if w.returnDepth >= 2 {
+		delete(w.helperTaint, fn)
+		return nil
+	}
+	w.returnDepth++
+	defer func() { w.returnDepth-- }()
+	nf := &frame{fn: fn, file: fn.File, taint: map[string]*source{}, values: map[string]*Expr{}, counted: map[string]*op{}, prov: map[string]prov{}, depth: 1}
+	var found *source
+	Walk(fn.Body, func(s *Stmt) bool {
+		switch s.Kind {
+		case StmtAssign:
+			for i, l := range s.Lhs {
+				var r *Expr
+				if i < len(s.Rhs) {
+					r = s.Rhs[i]
+				} else if len(s.Rhs) == 1 {
+					r = s.Rhs[0]
+				}
+				if l.Kind == ExprIdent && r != nil {
+					if src := w.taintOf(r, nf); src != nil {
+						nf.taint[l.Name] = src
+					}
+					nf.values[l.Name] = r
+				}
+			}
+		case StmtReturn:
+			if len(s.Rhs) > 0 && found == nil {
+				if src := w.taintOf(s.Rhs[0], nf); src != nil && src.kind == srcGenerated {
+					c := *src
+					if c.helper == "" {
+						c.helper = fmt.Sprintf("%s (%s:%d)", fn.Name, fn.File.Path, s.Pos.Line)
+					}
+					found = &c
+				}
+			}
+		}
+		return found == nil
+	})
+	w.helperTaint[fn] = found
+	return found
+}
+
 // contextSource is the unstable id an activity context's attribute or
 // method gives (lib_dapr.go), or nil.
 func (w *walker) contextSource(x *Expr, lang Lang) *source {
@@ -788,7 +942,7 @@ func (w *walker) contextSource(x *Expr, lang Lang) *source {
 }
 
 // keyPositions checks every key position a call fills.
-func (w *walker) keyPositions(call *Expr, eff effect, f *frame) {
+func (w *walker) keyPositions(call *Expr, eff effect, f *frame) (rowKey prov) {
 	m := call.Method()
 	// A header or metadata entry set by name.
 	if a := call.Arg(0); a != nil && a.Kind == ExprString && isHeaderSetter(m) && isKeyName(a.Str) && len(call.Args) >= 2 {
@@ -806,9 +960,9 @@ func (w *walker) keyPositions(call *Expr, eff effect, f *frame) {
 		}
 		w.keyPosition(f, expand(r.keyName, c, r), r.key.of(call), call.Pos)
 	} else if r := eff.row; r != nil && eff.kind != effRead && r.key.set && r.key.pos >= 0 {
-		w.keyPosition(f, "key", r.key.of(call), call.Pos)
+		rowKey = w.keyPosition(f, "key", r.key.of(call), call.Pos)
 	} else if v := rowKeyValue(eff.row, call, func(n string) *Expr { return w.value(f, n) }); v != nil {
-		w.keyPosition(f, eff.row.key.kw, v, valuePos(v, call.Pos))
+		rowKey = w.keyPosition(f, eff.row.key.kw, v, valuePos(v, call.Pos))
 	}
 	// Keywords and literal entries anywhere in the arguments.
 	for _, k := range call.Keys {
@@ -862,24 +1016,36 @@ func (w *walker) keyPositions(call *Expr, eff effect, f *frame) {
 			return true
 		})
 	}
+	return rowKey
 }
 
-// keyPosition checks one value placed in a key position.
-func (w *walker) keyPosition(f *frame, name string, v *Expr, at Pos) {
+// keyPosition checks one value placed in a key position, and says where
+// the value comes from (provNone: it is unstable, and reported).
+func (w *walker) keyPosition(f *frame, name string, v *Expr, at Pos) prov {
 	if v == nil {
-		return
+		return prov{}
 	}
 	src := w.taintOf(v, f)
 	if src == nil {
-		if isIdemName(name) && w.idemAt == nil {
-			w.idemAt = &op{loc: w.loc(f, at), text: name}
+		p := w.provenance(v, f, 0)
+		if p.kind == provField {
+			p.kind = provUnseen // configuration alone: twice cannot say it differs per operation
 		}
-		return
+		if isIdemName(name) {
+			w.idemKey(f, name, v, at, p)
+		}
+		return p
 	}
 	switch src.kind {
 	case srcGenerated:
-		w.hazard(f, RuleKeyGeneratedInBody, at, fmt.Sprintf("%s is %s, made inside the activity body: every retry sends a new one",
-			keyWord(name), Clip(src.expr.Text)))
+		what := Clip(src.expr.Text)
+		msg := fmt.Sprintf("%s is %s, made inside the activity body: every retry sends a new one", keyWord(name), what)
+		if src.helper != "" {
+			msg = fmt.Sprintf("%s is %s, and %s makes it from %s: a value made inside the activity, new on every retry",
+				keyWord(name), Clip(v.Text), src.helper, what)
+		}
+		w.hazard(f, RuleKeyGeneratedInBody, at, msg)
+		return prov{provUnstable, src.expr}
 	case srcPerAttempt:
 		what := src.what
 		if what == "" {
@@ -887,11 +1053,58 @@ func (w *walker) keyPosition(f *frame, name string, v *Expr, at Pos) {
 		}
 		w.hazard(f, RulePerAttemptKey, at, fmt.Sprintf("%s is derived from %s, %s: every retry has a different one",
 			keyWord(name), Clip(src.expr.Text), what))
+		return prov{provUnstable, src.expr}
 	case srcWorkflowID:
 		l := w.loc(f, at)
 		w.wfIDKeys = append(w.wfIDKeys, Hazard{Rule: RulePerAttemptKey, Activity: w.act.Name, Location: l,
 			Excerpt: LineText(f.file.Src, at.Line), Via: append([]string(nil), f.via...),
 			Message: fmt.Sprintf("%s is derived from %s, the calling workflow's instance id", keyWord(name), Clip(src.expr.Text))})
+		if isIdemName(name) {
+			w.idemKey(f, name, v, at, prov{provInput, src.expr})
+		}
+		return prov{provInput, src.expr}
+	}
+	return prov{}
+}
+
+// idemKey records an idempotency key and where its value comes from:
+// from the input (the provider refuses a repeat), a constant (shared by
+// every operation), or a source twice cannot see.
+func (w *walker) idemKey(f *frame, name string, v *Expr, at Pos, p prov) {
+	switch p.kind {
+	case provInput:
+		if w.idemAt == nil {
+			w.idemAt = &op{loc: w.loc(f, at), text: name}
+		}
+	case provConst:
+		w.keyNote(f, at, fmt.Sprintf("the %s key is the constant %s, shared by every operation: it refuses this activity's repeat, and every other call made with it",
+			strconv.Quote(name), Clip(v.Text)), false)
+	default:
+		what := "a value twice cannot trace"
+		if p.kind == provRead {
+			what = "a value the body reads"
+		}
+		if p.expr != nil && p.expr != v {
+			what += " (" + Clip(p.expr.Text) + ")"
+		}
+		w.keyNote(f, at, fmt.Sprintf("the %s key is %s, %s: a key whose source twice cannot see, so twice cannot say a repeat is refused",
+			strconv.Quote(name), Clip(v.Text), what), true)
+	}
+}
+
+// keyNote records a key that is neither a guard nor a hazard; unseen
+// marks a key whose source twice cannot see (no write it keys is a
+// guard).
+func (w *walker) keyNote(f *frame, at Pos, what string, unseen bool) {
+	l := w.loc(f, at)
+	for _, k := range w.act.Keys {
+		if k.Location == l {
+			return
+		}
+	}
+	w.act.Keys = append(w.act.Keys, KeyNote{Location: l, Excerpt: LineText(f.file.Src, at.Line), What: what, Unseen: unseen})
+	if unseen {
+		w.idemUnseen = true
 	}
 }
 
@@ -906,7 +1119,7 @@ var placeholder = regexp.MustCompile(`\$\d+|\?|%s|%\(\w+\)s|:\w+|@\w+`)
 
 // sqlKeys maps an INSERT's values to its columns and checks the key
 // columns' values.
-func (w *walker) sqlKeys(call *Expr, eff effect, f *frame) {
+func (w *walker) sqlKeys(call *Expr, eff effect, f *frame) (worst prov) {
 	if sqlVerb(eff.sql) != "INSERT" {
 		return
 	}
@@ -921,7 +1134,7 @@ func (w *walker) sqlKeys(call *Expr, eff effect, f *frame) {
 				for i, v := range vals {
 					if strings.TrimLeft(v, ":@%(") == k.Key || strings.TrimSuffix(strings.TrimPrefix(v, "%("), ")s") == k.Key {
 						if i < len(cols) && isKeyColumn(cols[i]) {
-							w.keyPosition(f, cols[i], k.Value, call.Pos)
+							worst = worse(worst, w.keyPosition(f, cols[i], k.Value, call.Pos))
 						}
 					}
 				}
@@ -946,9 +1159,10 @@ func (w *walker) sqlKeys(call *Expr, eff effect, f *frame) {
 		}
 		n++
 		if idx < len(params) && isKeyColumn(cols[i]) {
-			w.keyPosition(f, cols[i], params[idx], call.Pos)
+			worst = worse(worst, w.keyPosition(f, cols[i], params[idx], call.Pos))
 		}
 	}
+	return worst
 }
 
 var insertCols = regexp.MustCompile(`(?is)INSERT\s+(?:OR\s+\w+\s+|IGNORE\s+)?INTO\s+[\w."\x60\[\]]+\s*\(([^)]*)\)\s*VALUES\s*\(([^)]*)\)`)

@@ -319,22 +319,33 @@ builder.Services.AddDaprWorkflow(o =>
 
 // TestCSharpConditionalStateWrites: Dapr state writes that carry an etag
 // or first-write concurrency refuse a stale repeat, and are what the join
-// cites as "probably refused downstream"; a plain save is not.
+// cites as "probably refused downstream"; a plain save is not. An etag the
+// body reads just before, with nothing that leaves when the read finds the
+// work done, refuses only a concurrent writer: a retry reads the etag the
+// first attempt left, and its write succeeds too (issue 21: the labelled
+// false guards in thangchung/coffeeshop-dapr-workflow, counter-api).
 func TestCSharpConditionalStateWrites(t *testing.T) {
 	skipWithoutCSharp(t)
 	for _, tc := range []struct {
 		name, write string
 		guard       bool
 	}{
-		{"try save with etag", `await dapr.TrySaveStateAsync("vouchers", input.OrderId, input, etag);`, true},
+		{"try save with an etag it just read", `await dapr.TrySaveStateAsync("vouchers", input.OrderId, input, etag);`, false},
+		{"try save after a check of the read", `if (found is not null) { return false; }
+        await dapr.TrySaveStateAsync("vouchers", input.OrderId, input, etag);`, true},
+		{"try save with the input's etag", `await dapr.TrySaveStateAsync("vouchers", input.OrderId, input, input.ETag);`, true},
+		{"entry saved back after an append", `var entry = await dapr.GetStateEntryAsync<List<string>>("vouchers", "issued");
+        entry.Value.Add(input.OrderId);
+        await entry.TrySaveAsync();`, false},
 		{"first write", `await dapr.SaveStateAsync("vouchers", input.OrderId, input, new StateOptions { Concurrency = ConcurrencyMode.FirstWrite });`, true},
-		{"transaction with etag", `await dapr.ExecuteStateTransactionAsync("vouchers", new List<StateTransactionRequest> { new(input.OrderId, null, StateOperationType.Upsert, etag: etag) });`, true},
+		{"transaction with an etag it just read", `await dapr.ExecuteStateTransactionAsync("vouchers", new List<StateTransactionRequest> { new(input.OrderId, null, StateOperationType.Upsert, etag: etag) });`, false},
+		{"transaction with the input's etag", `await dapr.ExecuteStateTransactionAsync("vouchers", new List<StateTransactionRequest> { new(input.OrderId, null, StateOperationType.Upsert, etag: input.ETag) });`, true},
 		{"plain save", `await dapr.SaveStateAsync("vouchers", input.OrderId, input);`, false},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			src := csActivity("", `input.OrderId`)
 			src = strings.Replace(src, `        await dapr.SaveStateAsync("vouchers", input.OrderId, input);`,
-				"        var (_, etag) = await dapr.GetStateAndETagAsync<Voucher>(\"vouchers\", input.OrderId);\n        "+tc.write, 1)
+				"        var (found, etag) = await dapr.GetStateAndETagAsync<Voucher>(\"vouchers\", input.OrderId);\n        "+tc.write, 1)
 			rep := reviewDir(t, map[string]string{"IssueVoucher.cs": src})
 			a := rep.Activity("IssueVoucher")
 			if a == nil {

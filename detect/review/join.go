@@ -53,7 +53,7 @@ func Join(rep *detect.Report, code *Report) *Joined {
 // unreviewed names the languages a review left out ("Python and C#").
 func unreviewed(code *Report) string {
 	var names []string
-	for _, l := range []Lang{LangGo, LangPython, LangCSharp} {
+	for _, l := range Langs() {
 		if _, ok := code.Unavailable[l]; ok {
 			names = append(names, l.Title())
 		}
@@ -89,6 +89,9 @@ func codeActivity(name string, code *Report) CodeActivity {
 	}
 	for _, g := range a.Guards {
 		ca.Refusals = append(ca.Refusals, CodeHazard{Location: g.Location, Excerpt: g.Excerpt, Message: g.What})
+	}
+	for _, k := range a.Keys {
+		ca.Keys = append(ca.Keys, CodeHazard{Location: k.Location, Excerpt: k.Excerpt, Message: k.What})
 	}
 	return ca
 }
@@ -138,6 +141,11 @@ func evidence(f *detect.Finding, ca CodeActivity) *CodeEvidence {
 			ev.Refusal = &r
 			ev.Verdict = VerdictRefused
 			ev.Note = fmt.Sprintf("probably refused downstream: %s's write is conditional on a key from its input (%s, %s), so the second attempt was most likely refused; lower confidence of harm", f.Activity, r.Message, at(r))
+		case len(ca.Keys) > 0:
+			// A key whose source twice cannot see is no reassurance: the
+			// finding stands as the history says.
+			k := ca.Keys[0]
+			ev.Note = fmt.Sprintf("twice cannot say whether the repeat was refused: in %s, %s (%s); check that the key is the same on every retry of one invocation and differs between invocations", f.Activity, k.Message, at(k))
 		default:
 			ev.Note = fmt.Sprintf("twice found no side effect it recognises in %s (defined at %s:%d); check the calls it cannot see", f.Activity, ca.Definition.File, ca.Definition.Line)
 		}

@@ -39,8 +39,11 @@ func reviewDir(t *testing.T, files map[string]string) *review.Report {
 const chargeTemplate = `package main
 
 import (
+	"fmt"
 	"net/http"
+	"os"
 
+	"example.com/keys"
 	"github.com/dapr/durabletask-go/workflow"
 	"github.com/google/uuid"
 )
@@ -57,10 +60,18 @@ func ChargeCard(ctx workflow.ActivityContext) (any, error) {
 	return nil, resp.Body.Close()
 }
 
+var chargeKey = os.Getenv("CHARGE_KEY")
+
+func newKey() string {
+	id := uuid.NewString()
+	return "charge-" + id
+}
+
 func main() {
 	r := workflow.NewRegistry()
 	_ = r.AddActivity(ChargeCard)
-	_ = uuid.New
+	_ = keys.For
+	_ = fmt.Sprint
 }
 `
 
@@ -76,6 +87,13 @@ func TestJoinVerdicts(t *testing.T) {
 		{"key from uuid", "uuid.NewString()", review.VerdictLikelyDuplicate, "likely a real duplicate"},
 		{"key from input", `"charge-" + orderID`, review.VerdictRefused, "probably refused downstream"},
 		{"per-attempt key", `fmt.Sprint(ctx.GetTaskID())`, review.VerdictLikelyDuplicate, "per-attempt id"},
+		// issue 21: a helper that makes a fresh UUID is a key made in the
+		// body; a key from code twice cannot see is never "refused".
+		{"key from a helper's uuid", `newKey()`, review.VerdictLikelyDuplicate, "likely a real duplicate"},
+		{"key from the task execution id", `"charge-" + ctx.GetTaskExecutionID()`, review.VerdictRefused, "probably refused downstream"},
+		{"key from code twice cannot see", `keys.For(orderID)`, "", "a key whose source twice cannot see"},
+		{"key from configuration", `chargeKey`, "", "a key whose source twice cannot see"},
+		{"constant key", `"charge"`, "", "shared by every operation"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			code := reviewDir(t, map[string]string{"charge.go": strings.Replace(chargeTemplate, "KEY", tc.key, 1)})
@@ -98,8 +116,14 @@ func TestJoinVerdicts(t *testing.T) {
 			if c.Verdict != tc.verdict || !strings.Contains(c.Note, tc.says) {
 				t.Fatalf("verdict %q, note %q; want %q saying %q", c.Verdict, c.Note, tc.verdict, tc.says)
 			}
-			if tc.verdict == review.VerdictRefused && (c.Refusal == nil || c.Refusal.Line != 14) {
-				t.Fatalf("the refusing line is %+v, want charge.go line 14", c.Refusal)
+			if tc.verdict == review.VerdictRefused && (c.Refusal == nil || c.Refusal.Line != 17) {
+				t.Fatalf("the refusing line is %+v, want charge.go line 17", c.Refusal)
+			}
+			if tc.verdict != review.VerdictRefused && (c.Refusal != nil || strings.Contains(c.Note, "refused downstream")) {
+				t.Fatalf("a key twice cannot vouch for is cited as a refusal: %+v, %q", c.Refusal, c.Note)
+			}
+			if a := code.Activity("ChargeCard"); tc.verdict != review.VerdictRefused && len(a.Guards) > 0 {
+				t.Fatalf("a key twice cannot vouch for is claimed as a guard: %+v", a.Guards)
 			}
 			if f.Severity != detect.SeverityHigh {
 				t.Errorf("the join changed the history's severity to %s", f.Severity)

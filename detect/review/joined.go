@@ -85,4 +85,8 @@ type CodeActivity struct {
 	Definition Location
 	Hazards    []CodeHazard
 	Refusals   []CodeHazard
+	// Keys are keys twice can vouch for neither way: one whose source it
+	// cannot see, or a constant shared by every operation (never a
+	// refusal).
+	Keys []CodeHazard
 }

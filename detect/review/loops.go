@@ -37,7 +37,11 @@ func RangeOf(body, globals []*Stmt, at Pos, name string, goIndex bool) (elems []
 	if len(x.Keys) > 0 {
 		for _, k := range x.Keys {
 			ke := k.KeyExpr
-			if ke == nil {
+			switch {
+			case ke == nil && goIndex:
+				// A Go map key written as a name: a constant or variable.
+				ke = &Expr{Kind: ExprIdent, Name: k.Key, Text: k.Key, Pos: k.Value.Pos}
+			case ke == nil:
 				ke = &Expr{Kind: ExprString, Str: k.Key, Text: k.Key, Pos: k.Value.Pos}
 			}
 			elems = append(elems, LoopElem{Key: ke, Value: k.Value})
@@ -51,6 +55,16 @@ func RangeOf(body, globals []*Stmt, at Pos, name string, goIndex bool) (elems []
 		elems = append(elems, LoopElem{Value: a})
 	}
 	return elems, key, true
+}
+
+// LoopOver is the value iterated by the innermost loop that binds name
+// around the call at pos (nil: no such loop).
+func LoopOver(body []*Stmt, at Pos, name string) *Expr {
+	loop := enclosingLoop(body, at, name)
+	if loop == nil {
+		return nil
+	}
+	return loop.X
 }
 
 // enclosingLoop is the innermost loop binding name whose body holds the

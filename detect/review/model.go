@@ -111,6 +111,19 @@ type Guard struct {
 	What string
 }
 
+// KeyNote is a key twice can vouch for neither way: one whose source it
+// cannot see (never a guard, never "from the input"), or a constant one,
+// shared by every operation.
+type KeyNote struct {
+	Location
+	Excerpt string
+	// What says what the key is and why twice cannot vouch for it.
+	What string
+	// Unseen marks a key whose source twice cannot see (false: a
+	// constant).
+	Unseen bool
+}
+
 // Opaque is a call into code twice cannot see from the activity.
 type Opaque struct {
 	Location
@@ -133,14 +146,48 @@ type Activity struct {
 	// Hazards found in the body (and in the helpers it calls), and at the
 	// call sites that call it.
 	Hazards []Hazard
-	// Guards are conditional writes that refuse a duplicate.
+	// Guards are conditional writes that refuse a duplicate, keyed from
+	// the input.
 	Guards []Guard
+	// Keys are keys twice can vouch for neither way (KeyNote).
+	Keys []KeyNote
 	// Opaque lists the calls twice could not follow.
 	Opaque []Opaque
 	// Unresolved is set when the registration names a function twice did
 	// not find in the reviewed tree.
 	Unresolved bool
+	// Discovered is "inferred" when no registration twice could read names
+	// it: a workflow calls it (or the SDK's signature marks it), and it is
+	// reviewed as the activity of that name; "" when a registration does.
+	Discovered string
 }
+
+// DiscoveredInferred marks an activity or workflow found without a
+// registration twice could read.
+const DiscoveredInferred = "inferred"
+
+// Unresolved is a name a workflow calls, or a registration, that twice
+// could not follow to a body it reviewed: never a silent zero.
+type Unresolved struct {
+	// Name is the called or registered name, as written or resolved.
+	Name string
+	// Kind is KindActivity or KindWorkflow.
+	Kind DefKind
+	// Location is where it is called or registered.
+	Location
+	// Reason says why twice did not review it ("not in the reviewed tree",
+	// "registered through run-time discovery", "factory result not
+	// followed").
+	Reason string
+}
+
+// The reasons an activity or workflow is unresolved.
+const (
+	ReasonNotInTree      = "not in the reviewed tree"
+	ReasonRuntime        = "registered through run-time discovery"
+	ReasonFactory        = "factory result not followed"
+	ReasonComputedTarget = "the called name is computed at run time"
+)
 
 // Workflow is one orchestrator twice found registered.
 type Workflow struct {
@@ -148,6 +195,9 @@ type Workflow struct {
 	Func string
 	Lang Lang
 	Location
+	// Discovered is "inferred" when no registration twice could read
+	// names it: it calls activities (or the SDK's signature marks it).
+	Discovered string
 }
 
 // Skipped is a file twice did not review, and why.
@@ -178,6 +228,12 @@ type Report struct {
 	// configuration (C#'s #if DEBUG … #else …) and the one reviewed:
 	// Release, the code that runs in production.
 	Builds []BuildNote
+	// Unresolved lists every name a workflow calls and every registration
+	// twice could not follow to a reviewed body, with where and why.
+	Unresolved []Unresolved
+	// SDKImported is set when a parsed file imports a Dapr workflow SDK
+	// (a review that finds nothing in such a tree says so).
+	SDKImported bool
 	// rowsUsed are the library rows that answered a question about the
 	// code (the corpus test checks every row is exercised).
 	rowsUsed map[*api]bool

@@ -288,6 +288,9 @@ func (s *publicScore) add(t *testing.T, r publicRepo, dir string, rep *review.Re
 	for _, w := range rep.Workflows {
 		reviewed[key(rel(w.File), w.Name)] = true
 	}
+	for _, u := range rep.Unresolved {
+		saidSo[u.Name] = true
+	}
 	var lines []string
 	say := func(format string, a ...any) { lines = append(lines, fmt.Sprintf(format, a...)) }
 	defer func() {

@@ -48,13 +48,11 @@ const DefaultMaxFileBytes = 4 << 20
 
 // LangOfFile returns the language a file name's extension says, or "".
 func LangOfFile(name string) Lang {
-	switch strings.ToLower(path.Ext(name)) {
-	case ".go":
-		return LangGo
-	case ".py":
-		return LangPython
-	case ".cs":
-		return LangCSharp
+	ext := strings.ToLower(path.Ext(name))
+	for _, l := range languages {
+		if l.ext == ext {
+			return l.lang
+		}
 	}
 	return ""
 }
@@ -91,6 +89,9 @@ func Review(ctx context.Context, roots []string, opts Options) (*Report, error) 
 	rep := &Report{Roots: roots, Files: map[Lang]int{}, Lines: map[Lang]int{}}
 	var files []sourceFile
 	notReviewed := map[Lang]int{}
+	// Go modules (go.mod) in and above the roots: each Go package is
+	// known by its import path, resolved against its own module.
+	mods := goModules{}
 	for _, root := range roots {
 		var st fs.FileInfo
 		var err error
@@ -115,6 +116,9 @@ func Review(ctx context.Context, roots []string, opts Options) (*Report, error) 
 					notReviewed[l]++
 				}
 			}
+		}
+		if opts.FS == nil {
+			mods.above(root, st.IsDir())
 		}
 		if !st.IsDir() {
 			add(root)
@@ -148,6 +152,9 @@ func Review(ctx context.Context, roots []string, opts Options) (*Report, error) 
 				return nil
 			}
 			if d.Type().IsRegular() {
+				if d.Name() == "go.mod" {
+					mods.read(opts.FS, p)
+				}
 				add(p)
 			}
 			return nil
@@ -167,6 +174,7 @@ func Review(ctx context.Context, roots []string, opts Options) (*Report, error) 
 		return nil, err
 	}
 	rep.Skipped = append(rep.Skipped, skipped...)
+	mods.importPaths(parsed)
 	for _, f := range parsed {
 		rep.Files[f.Lang]++
 		rep.Lines[f.Lang] += f.Lines

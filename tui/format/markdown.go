@@ -34,6 +34,47 @@ func Markdown(s string) string {
 	return b.String()
 }
 
+// MarkdownCode sanitizes text for one line of Markdown and writes it as a
+// code span that shows it as itself: no backslash escapes (inside a code
+// span Markdown shows them), a fence of one backtick more than the
+// longest run in the text, and a space inside each end when the text
+// starts or ends with a backtick or a space. "-" when empty. Not for a
+// table cell: MarkdownCodeCell.
+func MarkdownCode(s string) string {
+	return markdownCode(s, false)
+}
+
+// MarkdownCodeCell is MarkdownCode for a cell of a Markdown table: a "|"
+// is written "\|", the table's own escape, which GitHub takes back before
+// it reads the code span (the span shows "|").
+func MarkdownCodeCell(s string) string {
+	return markdownCode(s, true)
+}
+
+func markdownCode(s string, cell bool) string {
+	if s == "" {
+		return "-"
+	}
+	s = safetext.Line(s)
+	longest, run := 0, 0
+	for i := 0; i < len(s); i++ {
+		if s[i] == '`' {
+			run++
+			longest = max(longest, run)
+		} else {
+			run = 0
+		}
+	}
+	fence := strings.Repeat("`", longest+1)
+	if cell {
+		s = strings.ReplaceAll(s, "|", `\|`)
+	}
+	if s[0] == '`' || s[len(s)-1] == '`' || s[0] == ' ' && s[len(s)-1] == ' ' {
+		s = " " + s + " "
+	}
+	return fence + s + fence
+}
+
 // AttemptsText names attempt numbers: "attempt 2" or "attempts 1, 2"; ""
 // for none.
 func AttemptsText(n []int) string {
@@ -156,11 +197,11 @@ func appendFinding(b []byte, f *detect.Finding, c *review.CodeEvidence, runLine 
 		line("**Code:** ", Markdown(c.Note))
 		if c.Refusal != nil {
 			line()
-			line("- `", Markdown(CodeLocText(c.Refusal.Location)), "` ", Markdown(c.Refusal.Excerpt))
+			line("- ", MarkdownCode(CodeLocText(c.Refusal.Location)), " ", Markdown(c.Refusal.Excerpt))
 		}
 		for _, h := range c.Hazards {
 			line()
-			line("- ", h.Rule, " at `", Markdown(CodeLocText(h.Location)), "`: ", Markdown(h.Message))
+			line("- ", h.Rule, " at ", MarkdownCode(CodeLocText(h.Location)), ": ", Markdown(h.Message))
 		}
 	}
 	return b

@@ -333,13 +333,13 @@ func (t *codeTab) copyTarget() (text, what string) {
 	name := t.code().names[r.activity]
 	switch r.kind {
 	case codeNotFound:
-		return name, "the activity name (not found in the source)"
+		return PlainCopy(name, "the activity name (not found in the source)")
 	case codeHazard:
-		return locText(r.loc) + " " + r.rule, "the hazard's file:line and rule"
+		return PlainCopy(locText(r.loc)+" "+r.rule, "the hazard's file:line and rule")
 	case codeRefusal:
-		return locText(r.loc) + " refusing write", "the refusing write's file:line"
+		return PlainCopy(locText(r.loc)+" refusing write", "the refusing write's file:line")
 	}
-	return locText(r.loc) + " " + name, "the activity's file:line and name"
+	return PlainCopy(locText(r.loc)+" "+name, "the activity's file:line and name")
 }
 
 func (t *codeTab) describe() (string, []string) {
@@ -473,7 +473,7 @@ func (b *text) notFound(name string, ci *codeIndex) {
 	}
 	b.blank()
 	b.kv("", "source reviewed", format.Line(strings.Join(rev.Roots, ", "))+sourceCounts(rev))
-	for _, l := range []review.Lang{review.LangGo, review.LangPython, review.LangCSharp} {
+	for _, l := range review.Langs() {
 		if why, ok := rev.Unavailable[l]; ok {
 			b.kv("", "not reviewed", format.Line(why))
 		}
@@ -501,7 +501,7 @@ const maxListedNames = 12
 func sourceCounts(rev *review.Report) string {
 	total := 0
 	var parts []string
-	for _, l := range []review.Lang{review.LangGo, review.LangPython, review.LangCSharp} {
+	for _, l := range review.Langs() {
 		if n := rev.Files[l]; n > 0 {
 			total += n
 			parts = append(parts, format.Count(n)+" "+format.LangName(l))

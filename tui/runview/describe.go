@@ -231,6 +231,9 @@ func describeInvocation(d *viewData, ii int) (string, []string) {
 	inv := &rep.Invocations[ii]
 	b := &text{d: d}
 	title := format.Line(inv.Name) + " · " + inv.Kind.String() + " · " + format.Plural(len(inv.Attempts), "attempt")
+	if k := d.idx.inputKey(ii); !k.IsZero() {
+		title = format.Line(inv.Name) + " · " + keyText(inv, k) + " · " + inv.Kind.String() + " · " + format.Plural(len(inv.Attempts), "attempt")
+	}
 	outcome, _ := format.OutcomeMark(inv.Outcome)
 	if dur, open := format.InvocationSpan(d.h, inv, d.c.Now()); open {
 		outcome += ", open ≥" + d.spans().Show(dur)
@@ -362,10 +365,13 @@ func describeFinding(d *viewData, fi int) (string, []string) {
 	rep := d.idx.Report
 	f := &rep.Findings[fi]
 	b := &text{d: d}
-	title := format.SeverityMark(f.Severity) + " " + string(f.ID) + " · " + format.Line(f.Activity)
+	title := format.SeverityMark(f.Severity) + " " + string(f.ID) + " · " + format.Line(f.Activity) + d.idx.keySuffix(f)
 	b.kv("", "severity", format.SeverityMark(f.Severity))
 	b.kv("", "confidence", string(f.Confidence))
 	b.kv("", "activity", format.Line(f.Activity))
+	if k := d.idx.inputKey(f.InvocationIndex); !k.IsZero() && !k.ByID {
+		b.kv("", "input", format.Line(k.String()))
+	}
 	if f.Invocation != "" {
 		b.kv("", "invocation", format.Line(f.Invocation))
 	}

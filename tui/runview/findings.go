@@ -54,6 +54,9 @@ func findingColumns(x *Index) []table.Column {
 	var activity int
 	if x != nil {
 		activity = x.nameWidth
+		if x.fanOut() {
+			activity = x.labelWidth
+		}
 	}
 	return []table.Column{
 		{Title: "SEVERITY", Width: 8},
@@ -254,7 +257,7 @@ func (t *findingsTab) lines(width, height int) []string {
 			return line
 		}
 		mark := format.SeverityMark(f.Severity)
-		cells := []string{mark, string(f.ID), format.Line(f.Activity), string(f.Confidence)}
+		cells := []string{mark, string(f.ID), x.activityLabel(f, l.Widths[2]), string(f.Confidence)}
 		if selected {
 			return s.Selected.Render(cursor + " " + l.Row(cells...))
 		}

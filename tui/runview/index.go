@@ -63,6 +63,11 @@ type Index struct {
 	// FLAG cells need (the widest, capped); eventNameWidth the Events tab's
 	// NAME cells.
 	nameWidth, flagWidth, eventNameWidth, keyWidth int
+	// inputKeys tell same-name invocations apart (detect.InvocationKeys),
+	// per invocation; nil when every name is called once. inputWidth is
+	// the widest INPUT cell, labelWidth the widest name with its key.
+	inputKeys              []detect.InputKey
+	inputWidth, labelWidth int
 	// code is the Code tab's rows (AddCode), nil when no source was given.
 	code *codeIndex
 	// payloads is every payload's text in search form: a filter finds an
@@ -89,8 +94,9 @@ func (x *Index) syncMax(def int) int {
 // Caps of the wanted column widths (the table gives no column more than
 // what is left anyway; the caps bound the work of measuring).
 const (
-	maxNameWant = 80
-	maxFlagWant = 40
+	maxNameWant  = 80
+	maxFlagWant  = 40
+	maxInputWant = 48
 )
 
 // NewIndex indexes a history and its report. It walks the history once.
@@ -181,6 +187,7 @@ func NewIndex(h *catalyst.History, rep *detect.Report) *Index {
 		}
 	}
 	x.invTerms = invTerms.Terms()
+	x.indexInputKeys(h)
 
 	x.callOf = format.CallOf(h, rep)
 	// Columns: the type, the event's own name, the name of the call it
@@ -257,4 +264,19 @@ func (x *Index) invocationOf(ev int) (inv, attempt int) {
 		return -1, -1
 	}
 	return int(x.eventInv[ev]), int(x.eventAttempt[ev])
+}
+
+// indexInputKeys finds what tells same-name invocations apart, and the
+// widths its cells need.
+func (x *Index) indexInputKeys(h *catalyst.History) {
+	keys := detect.InvocationKeys(h, x.Report)
+	for ii, k := range keys {
+		if k.IsZero() {
+			continue
+		}
+		x.inputKeys = keys
+		inv := &x.Report.Invocations[ii]
+		x.inputWidth = max(x.inputWidth, min(format.Width(inputCell(inv, k)), maxInputWant))
+		x.labelWidth = max(x.labelWidth, min(format.Width(format.Line(inv.Name))+1+format.Width(keyWord(k)), maxNameWant))
+	}
 }

@@ -18,7 +18,7 @@ import (
 
 // invCells is one invocation's row text, built once per index.
 type invCells struct {
-	name, attempts, outcome, duration, flag, start, key, class string
+	name, input, attempts, outcome, duration, flag, start, key, class string
 	// shortFlag is the flag without the severity's word ("▲ duplicate? +1"),
 	// for a FLAG column too narrow for the whole.
 	shortFlag   string
@@ -63,47 +63,75 @@ func newInvocationsTab(d *viewData) *invocationsTab {
 
 // invocationColumns are the Invocations tab's columns; the name and the
 // flag get what the widest of them needs (x may be nil while detect runs).
-// A wide view (wide) adds when each started, its key and its class.
+// A wide view (wide) adds when each started, its key and its class. Where
+// a name is called more than once, INPUT (after NAME) says what tells its
+// invocations apart.
 func invocationColumns(x *Index, wide bool) []table.Column {
 	var name, flag, key int
 	if x != nil {
 		name, flag, key = x.nameWidth, x.flagWidth, x.keyWidth
 	}
-	cols := []table.Column{
-		{Title: "NAME", Width: 12, Flex: 2, Want: name},
-		{Title: "ATTEMPTS", Width: 8, Right: true},
-		{Title: "OUTCOME", Width: 11},
-		// Total duration is one of the columns triage needs: a long name or
-		// flag is cut (the flag to its short form) before it is hidden.
-		{Title: "DURATION", Width: 8, Right: true, Drop: 1, Firm: true},
-		{Title: "FLAG", Width: 12, Flex: 1, Want: max(flag, 4)},
+	cols := []table.Column{{Title: "NAME", Width: 12, Flex: 2, Want: name}}
+	if x.fanOut() {
+		// What tells the rows apart: cut before it is hidden, and hidden
+		// only after the duration.
+		cols = append(cols, table.Column{Title: "INPUT", Width: 10, Flex: 2, Want: x.inputWidth, Firm: true, Drop: 1})
 	}
+	cols = append(cols,
+		table.Column{Title: "ATTEMPTS", Width: 8, Right: true},
+		table.Column{Title: "OUTCOME", Width: 11})
 	if wide {
-		cols = append(cols[:3:3],
-			table.Column{Title: "START", Width: 9, Right: true, Drop: 2},
-			cols[3],
-			table.Column{Title: "CLASS", Width: 11, Drop: 3},
-			cols[4],
-			table.Column{Title: "KEY", Width: 8, Flex: 1, Want: key, Drop: 4})
+		cols = append(cols, table.Column{Title: "START", Width: 9, Right: true, Drop: 2})
+	}
+	// Total duration is one of the columns triage needs: a long name or
+	// flag is cut (the flag to its short form) before it is hidden.
+	cols = append(cols, table.Column{Title: "DURATION", Width: 8, Right: true, Drop: 1, Firm: true})
+	if wide {
+		cols = append(cols, table.Column{Title: "CLASS", Width: 11, Drop: 3})
+	}
+	cols = append(cols, table.Column{Title: "FLAG", Width: 12, Flex: 1, Want: max(flag, 4)})
+	if wide {
+		cols = append(cols, table.Column{Title: "KEY", Width: 8, Flex: 1, Want: key, Drop: 4})
 	}
 	return cols
 }
 
-// cells returns an invocation's cells in invocationColumns' order, the
-// flag fitted to width w.
-func (c *invCells) row(wide bool, flag string, outcome string) []string {
-	if wide {
-		return []string{c.name, c.attempts, outcome, c.start, c.duration, c.class, flag, c.key}
+// fanOut reports whether a name is called more than once with a key that
+// tells its invocations apart (the INPUT column is shown).
+func (x *Index) fanOut() bool { return x != nil && x.inputKeys != nil }
+
+// row returns an invocation's cells in invocationColumns' order, with the
+// flag and outcome given (fitted, styled).
+func (c *invCells) row(x *Index, wide bool, flag string, outcome string) []string {
+	cells := []string{c.name}
+	if x.fanOut() {
+		cells = append(cells, c.input)
 	}
-	return []string{c.name, c.attempts, outcome, c.duration, flag}
+	cells = append(cells, c.attempts, outcome)
+	if wide {
+		cells = append(cells, c.start)
+	}
+	cells = append(cells, c.duration)
+	if wide {
+		cells = append(cells, c.class)
+	}
+	cells = append(cells, flag)
+	if wide {
+		cells = append(cells, c.key)
+	}
+	return cells
 }
 
 // flagColumn is the FLAG column's position in invocationColumns.
-func flagColumn(wide bool) int {
+func flagColumn(x *Index, wide bool) int {
+	n := 4
 	if wide {
-		return 6
+		n = 6
 	}
-	return 4
+	if x.fanOut() {
+		n++
+	}
+	return n
 }
 
 // sorts are the columns the Invocations tab sorts by; the first is the
@@ -121,7 +149,7 @@ func (t *invocationsTab) sorts() []list.Column {
 		}
 		return -1
 	}
-	return []list.Column{
+	cols := []list.Column{
 		{Key: "s", Title: "START"},
 		{Key: "n", Title: "NAME", Compare: func(a, b int32) int { return strings.Compare(inv(a).Name, inv(b).Name) }},
 		{Key: "a", Title: "ATTEMPTS", Compare: func(a, b int32) int {
@@ -135,6 +163,14 @@ func (t *invocationsTab) sorts() []list.Column {
 		{Key: "c", Title: "CLASS", Compare: func(a, b int32) int { return cmp.Compare(inv(a).Class, inv(b).Class) }},
 		{Key: "k", Title: "KEY", Compare: func(a, b int32) int { return strings.Compare(inv(a).Key, inv(b).Key) }},
 	}
+	if x := d.idx; x.fanOut() {
+		// By name, then by what tells a name's invocations apart.
+		cols = append(cols, list.Column{Key: "i", Title: "INPUT", Compare: func(a, b int32) int {
+			return cmp.Or(strings.Compare(inv(a).Name, inv(b).Name),
+				strings.Compare(x.inputKey(int(a)).Value, x.inputKey(int(b)).Value))
+		}})
+	}
+	return cols
 }
 
 func (t *invocationsTab) title() string { return "Invocations" }
@@ -333,7 +369,7 @@ func (t *invocationsTab) lines(width, height int) []string {
 	out := make([]string, 0, height)
 	out = append(out, s.Heading.Render("   "+l.Row(titles...)))
 	invs := t.invocations()
-	fc := flagColumn(wide)
+	fc := flagColumn(t.d.idx, wide)
 	out = append(out, t.rows.Table().Lines(func(i int, selected bool) string {
 		r := t.rows.At(i)
 		cursor := " "
@@ -354,9 +390,9 @@ func (t *invocationsTab) lines(width, height int) []string {
 		}
 		flag := c.flagFor(l.Widths[fc])
 		if selected {
-			return s.Selected.Render(cursor + fold + " " + l.Row(c.row(wide, flag, c.outcome)...))
+			return s.Selected.Render(cursor + fold + " " + l.Row(c.row(t.d.idx, wide, flag, c.outcome)...))
 		}
-		return cursor + fold + " " + l.Row(c.row(wide, s.Alert(format.SeverityAlert(c.severity)).Render(flag),
+		return cursor + fold + " " + l.Row(c.row(t.d.idx, wide, s.Alert(format.SeverityAlert(c.severity)).Render(flag),
 			s.Tone(c.outcomeTone).Render(c.outcome))...)
 	})...)
 	return out
@@ -383,6 +419,7 @@ func (t *invocationsTab) buildCells(i int) invCells {
 		start:       "-",
 		key:         format.Line(inv.Key),
 		class:       inv.Class.String(),
+		input:       inputCell(inv, t.d.idx.inputKey(i)),
 	}
 	if d := format.InvocationDuration(t.d.spans(), t.d.h, inv, t.d.c.Now()); d != "" {
 		// An invocation whose last attempt has no outcome is open ("open
@@ -552,9 +589,9 @@ func invocationCopy(inv *detect.Invocation, att int) (text, what string) {
 		n := "attempt " + strconv.Itoa(a.Number) + "'s "
 		switch {
 		case a.ExecutionID != "":
-			return a.ExecutionID, n + "task execution id"
+			return PlainCopy(a.ExecutionID, n+"task execution id")
 		case a.InstanceID != "":
-			return a.InstanceID, n + "child instance id"
+			return PlainCopy(a.InstanceID, n+"child instance id")
 		}
 	}
 	desc := "the task execution id of " + format.Line(inv.Name)
@@ -565,5 +602,5 @@ func invocationCopy(inv *detect.Invocation, att int) (text, what string) {
 		// Grouped without ids: the key is twice's, not the history's.
 		return "", "nothing copied: this history has no id for " + format.Line(inv.Name) + " (grouped by order)"
 	}
-	return inv.Key, desc
+	return PlainCopy(inv.Key, desc)
 }

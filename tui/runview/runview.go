@@ -399,7 +399,7 @@ func (m *Model) Selection() string { return m.tabs[m.tab].selection() }
 // it is; with text "", why nothing can be copied ("" for no reason).
 func (m *Model) CopyTarget() (text, what string) {
 	if m.absent != nil {
-		return m.absent.ID, "the child run id"
+		return PlainCopy(m.absent.ID, "the child run id")
 	}
 	if m.d.h == nil {
 		return "", ""
@@ -408,7 +408,7 @@ func (m *Model) CopyTarget() (text, what string) {
 		return text, what
 	}
 	if id := m.d.h.Run.ID; id != "" {
-		return id, "the run id"
+		return PlainCopy(id, "the run id")
 	}
 	return "", "nothing copied: this history does not name its run id"
 }

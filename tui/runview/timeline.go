@@ -245,8 +245,12 @@ func (t *timelineTab) panKey(frac float64) func(tea.KeyPressMsg) tea.Cmd {
 }
 
 // timelineName is the width the NAME column takes at most: the bars need
-// the room.
-const timelineName = 24
+// the room; timelineKey more for the key that tells a fan-out's rows
+// apart.
+const (
+	timelineName = 24
+	timelineKey  = 10
+)
 
 func (t *timelineTab) lines(width, height int) []string {
 	s := t.d.c.Styles
@@ -260,6 +264,10 @@ func (t *timelineTab) lines(width, height int) []string {
 		return []string{"", " no invocation matches the filter (esc clears it)"}
 	}
 	nameW := min(max(t.d.idx.nameWidth, 4), timelineName, max(width/3, 4))
+	if x := t.d.idx; x.fanOut() {
+		// A fan-out's labels add what tells its rows apart.
+		nameW = min(max(x.labelWidth, 4), timelineName+timelineKey, max(width/3, 4))
+	}
 	barW := width - 3 - nameW - 1
 	if barW < 8 {
 		return []string{"", " too narrow for a timeline: widen the window, or p hides the detail pane"}
@@ -282,7 +290,7 @@ func (t *timelineTab) lines(width, height int) []string {
 			glyph = format.SeverityGlyph(sev)
 		}
 		t.marks = format.TimelineRow(t.marks, t.d.h, inv, a)
-		name := format.Pad(format.Line(inv.Name), nameW)
+		name := format.Pad(label(inv.Name, t.d.idx.inputKey(int(ii)), nameW), nameW)
 		if selected {
 			bar := string(format.AppendMarks(nil, t.marks))
 			return s.Selected.Render(format.Pad(cursor+glyph+" "+name+" "+bar, width))

@@ -61,7 +61,7 @@ func (Frontend) Parse(name string, src []byte) (*review.File, error) {
 		f.Imports[local] = p
 	}
 	for _, d := range af.Decls {
-		if gd, ok := d.(*ast.GenDecl); ok && gd.Tok == token.VAR {
+		if gd, ok := d.(*ast.GenDecl); ok && (gd.Tok == token.VAR || gd.Tok == token.CONST) {
 			c.vars = nil
 			f.Globals = c.stmt(f.Globals, &ast.DeclStmt{Decl: gd})
 			continue
@@ -529,6 +529,9 @@ func (c *converter) expr(e ast.Expr) *review.Expr {
 					if v, err := strconv.Unquote(key.Value); err == nil {
 						k.Key = v
 					}
+					// The literal as an expression too: a key written as a
+					// name (a constant) is the one with no KeyExpr.
+					k.KeyExpr = c.expr(kv.Key)
 				default:
 					k.KeyExpr = c.expr(kv.Key)
 				}

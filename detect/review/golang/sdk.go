@@ -35,12 +35,12 @@ func (c *converter) call(f *review.File, caller *review.Func, x *review.Expr) {
 		c.register(f, caller, x, review.KindActivity, x.Arg(0), "")
 	case "RegisterWorkflow", "AddWorkflow":
 		c.register(f, caller, x, review.KindWorkflow, x.Arg(0), "")
-	case "AddActivityN":
-		if n := x.Arg(0); n != nil && (n.Kind == review.ExprString || n.Kind == review.ExprIdent) {
+	case "AddActivityN", "RegisterActivityN":
+		if n := x.Arg(0); n != nil {
 			c.register(f, caller, x, review.KindActivity, x.Arg(1), n.Str)
 		}
-	case "AddWorkflowN":
-		if n := x.Arg(0); n != nil && (n.Kind == review.ExprString || n.Kind == review.ExprIdent) {
+	case "AddWorkflowN", "RegisterWorkflowN":
+		if n := x.Arg(0); n != nil {
 			c.register(f, caller, x, review.KindWorkflow, x.Arg(1), n.Str)
 		}
 	case "CallActivity":
@@ -66,24 +66,51 @@ func (c *converter) register(f *review.File, caller *review.Func, x *review.Expr
 		if elems, keyVar, ok := review.RangeOf(caller.Body, f.Globals, x.Pos, ref.Name, true); ok {
 			nameArg := x.Arg(0)
 			for _, el := range elems {
-				n := name
-				if el.Key != nil && el.Key.Kind == review.ExprString && nameArg != nil && nameArg.Kind == review.ExprIdent && nameArg.Name == keyVar {
-					n = el.Key.Str
+				n, nameRef := name, (*review.Expr)(nil)
+				if el.Key != nil && nameArg != nil && nameArg.Kind == review.ExprIdent && nameArg.Name == keyVar {
+					if el.Key.Kind == review.ExprString {
+						n = el.Key.Str
+					} else {
+						n, nameRef = "", el.Key
+					}
 				}
-				c.register(f, caller, x, kind, el.Value, n)
+				c.registerNamed(f, caller, x, kind, el.Value, n, nameRef)
 			}
 			return
 		}
 	}
-	r := review.Registration{Kind: kind, Pos: x.Pos, File: f}
-	r.Func, r.Name = c.funcRef(ref, caller)
+	var nameRef *review.Expr
+	if n := x.Arg(0); name == "" && n != nil && n != ref && n.Kind != review.ExprString && strings.HasSuffix(x.Method(), "N") {
+		nameRef = n // AddActivityN(activityCharge, …): a constant
+	}
+	c.registerNamed(f, caller, x, kind, ref, name, nameRef)
+}
+
+// registerNamed records one registration; nameRef, when set, is a name
+// argument the analysis resolves (a constant).
+func (c *converter) registerNamed(f *review.File, caller *review.Func, x *review.Expr, kind review.DefKind, ref *review.Expr, name string, nameRef *review.Expr) {
+	r := review.Registration{Kind: kind, Pos: x.Pos, File: f, Caller: caller, NameRef: nameRef}
+	if ref.Kind == review.ExprCall && ref.X != nil {
+		// A factory's result (NewChargeActivity(deps)): the closure it
+		// returns. A wrapper's (withLogging(Charge)): the function wrapped,
+		// when the tree has it.
+		r.Factory, _ = c.funcRef(ref.X, caller)
+		if a := ref.Arg(0); a != nil && (a.Kind == review.ExprIdent || a.Kind == review.ExprAttr) {
+			r.Func, r.Name = c.funcRef(a, caller)
+		}
+		if r.Name == "" || strings.HasSuffix(r.Name, "-fm") {
+			r.Name = ""
+		}
+	} else {
+		r.Func, r.Name = c.funcRef(ref, caller)
+	}
 	if ref.Kind == review.ExprFunc {
 		r.Inline = &review.Func{Name: r.Func, Short: r.Func, Pos: ref.Pos, Body: ref.Body, File: f}
 	}
-	if name != "" {
+	if name != "" || nameRef != nil {
 		r.Name = name
 	}
-	if r.Func == "" && r.Inline == nil {
+	if r.Func == "" && r.Inline == nil && r.Factory == "" {
 		return
 	}
 	f.Registrations = append(f.Registrations, r)

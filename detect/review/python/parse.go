@@ -33,6 +33,14 @@ func (Frontend) Parse(name string, src []byte) (*review.File, error) {
 		Src:     src,
 	}
 	c.file = f
+	c.nested = map[*review.Expr]*review.Func{}
+	c.pkgBase = f.Package
+	if !strings.HasSuffix(name, "/__init__.py") && name != "__init__.py" {
+		c.pkgBase = ""
+		if i := strings.LastIndexByte(f.Package, '.'); i >= 0 {
+			c.pkgBase = f.Package[:i]
+		}
+	}
 	c.imports(root)
 	c.module(root)
 	if err := c.nest.Err(); err != nil {
@@ -42,6 +50,7 @@ func (Frontend) Parse(name string, src []byte) (*review.File, error) {
 		return nil, err
 	}
 	c.sdk()
+	c.helperCalls()
 	return f, nil
 }
 
@@ -73,6 +82,14 @@ type converter struct {
 	self   string
 	vars   map[string]string
 	fields map[string]string
+	// nested maps a nested definition's function literal to the function
+	// it was read as (a def inside a def: registered by its decorator or
+	// by name in the enclosing body).
+	nested map[*review.Expr]*review.Func
+	// pkgBase is the package a relative import starts from.
+	pkgBase string
+	// helpers are the file's functions that register their parameter.
+	helpers []regHelper
 }
 
 // typeOf is an annotation's type, through Optional[T], T | None and
@@ -185,7 +202,7 @@ func (c *converter) imports(root *sitter.Node) {
 			}
 			return
 		case "import_from_statement":
-			mod := c.text(n.ChildByFieldName("module_name"))
+			mod := c.absModule(c.text(n.ChildByFieldName("module_name")))
 			prefix := mod
 			if !strings.HasSuffix(prefix, ".") {
 				prefix += "."
@@ -210,6 +227,37 @@ func (c *converter) imports(root *sitter.Node) {
 		}
 	}
 	visit(root)
+}
+
+// absModule resolves a relative module name (from .x import y; from
+// ..x import y) against the file's package; an absolute one is kept. The
+// result keeps one leading dot when the package is above the reviewed
+// root, so the resolver still matches it by suffix.
+func (c *converter) absModule(mod string) string {
+	if !strings.HasPrefix(mod, ".") {
+		return mod
+	}
+	dots := len(mod) - len(strings.TrimLeft(mod, "."))
+	rest := mod[dots:]
+	base := c.pkgBase
+	for i := 1; i < dots; i++ {
+		j := strings.LastIndexByte(base, '.')
+		if j < 0 {
+			if base == "" {
+				return mod
+			}
+			base = ""
+			continue
+		}
+		base = base[:j]
+	}
+	if base == "" {
+		return mod
+	}
+	if rest == "" {
+		return base
+	}
+	return base + "." + rest
 }
 
 // module reads top-level definitions and statements.
@@ -445,6 +493,7 @@ func (c *converter) stmt(out []*review.Stmt, n *sitter.Node) []*review.Stmt {
 			c.file.Funcs = c.file.Funcs[:len(c.file.Funcs)-1]
 			name := &review.Expr{Kind: review.ExprIdent, Name: fn.Short, Pos: fn.Pos, Text: fn.Short}
 			lit := &review.Expr{Kind: review.ExprFunc, Pos: fn.Pos, Body: fn.Body, Name: fn.Short}
+			c.nested[lit] = fn
 			out = append(out, &review.Stmt{Kind: review.StmtAssign, Pos: p, Op: "=", Lhs: []*review.Expr{name}, Rhs: []*review.Expr{lit}})
 			for _, d := range fn.Decorators {
 				out = append(out, &review.Stmt{Kind: review.StmtExpr, Pos: d.Pos, X: d})

@@ -3,6 +3,7 @@
 package python
 
 import (
+	"sort"
 	"strings"
 
 	"github.com/twice-cli/twice/detect/review"
@@ -22,17 +23,48 @@ import (
 func (c *converter) sdk() {
 	f := c.file
 	for _, fn := range f.Funcs {
-		for _, d := range fn.Decorators {
-			kind, name := decoratorKind(d)
-			if kind == 0 {
-				continue
-			}
-			if name == "" {
-				name = fn.Short
-			}
-			f.Registrations = append(f.Registrations, review.Registration{Name: name, Kind: kind, Func: fn.Name, Pos: d.Pos, File: f})
-		}
+		c.decorated(fn, nil)
 		review.EachCall(fn.Body, func(x *review.Expr) { c.call(fn, x) })
+	}
+	// Definitions nested in functions, registered by their decorator.
+	for _, fn := range c.nestedInOrder() {
+		c.decorated(fn, fn)
+	}
+}
+
+// nestedInOrder lists the nested definitions in source order.
+func (c *converter) nestedInOrder() []*review.Func {
+	out := make([]*review.Func, 0, len(c.nested))
+	for _, fn := range c.nested {
+		out = append(out, fn)
+	}
+	sort.Slice(out, func(i, j int) bool {
+		if out[i].Pos.Line != out[j].Pos.Line {
+			return out[i].Pos.Line < out[j].Pos.Line
+		}
+		return out[i].Pos.Col < out[j].Pos.Col
+	})
+	return out
+}
+
+// decorated registers a function its SDK decorator names; inline is set
+// for a nested definition (not in the module's functions).
+func (c *converter) decorated(fn, inline *review.Func) {
+	for _, d := range fn.Decorators {
+		kind, name := decoratorKind(d)
+		if kind == 0 {
+			continue
+		}
+		r := review.Registration{Name: name, Kind: kind, Func: fn.Name, Pos: d.Pos, File: c.file, Inline: inline}
+		if name == "" {
+			r.Name = fn.Short
+			if call := d; call.Kind == review.ExprCall {
+				if n := call.Keyword("name"); n != nil && n.Kind != review.ExprString {
+					r.Name, r.NameRef = "", n
+				}
+			}
+		}
+		c.file.Registrations = append(c.file.Registrations, r)
 	}
 }
 
@@ -55,7 +87,7 @@ func decoratorKind(d *review.Expr) (review.DefKind, string) {
 	switch d.Name {
 	case "activity":
 		return review.KindActivity, name
-	case "workflow":
+	case "workflow", "versioned_workflow":
 		return review.KindWorkflow, name
 	}
 	return 0, ""
@@ -66,7 +98,7 @@ func (c *converter) call(caller *review.Func, x *review.Expr) {
 	switch x.Method() {
 	case "register_activity", "add_activity":
 		c.registerIn(caller, x, review.KindActivity, x.Arg(0), stringKw(x, "name"), x.Keyword("name"))
-	case "register_workflow", "add_orchestrator":
+	case "register_workflow", "add_orchestrator", "register_versioned_workflow":
 		c.registerIn(caller, x, review.KindWorkflow, x.Arg(0), stringKw(x, "name"), x.Keyword("name"))
 	case "add_named_activity":
 		if n := x.Arg(0); n != nil && (n.Kind == review.ExprString || n.Kind == review.ExprIdent) {
@@ -91,22 +123,42 @@ func stringKw(x *review.Expr, k string) string {
 }
 
 // registerIn registers ref, or, when ref is the variable of a loop over
-// a literal list or dict (for fn in [charge, ship]: wfr.register_activity(fn)),
-// each element; nameExpr is the name argument, which may be the loop's key.
+// a literal list, tuple or dict (for fn in [charge, ship]:
+// wfr.register_activity(fn)), or over a method of the class returning one
+// (for fn in self._standard_activities()), each element; nameExpr is the
+// name argument, which may be the loop's key. A wrapped reference
+// (register_activity(with_io(fn)), self._named(fn, name)) registers the
+// function wrapped, else the closure the wrapper returns.
 func (c *converter) registerIn(caller *review.Func, x *review.Expr, kind review.DefKind, ref *review.Expr, name string, nameExpr *review.Expr) {
+	factory := ""
+	if ref != nil && ref.Kind == review.ExprCall && ref.X != nil {
+		factory = c.refName(ref.X)
+		ref = ref.Arg(0)
+	}
 	if ref != nil && ref.Kind == review.ExprIdent && ref.Ref == "" {
-		if elems, keyVar, ok := review.RangeOf(caller.Body, c.file.Globals, x.Pos, ref.Name, false); ok {
+		if elems, keyVar, ok := c.rangeOf(caller, x.Pos, ref.Name); ok {
 			for _, el := range elems {
 				n := name
 				if el.Key != nil && el.Key.Kind == review.ExprString && nameExpr != nil && nameExpr.Kind == review.ExprIdent && nameExpr.Name == keyVar {
 					n = el.Key.Str
 				}
-				c.register(x, kind, el.Value, n)
+				c.register(caller, x, kind, el.Value, n, nil, factory)
 			}
 			return
 		}
+		// A parameter of a helper that registers what it is given
+		// (def _register(fn): wfr.register_activity(fn)): each call of the
+		// helper registers its argument.
+		if i := paramIndex(caller, ref.Name); i >= 0 && caller.Name != "<module>" {
+			c.helpers = append(c.helpers, regHelper{fn: caller, param: i, kind: kind, factory: factory})
+			return
+		}
 	}
-	c.register(x, kind, ref, name)
+	var nameRef *review.Expr
+	if name == "" && nameExpr != nil && nameExpr.Kind != review.ExprString {
+		nameRef = nameExpr
+	}
+	c.register(caller, x, kind, ref, name, nameRef, factory)
 	// wfr.register_activity(acts.charge): acts's class's method, when its
 	// type is known (a typed parameter, acts = PaymentActivities(…)).
 	if ref != nil && ref.Kind == review.ExprAttr && ref.Ref == "" && ref.X != nil && len(c.file.Registrations) > 0 {
@@ -120,11 +172,111 @@ func (c *converter) registerIn(caller *review.Func, x *review.Expr, kind review.
 	}
 }
 
-func (c *converter) register(x *review.Expr, kind review.DefKind, ref *review.Expr, name string) {
+// refName is how a called function is named for the resolver.
+func (c *converter) refName(e *review.Expr) string {
+	switch {
+	case e.Ref != "":
+		return e.Ref
+	case e.Kind == review.ExprIdent:
+		return e.Name
+	case e.Kind == review.ExprAttr:
+		return "?." + e.Name
+	}
+	return ""
+}
+
+// rangeOf is review.RangeOf, and a loop over a call of a method or
+// function of this file that returns a literal tuple or list.
+func (c *converter) rangeOf(caller *review.Func, at review.Pos, name string) ([]review.LoopElem, string, bool) {
+	if elems, keyVar, ok := review.RangeOf(caller.Body, c.file.Globals, at, name, false); ok {
+		return elems, keyVar, true
+	}
+	loopX := review.LoopOver(caller.Body, at, name)
+	if loopX == nil || loopX.Kind != review.ExprCall || loopX.X == nil || len(loopX.Args) > 0 {
+		return nil, "", false
+	}
+	var callee *review.Func
+	for _, fn := range c.file.Funcs {
+		if fn.Short == loopX.X.Name && (loopX.X.Kind == review.ExprIdent) == (fn.Recv == "") {
+			if callee != nil {
+				return nil, "", false
+			}
+			callee = fn
+		}
+	}
+	if callee == nil {
+		return nil, "", false
+	}
+	for _, s := range callee.Body {
+		if s.Kind == review.StmtReturn && len(s.Rhs) == 1 && s.Rhs[0].Kind == review.ExprComposite && len(s.Rhs[0].Keys) == 0 {
+			var elems []review.LoopElem
+			for _, a := range s.Rhs[0].Args {
+				elems = append(elems, review.LoopElem{Value: a})
+			}
+			return elems, "", true
+		}
+	}
+	return nil, "", false
+}
+
+func paramIndex(fn *review.Func, name string) int {
+	for i, p := range fn.Params {
+		if p == name {
+			return i
+		}
+	}
+	return -1
+}
+
+// regHelper is a function of the file that registers its parameter.
+type regHelper struct {
+	fn      *review.Func
+	param   int
+	kind    review.DefKind
+	factory string
+}
+
+// helperCalls registers the arguments of every call of a registering
+// helper in this file; a call inside a loop over a value computed at run
+// time (a package scanned with importlib) is listed as unresolved.
+func (c *converter) helperCalls() {
+	if len(c.helpers) == 0 {
+		return
+	}
+	for _, fn := range c.file.Funcs {
+		review.EachCall(fn.Body, func(x *review.Expr) {
+			for _, h := range c.helpers {
+				if x.X == nil || x.X.Kind != review.ExprIdent || x.X.Name != h.fn.Short || h.fn.Recv != "" {
+					continue
+				}
+				arg := x.Arg(h.param)
+				if arg == nil {
+					continue
+				}
+				if arg.Kind == review.ExprIdent && arg.Ref == "" {
+					if elems, _, ok := c.rangeOf(fn, x.Pos, arg.Name); ok {
+						for _, el := range elems {
+							c.register(fn, x, h.kind, el.Value, "", nil, h.factory)
+						}
+						continue
+					}
+					if over := review.LoopOver(fn.Body, x.Pos, arg.Name); over != nil {
+						c.file.Registrations = append(c.file.Registrations, review.Registration{Kind: h.kind, Pos: x.Pos, File: c.file, Caller: fn,
+							Name: strings.Join(strings.Fields(over.Text), " "), Unresolved: review.ReasonRuntime})
+						continue
+					}
+				}
+				c.register(fn, x, h.kind, arg, "", nil, h.factory)
+			}
+		})
+	}
+}
+
+func (c *converter) register(caller *review.Func, x *review.Expr, kind review.DefKind, ref *review.Expr, name string, nameRef *review.Expr, factory string) {
 	if ref == nil {
 		return
 	}
-	r := review.Registration{Kind: kind, Pos: x.Pos, File: c.file}
+	r := review.Registration{Kind: kind, Pos: x.Pos, File: c.file, Caller: caller, NameRef: nameRef, Factory: factory}
 	switch ref.Kind {
 	case review.ExprIdent:
 		r.Func = ref.Name
@@ -135,6 +287,14 @@ func (c *converter) register(x *review.Expr, kind review.DefKind, ref *review.Ex
 		if i := strings.LastIndexByte(r.Func, '.'); i >= 0 && name == "" {
 			r.Name = r.Func[i+1:]
 		}
+		// A definition nested in the registering function.
+		if ref.Ref == "" {
+			if lit := review.Assigned(caller.Body, nil, ref.Name); lit != nil && lit.Kind == review.ExprFunc {
+				if fn := c.nested[lit]; fn != nil {
+					r.Inline = fn
+				}
+			}
+		}
 	case review.ExprAttr:
 		// A bound method of an object made elsewhere: the module's only
 		// method of that name.
@@ -143,10 +303,15 @@ func (c *converter) register(x *review.Expr, kind review.DefKind, ref *review.Ex
 			r.Func = ref.Ref
 		}
 	default:
-		return
+		if factory == "" {
+			return
+		}
 	}
 	if name != "" {
 		r.Name = name
+	}
+	if nameRef != nil {
+		r.Name = ""
 	}
 	c.file.Registrations = append(c.file.Registrations, r)
 }

@@ -306,6 +306,82 @@ func BigPayloads(n int) *catalyst.History {
 	return h
 }
 
+// FanOut returns an invoicing run that sends twenty invoices at once
+// (SendInvoiceEmail × 20, each input naming its invoice and customer):
+// INV-1042's send times out after 30 s and is retried under the same
+// execution id (a probable duplicate email), as is INV-1055's. A local
+// Dapr's protojson, every payload present; with withheld, Catalyst's at the
+// metadata level, every payload withheld (the rows fall back to their task
+// execution ids).
+func FanOut(withheld bool) *catalyst.History {
+	run := ChargeRun("COMPLETED")
+	run.ID, run.AppID, run.Workflow = "invoices-2026-11", "invoicing", "SendInvoicesWorkflow"
+	run.UpdatedAt = Start().Add(95 * time.Second)
+	ev := []catalyst.Event{
+		{Type: catalyst.EventExecutionStarted, Name: run.Workflow, ID: -1, ExecutionID: "f0a1b2c3-d4e5-4f60-8172-93a4b5c6d7e8",
+			InstanceID: run.ID, Timestamp: at(0), Payload: catalyst.PresentPayload(`{"period":"2026-11"}`)},
+		{Type: catalyst.EventWorkflowStarted, ID: -1, Timestamp: at(10 * time.Millisecond)},
+	}
+	customers := []string{"dana", "lee", "kim", "ana", "raj", "sol", "eve", "max", "ida", "ola"}
+	const n = 20
+	execs := make([]string, n)
+	for i := range n {
+		execs[i] = uuidOf(7000 + i)
+		inv := "INV-" + strconv.Itoa(1042+i)
+		c := customers[i%len(customers)]
+		ev = append(ev, catalyst.Event{Type: catalyst.EventTaskScheduled, Name: "SendInvoiceEmail", ID: int32(i), ExecutionID: execs[i],
+			Timestamp: at(time.Duration(20+i) * time.Millisecond),
+			Payload: catalyst.PresentPayload(`{"invoiceNumber":"` + inv + `","to":"` + c + `@example.com","subject":"Your invoice",` +
+				`"amountCents":` + strconv.Itoa(4999+100*(i%3)) + `}`)})
+	}
+	id := int32(n)
+	retried := map[int]bool{0: true, 13: true}
+	var fails, timers, later, done []catalyst.Event
+	for i := range n {
+		t := time.Duration(400+37*i) * time.Millisecond
+		if retried[i] {
+			fails = append(fails, catalyst.Event{Type: catalyst.EventTaskFailed, ID: -1, ScheduledID: int32(i), ExecutionID: execs[i],
+				Timestamp: at(30*time.Second + t),
+				Failure:   &catalyst.Failure{Type: "TimeoutError", Message: "read timeout after 30s: POST smtp relay"}})
+			timer := id
+			retry := id + 1
+			id += 2
+			timers = append(timers, catalyst.Event{Type: catalyst.EventTimerCreated, Name: "SendInvoiceEmail-retry", ID: timer, Origin: catalyst.OriginActivityRetry,
+				OriginID: execs[i], FireAt: at(35*time.Second + t), Timestamp: at(31*time.Second + t)})
+			later = append(later, catalyst.Event{Type: catalyst.EventTimerFired, ID: -1, TimerID: timer, FireAt: at(35*time.Second + t),
+				Timestamp: at(35*time.Second + t + 10*time.Millisecond)},
+				catalyst.Event{Type: catalyst.EventTaskScheduled, Name: "SendInvoiceEmail", ID: retry, ExecutionID: execs[i],
+					Timestamp: at(35*time.Second + t + 30*time.Millisecond), Payload: ev[2+i].Payload})
+			done = append(done, catalyst.Event{Type: catalyst.EventTaskCompleted, ID: -1, ScheduledID: retry, ExecutionID: execs[i],
+				Timestamp: at(36*time.Second + t), Payload: catalyst.PresentPayload(`{"messageId":"msg-` + strconv.Itoa(i) + `-b"}`)})
+			continue
+		}
+		ev = append(ev, catalyst.Event{Type: catalyst.EventTaskCompleted, ID: -1, ScheduledID: int32(i), ExecutionID: execs[i],
+			Timestamp: at(t), Payload: catalyst.PresentPayload(`{"messageId":"msg-` + strconv.Itoa(i) + `"}`)})
+	}
+	ev = append(ev, fails...)
+	ev = append(ev, catalyst.Event{Type: catalyst.EventWorkflowStarted, ID: -1, Timestamp: at(31 * time.Second)})
+	ev = append(ev, timers...)
+	ev = append(ev, later...)
+	ev = append(ev, done...)
+	ev = append(ev,
+		catalyst.Event{Type: catalyst.EventWorkflowStarted, ID: -1, Timestamp: at(94 * time.Second)},
+		catalyst.Event{Type: catalyst.EventExecutionCompleted, ID: id, Timestamp: at(95 * time.Second),
+			Detail: &catalyst.EventDetail{WorkflowStatus: "COMPLETED"}, Payload: catalyst.PresentPayload(`{"sent":20}`)})
+	if withheld {
+		for i := range ev {
+			ev[i].Payload = catalyst.Payload{}
+		}
+	}
+	h := catalyst.NewHistory(run, ev...)
+	h.Format = catalyst.FormatProtoJSON
+	if withheld {
+		h.Format = catalyst.FormatCatalyst
+		h.ApplyDataSharing(catalyst.DataSharing{Filtered: true, Level: catalyst.LevelMetadata})
+	}
+	return h
+}
+
 // uuidOf returns a random-looking, deterministic version-4 UUID for k, as
 // SDKs generate task execution ids.
 func uuidOf(k int) string {

@@ -54,6 +54,24 @@ func TestShowFlags(t *testing.T) {
 	}
 }
 
+func TestDiffFlags(t *testing.T) {
+	o, err := parse(t, NewCmdDiff, "a.json", "b.json", "-o", "markdown", "--fail-on", "high")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if o.A != "a.json" || o.B != "b.json" || o.Output != "markdown" || !o.ExitStatus || o.FailOn != "high" {
+		t.Errorf("options = %+v", o)
+	}
+	if o, err := parse(t, NewCmdDiff, "rerun-1", "--rerun-source", "-a", "payments"); err != nil || o.B != "rerun-1" || o.A != "" || o.App != "payments" {
+		t.Errorf("--rerun-source: %+v, %v", o, err)
+	}
+	for _, args := range [][]string{{}, {"a"}, {"a", "b", "c"}, {"a", "b", "--rerun-source"}} {
+		if _, err := parse(t, NewCmdDiff, args...); err == nil {
+			t.Errorf("twice diff %v must be refused", args)
+		}
+	}
+}
+
 func TestScanFlags(t *testing.T) {
 	o, err := parse(t, NewCmdScan, "a.json", "b.json", "--exit-status", "--fail-on", "high", "-o", "jsonl", "--concurrency", "3")
 	if err != nil {

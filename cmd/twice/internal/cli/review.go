@@ -183,7 +183,7 @@ func joinSource(ctx context.Context, paths []string, errOut io.Writer) (*review.
 	if err != nil {
 		return nil, err
 	}
-	for _, l := range []review.Lang{review.LangPython, review.LangCSharp} {
+	for _, l := range review.Langs() {
 		if why, ok := rep.Unavailable[l]; ok {
 			fmt.Fprintf(errOut, "twice: %s\n", safetext.Line(why))
 		}

@@ -134,6 +134,7 @@ twice.yaml; 0 means no limit); in the interactive view the limit applies to each
 	root.AddCommand(
 		NewCmdShow(f, nil),
 		NewCmdScan(f, nil),
+		NewCmdDiff(f, nil),
 		NewCmdRuns(f, nil),
 		NewCmdRecord(f, nil),
 		NewCmdDoctor(f, nil),

@@ -139,6 +139,9 @@ func WriteReviewText(w io.Writer, r *review.Report, o ReviewOptions) error {
 			for _, g := range a.Guards {
 				fmt.Fprintf(&b, "    refuses a duplicate: %s  %s\n", safetext.Line(loc(g.Location)), safetext.Line(g.What))
 			}
+			for _, k := range a.Keys {
+				fmt.Fprintf(&b, "    key twice cannot vouch for: %s  %s\n", safetext.Line(loc(k.Location)), safetext.Line(k.What))
+			}
 			for _, op := range a.Opaque {
 				fmt.Fprintf(&b, "    calls code twice cannot see: %s at %s\n", safetext.Line(op.Target), safetext.Line(loc(op.Location)))
 			}
@@ -151,20 +154,13 @@ func WriteReviewText(w io.Writer, r *review.Report, o ReviewOptions) error {
 	return err
 }
 
-// mdCell makes text safe for one Markdown table cell.
-func mdCell(s string) string {
-	s = safetext.Line(s)
-	s = strings.ReplaceAll(s, "|", `\|`)
-	return strings.ReplaceAll(s, "`", "'")
-}
-
 // WriteReviewMarkdown writes a review to paste into a ticket or a pull
 // request.
 func WriteReviewMarkdown(w io.Writer, r *review.Report, o ReviewOptions) error {
 	var b strings.Builder
-	b.WriteString("## twice review\n\n" + mdCell(reviewSummary(r)) + "\n\n")
+	b.WriteString("## twice review\n\n" + format.Markdown(reviewSummary(r)) + "\n\n")
 	for _, l := range sortedLangs(r.Unavailable) {
-		b.WriteString("> Not reviewed: " + mdCell(r.Unavailable[l]) + "\n\n")
+		b.WriteString("> Not reviewed: " + format.Markdown(r.Unavailable[l]) + "\n\n")
 	}
 	if len(r.Hazards) > 0 {
 		hazards := worstFirst(r.Hazards)
@@ -174,7 +170,7 @@ func WriteReviewMarkdown(w io.Writer, r *review.Report, o ReviewOptions) error {
 			if h.Workflow != "" && who == "" {
 				who = "workflow " + h.Workflow
 			}
-			fmt.Fprintf(&b, "| %s | `%s` | %s | `%s` | %s |\n", SeverityMark(h.Severity), h.Rule, mdCell(who), mdCell(loc(h.Location)), mdCell(h.Message))
+			fmt.Fprintf(&b, "| %s | `%s` | %s | %s | %s |\n", SeverityMark(h.Severity), h.Rule, format.Markdown(who), format.MarkdownCodeCell(loc(h.Location)), format.Markdown(h.Message))
 		}
 		seen := map[review.RuleID]bool{}
 		b.WriteString("\n### What to do\n\n")
@@ -190,19 +186,19 @@ func WriteReviewMarkdown(w io.Writer, r *review.Report, o ReviewOptions) error {
 	if len(r.Activities) > 0 {
 		b.WriteString("\n### Activities\n\n| activity | defined at | hazards | refuses a duplicate at |\n|---|---|---|---|\n")
 		for _, a := range r.Activities {
-			where := "`" + mdCell(loc(a.Location)) + "`"
+			where := format.MarkdownCodeCell(loc(a.Location))
 			if a.Unresolved {
-				where = "not found (registered at `" + mdCell(loc(a.Registered)) + "`)"
+				where = "not found (registered at " + format.MarkdownCodeCell(loc(a.Registered)) + ")"
 			}
 			var guards []string
 			for _, g := range a.Guards {
-				guards = append(guards, "`"+mdCell(loc(g.Location))+"` "+mdCell(g.What))
+				guards = append(guards, format.MarkdownCodeCell(loc(g.Location))+" "+format.Markdown(g.What))
 			}
-			fmt.Fprintf(&b, "| %s | %s | %d | %s |\n", mdCell(a.Name), where, len(a.Hazards), strings.Join(guards, "; "))
+			fmt.Fprintf(&b, "| %s | %s | %d | %s |\n", format.Markdown(a.Name), where, len(a.Hazards), strings.Join(guards, "; "))
 		}
 	}
 	for _, s := range r.Skipped {
-		fmt.Fprintf(&b, "\n- skipped `%s`: %s", mdCell(s.File), mdCell(s.Reason))
+		fmt.Fprintf(&b, "\n- skipped %s: %s", format.MarkdownCode(s.File), format.Markdown(s.Reason))
 	}
 	b.WriteString("\n")
 	_, err := io.WriteString(w, b.String())
@@ -250,6 +246,18 @@ func WriteReviewJSON(w io.Writer, r *review.Report, _ ReviewOptions) error {
 			jsonLoc(e, g.Location)
 			e.strField("excerpt", g.Excerpt)
 			e.strField("what", g.What)
+			e.endObject()
+		}
+		e.endArray()
+		e.key("keys")
+		e.beginArray()
+		for _, k := range a.Keys {
+			e.beginObject()
+			e.key("location")
+			jsonLoc(e, k.Location)
+			e.strField("excerpt", k.Excerpt)
+			e.strField("what", k.What)
+			e.boolField("source_unseen", k.Unseen)
 			e.endObject()
 		}
 		e.endArray()

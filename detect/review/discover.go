@@ -1,0 +1,277 @@
+package review
+
+import (
+	"strings"
+)
+
+// Discovery (issue 21, §1 and §2): what a registration the front-end
+// read resolves to across files and modules, what a workflow calls that
+// no registration names, and what twice could not follow.
+
+// resolveRegistration finds the body a registration names: its inline
+// literal, the function it names, else the closure its factory returns.
+func (ix *index) resolveRegistration(r Registration) *Func {
+	if r.Inline != nil {
+		return r.Inline
+	}
+	if fn := ix.resolve(r.File, r.Func); fn != nil {
+		return fn
+	}
+	if r.Factory != "" {
+		if fac := ix.resolve(r.File, r.Factory); fac != nil {
+			return returnedClosure(fac)
+		}
+	}
+	return nil
+}
+
+// returnedClosure is the function literal a factory returns (return
+// func(ctx …) {…}; Python: return a nested def), as a function named after
+// the factory, where it is defined; nil when it returns none.
+func returnedClosure(fac *Func) *Func {
+	var lit *Expr
+	var visit func(list []*Stmt)
+	visit = func(list []*Stmt) {
+		for _, s := range list {
+			if s == nil || lit != nil {
+				return
+			}
+			if s.Kind == StmtReturn && len(s.Rhs) > 0 {
+				v := s.Rhs[0]
+				if v.Kind == ExprIdent {
+					v = Assigned(fac.Body, nil, v.Name)
+				}
+				if v != nil && v.Kind == ExprFunc {
+					lit = v
+					return
+				}
+			}
+			visit(s.Body)
+			visit(s.Else)
+			for _, h := range s.Handlers {
+				visit(h)
+			}
+			visit(s.Finally)
+		}
+	}
+	visit(fac.Body)
+	if lit == nil {
+		return nil
+	}
+	return &Func{Name: fac.Name, Short: fac.Short, Recv: fac.Recv, Pos: fac.Pos, Body: lit.Body, File: fac.File}
+}
+
+// maxConstDepth bounds following a constant through other constants.
+const maxConstDepth = 4
+
+// constant evaluates a name argument written as a constant: a string,
+// a package-level or module-level constant (in another file or module
+// too), or a concatenation of them.
+func (ix *index) constant(from *File, e *Expr, depth int) (string, bool) {
+	if e == nil || depth > maxConstDepth {
+		return "", false
+	}
+	switch e.Kind {
+	case ExprString:
+		if len(e.Args) > 0 {
+			return "", false // an interpolated string
+		}
+		return e.Str, true
+	case ExprBinary:
+		if e.Op == "+" && len(e.Args) == 2 {
+			a, ok1 := ix.constant(from, e.Args[0], depth+1)
+			b, ok2 := ix.constant(from, e.Args[1], depth+1)
+			return a + b, ok1 && ok2
+		}
+	case ExprIdent:
+		if p := ix.pkgOf(from); p != nil {
+			if v := p.global(e.Name); v != nil && v != e {
+				return ix.constantIn(p, v, depth)
+			}
+		}
+		ref := e.Ref
+		if ref == "" {
+			ref = from.Imports[e.Name]
+		}
+		return ix.qualifiedConstant(from, ref, depth)
+	case ExprAttr:
+		return ix.qualifiedConstant(from, e.Ref, depth)
+	}
+	return "", false
+}
+
+func (ix *index) constantIn(p *pkg, v *Expr, depth int) (string, bool) {
+	if len(p.files) == 0 {
+		return "", false
+	}
+	return ix.constant(p.files[0], v, depth+1)
+}
+
+// qualifiedConstant evaluates "module.NAME" or "import/path.Name".
+func (ix *index) qualifiedConstant(from *File, ref string, depth int) (string, bool) {
+	cut := strings.LastIndexByte(ref, '.')
+	if cut <= 0 {
+		return "", false
+	}
+	q := ix.pkgFor(from.Lang, ref[:cut])
+	if q == nil {
+		return "", false
+	}
+	if v := q.global(ref[cut+1:]); v != nil {
+		return ix.constantIn(q, v, depth)
+	}
+	return "", false
+}
+
+// byShortName is the one function or method of a language's tree with a
+// short name (nil: none, or several).
+func (ix *index) byShortName(lang Lang, name string) *Func {
+	var found *Func
+	for _, p := range ix.order {
+		if p.lang != lang {
+			continue
+		}
+		for _, fn := range p.byShort[name] {
+			if found != nil && found != fn {
+				return nil
+			}
+			found = fn
+		}
+	}
+	return found
+}
+
+// typeLocation is where a type of the tree is declared.
+func (ix *index) typeLocation(from *File, typ string) (Location, bool) {
+	d, ok := ix.typeSeenFrom(from, simpleName(typ), typeNamespace(typ))
+	if !ok {
+		return Location{}, false
+	}
+	for _, f := range d.pkg.files {
+		for i := range f.Types {
+			if &f.Types[i] == d.decl {
+				return Location{File: f.Path, Line: d.decl.Pos.Line, Col: d.decl.Pos.Col}, true
+			}
+		}
+	}
+	return Location{}, false
+}
+
+// infer finds the activities workflows call that no registration names
+// (the function the call names, or the one function of the tree with the
+// called name) and the functions that call activities without being
+// registered as workflows: both are reviewed, marked inferred. A called
+// name it cannot find is listed as unresolved. It sets ix.registered and
+// ix.workflows for what it infers.
+func infer(rep *Report, ix *index, files []*File) (acts, wfs []*Func) {
+	registeredNames := map[string]bool{}
+	for _, n := range ix.registered {
+		registeredNames[n] = true
+	}
+	listed := map[string]bool{}
+	for _, u := range rep.Unresolved {
+		listed[u.Name] = true
+		registeredNames[u.Name] = true
+	}
+	// Functions that register something set a runtime up: they are not
+	// workflows, whatever they call.
+	registers := map[string]bool{}
+	wfKeys := map[string]bool{}
+	for fn := range ix.workflows {
+		wfKeys[fn.File.Path+":"+fn.Name] = true
+	}
+	for _, f := range files {
+		for _, r := range f.Registrations {
+			if r.Caller != nil {
+				registers[f.Path+":"+r.Caller.Name] = true
+			}
+		}
+	}
+	for _, f := range files {
+		for _, cs := range f.CallSites {
+			if cs.Caller != nil && !cs.Child && cs.Caller.Name != "<module>" {
+				k := cs.Caller.File.Path + ":" + cs.Caller.Name
+				if _, ok := ix.workflows[cs.Caller]; !ok && !wfKeys[k] && !registers[k] {
+					if _, act := ix.registered[cs.Caller]; !act {
+						wfKeys[k] = true
+						ix.workflows[cs.Caller] = cs.Caller.Short
+						wfs = append(wfs, cs.Caller)
+					}
+				}
+			}
+			if cs.Child {
+				continue
+			}
+			var fn *Func
+			name := cs.Target
+			if cs.ByName {
+				if registeredNames[name] {
+					continue
+				}
+				fn = ix.byShortName(f.Lang, name)
+			} else {
+				fn = ix.resolve(f, cs.Target)
+				if fn == nil {
+					if i := strings.LastIndexAny(name, "./"); i >= 0 {
+						name = name[i+1:]
+					}
+					if registeredNames[name] {
+						continue
+					}
+				}
+			}
+			if fn != nil {
+				if _, ok := ix.registered[fn]; ok {
+					continue
+				}
+				if !cs.ByName {
+					name = fn.Short
+				}
+				ix.registered[fn] = name
+				registeredNames[name] = true
+				acts = append(acts, fn)
+				continue
+			}
+			if name == "" || listed[name] {
+				continue
+			}
+			listed[name] = true
+			reason := ReasonNotInTree
+			if !cs.ByName && cs.Target == "" {
+				reason = ReasonComputedTarget
+			}
+			rep.Unresolved = append(rep.Unresolved, Unresolved{Name: name, Kind: KindActivity, Reason: reason,
+				Location: Location{File: f.Path, Line: cs.Pos.Line, Col: cs.Pos.Col}})
+		}
+	}
+	return acts, wfs
+}
+
+// isSDKImport reports whether an import path, module or namespace is a
+// Dapr workflow SDK's: a tree that imports one defines workflows.
+func isSDKImport(v string) bool {
+	for _, s := range [...]string{"dapr/go-sdk/workflow", "dapr/durabletask-go", "microsoft/durabletask-go",
+		"dapr.ext.workflow", "durabletask", "Dapr.Workflow"} {
+		if strings.Contains(v, s) {
+			return true
+		}
+	}
+	return false
+}
+
+// importsSDK reports whether a file imports a Dapr workflow SDK.
+func importsSDK(files []*File) bool {
+	for _, f := range files {
+		for _, v := range f.Imports {
+			if isSDKImport(v) {
+				return true
+			}
+		}
+		for _, v := range f.OpenImports {
+			if isSDKImport(v) {
+				return true
+			}
+		}
+	}
+	return false
+}

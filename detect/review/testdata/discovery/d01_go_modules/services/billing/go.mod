@@ -1,0 +1,3 @@
+module example.com/acme/billing
+
+go 1.26

@@ -1,0 +1,3 @@
+module example.com/acme/shipping
+
+go 1.26

@@ -1,0 +1,22 @@
+package saga
+
+import "github.com/dapr/durabletask-go/workflow"
+
+func Register(r *workflow.Registry, s Store) error {
+	if err := r.AddWorkflowN(wfOrder, NewOrderWorkflow(3)); err != nil {
+		return err
+	}
+	if err := r.AddActivityN(actReserve, NewReserveActivity(s)); err != nil {
+		return err
+	}
+	more := map[string]workflow.Activity{
+		actCharge: newCharge(s),
+		actRefund: newRefund(s),
+	}
+	for name, act := range more {
+		if err := r.AddActivityN(name, act); err != nil {
+			return err
+		}
+	}
+	return nil
+}

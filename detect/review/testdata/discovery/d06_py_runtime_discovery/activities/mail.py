@@ -1,0 +1,2 @@
+def send_welcome(ctx, user):
+    return {"sent": user["email"]}
