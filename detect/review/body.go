@@ -86,6 +86,8 @@ type walker struct {
 	typing int
 	// httpRetried is set once a retrying HttpClient is reported.
 	httpRetried bool
+	// sleepers caches whether a helper's own body waits.
+	sleepers map[*Func]bool
 	// raises is set when the body raises or throws anything.
 	raises bool
 	// tries are the try statements whose body the walk is in, innermost

@@ -90,13 +90,14 @@ func (w *walker) isSleep(e *Expr) bool { return w.row(refIs(qSleep, e.Ref)) != n
 func isSleepRef(ref string) bool { return refIs(qSleep, ref) != nil }
 
 // loop flags a loop that sleeps and handles a failure: a retry written in
-// the body.
+// the body. The sleep may be a helper's (sleepCtx(ctx, backoff)). A loop
+// that waits for a result to appear (a poll) is not a retry.
 func (w *walker) loop(s *Stmt, f *frame) {
 	sleeps, handles := false, false
 	Walk(s.Body, func(st *Stmt) bool {
 		for _, e := range st.StmtExprs() {
 			for _, c := range e.Calls() {
-				if w.isSleep(c) {
+				if w.isSleep(c) || w.helperSleeps(c, f) {
 					sleeps = true
 				}
 			}
@@ -121,9 +122,128 @@ func (w *walker) loop(s *Stmt, f *frame) {
 		}
 		return true
 	})
-	if sleeps && handles {
+	if sleeps && handles && !w.polls(s, f) {
 		w.hazard(f, RuleRetryInBody, s.Pos, "a loop that sleeps and tries again: a retry written inside the activity body")
 	}
+}
+
+// helperSleeps reports whether a call is to a function of the tree whose
+// own body waits (a sleep, or a select on a timer): a loop that calls it
+// sleeps.
+func (w *walker) helperSleeps(c *Expr, f *frame) bool {
+	fn := w.helper(c, f)
+	if fn == nil {
+		return false
+	}
+	if w.sleepers == nil {
+		w.sleepers = map[*Func]bool{}
+	}
+	if v, ok := w.sleepers[fn]; ok {
+		return v
+	}
+	found := false
+	Walk(fn.Body, func(st *Stmt) bool {
+		if st.Kind == StmtLoop {
+			return false // a helper that loops is a retry or a poll of its own
+		}
+		for _, e := range st.StmtExprs() {
+			e.Exprs(func(x *Expr) bool {
+				if x.Kind == ExprCall && w.isSleep(x) {
+					found = true
+				}
+				return !found
+			})
+		}
+		return !found
+	})
+	w.sleepers[fn] = found
+	return found
+}
+
+// polls reports whether a loop waits for a result to appear rather than
+// retrying a failure: it is bounded by a clock (a deadline), or writes
+// nothing, and it leaves when a value it read says the result is there
+// (if status == done: break), not on an error or an HTTP status.
+func (w *walker) polls(s *Stmt, f *frame) bool {
+	counters := map[string]bool{}
+	for _, l := range s.Lhs {
+		for _, id := range l.Idents() {
+			counters[id] = true
+		}
+	}
+	if !pollExit(s.Body, counters) {
+		return false
+	}
+	if s.X != nil && textHas(s.X, "deadline", "monotonic", "time.time", "time.now", "before(", "elapsed", "timeout", "utcnow") {
+		return true
+	}
+	writes := false
+	Walk(s.Body, func(st *Stmt) bool {
+		for _, e := range st.StmtExprs() {
+			for _, c := range e.Calls() {
+				switch classify(c, f.file, nil, nil).kind {
+				case effInsert, effIncrement, effAppend, effPost, effPublish, effEmail, effOpaqueWrite, effIdempotent, effGuard:
+					writes = true
+				case effNone:
+					// A helper of the tree may write: only a clock makes
+					// its loop a poll.
+					if w.helper(c, f) != nil && !w.helperSleeps(c, f) {
+						writes = true
+					}
+				}
+			}
+		}
+		return !writes
+	})
+	return !writes
+}
+
+// pollExit reports whether a loop body leaves (return, break) when a
+// value says the result is there: an if outside the failure handlers
+// whose condition is not an error, an HTTP status or the loop's counter
+// (if attempt >= attempts: break is the retry's own bound).
+func pollExit(list []*Stmt, counters map[string]bool) bool {
+	for _, st := range list {
+		switch st.Kind {
+		case StmtIf:
+			if st.X != nil && leavesLoop(st.Body) && !isErrCheck(st.X) &&
+				!textHas(st.X, "err", "status_code", "statuscode", "issuccess", "is_success", "attempt", "retr", "tries") && !usesCounter(st.X, counters) {
+				return true
+			}
+			if pollExit(st.Body, counters) || pollExit(st.Else, counters) {
+				return true
+			}
+		case StmtTry, StmtBlock:
+			if pollExit(st.Body, counters) || pollExit(st.Else, counters) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+func usesCounter(e *Expr, counters map[string]bool) bool {
+	for _, id := range e.Idents() {
+		if counters[id] {
+			return true
+		}
+	}
+	return false
+}
+
+// leavesLoop reports whether a block returns or breaks.
+func leavesLoop(list []*Stmt) bool {
+	for _, s := range list {
+		switch s.Kind {
+		case StmtReturn, StmtBreak:
+			return true
+		case StmtBlock:
+			if leavesLoop(s.Body) {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 var (
