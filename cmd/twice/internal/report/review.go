@@ -228,7 +228,7 @@ func WriteReviewMarkdown(w io.Writer, r *review.Report, o ReviewOptions) error {
 	if len(r.Unresolved) > 0 {
 		b.WriteString("### Not reviewed\n\n| kind | name | where | why |\n|---|---|---|---|\n")
 		for _, u := range r.Unresolved {
-			fmt.Fprintf(&b, "| %s | %s | `%s` | %s |\n", kindWord(u.Kind), mdCell(u.Name), mdCell(loc(u.Location)), mdCell(u.Reason))
+			fmt.Fprintf(&b, "| %s | %s | %s | %s |\n", kindWord(u.Kind), format.Markdown(u.Name), format.MarkdownCodeCell(loc(u.Location)), format.Markdown(u.Reason))
 		}
 		b.WriteString("\n")
 	}
