@@ -348,6 +348,11 @@ type File struct {
 	// inspect.getmembers): the functions of its folder with an activity's
 	// signature are reviewed as inferred activities.
 	RuntimeDiscovery bool
+	// Build names the build configuration whose code was reviewed when
+	// the file compiles differently per configuration (C#'s #if DEBUG):
+	// "Release", the code that runs in production; "" when the file has
+	// no conditional compilation.
+	Build string
 	// Lines is the number of lines.
 	Lines int
 	// Src is the file's bytes (for excerpts).
