@@ -24,6 +24,16 @@ func onCallScenes() []scene {
 		{name: "item4-fanout-timeline", opts: fanOut(false), keys: []string{"tab"}},
 		{name: "item4-fanout-findings", opts: fanOut(false), keys: []string{"tab", "tab", "tab"}},
 		{name: "item4-fanout-withheld", opts: fanOut(true)},
+		// Item 5: the Timeline draws the run's waits (eight 5-minute
+		// polls, the wait for an approval and its arrival, a suspension)
+		// under the rows, so a long run does not look idle; + zooms around
+		// the moment that matters (ShipOrderWorkflow's failure), not its
+		// start; space unfolds the attempts, and enter on one shows it in
+		// the detail pane.
+		{name: "item5-waits", opts: waits, keys: []string{"tab"}},
+		{name: "item5-zoom-moment", opts: waits, keys: []string{"tab", "+", "+", "+"}},
+		{name: "item5-attempts-unfolded", opts: waits, keys: []string{"tab", "space", "j"}},
+		{name: "item5-attempt-detail", opts: waits, keys: []string{"tab", "space", "j", "enter"}},
 		// Item 7: several saved files (twice show a.json b.json …, twice
 		// show DIR) open the run list over them, as the demos do.
 		{name: "item7-runlist-over-files", opts: func() Options {
@@ -92,3 +102,7 @@ func TestGoldenOnCall(t *testing.T) {
 func fanOut(withheld bool) func() Options {
 	return func() Options { return Options{History: tuitest.FanOut(withheld), Now: tuitest.Now} }
 }
+
+// waits is the 59-minute order run that mostly waits (tuitest.Waits),
+// with the test clock.
+func waits() Options { return Options{History: tuitest.Waits(), Now: tuitest.Now} }

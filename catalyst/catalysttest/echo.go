@@ -2,6 +2,7 @@ package catalysttest
 
 import (
 	"encoding/base64"
+	"encoding/hex"
 	"encoding/json"
 	"fmt"
 	"net/http"
@@ -52,7 +53,19 @@ func Encodings(token string) map[string]string {
 		"base64":           base64.StdEncoding.EncodeToString([]byte(token)),
 		"base64 bearer":    base64.StdEncoding.EncodeToString([]byte("Bearer " + token)),
 		"base64url bearer": base64.RawURLEncoding.EncodeToString([]byte("Bearer " + token)),
+		"hex":              hex.EncodeToString([]byte(token)),
+		"HTML entities":    htmlEntities(token),
+		"20-char prefix":   token[:min(20, len(token))] + "Zz9",
 	}
+}
+
+// htmlEntities writes every character of s as a numeric HTML entity.
+func htmlEntities(s string) string {
+	var b strings.Builder
+	for _, r := range s {
+		fmt.Fprintf(&b, "&#%d;", r)
+	}
+	return b.String()
 }
 
 // EchoRun returns the bundled run charge-7731 with token planted in every
@@ -158,6 +171,22 @@ func TokenEchoScenarios(token string) []LeakScenario {
 		add(fmt.Sprintf("JSON-RPC error with the token across byte %d", cut), Options{}, call(Fault{Kind: FaultRPCError, Code: -32000, Body: body})...)
 		add(fmt.Sprintf("tool text with the token across byte %d", cut), Options{}, call(Fault{Kind: FaultToolText, Body: body})...)
 		add(fmt.Sprintf("unreadable answer with the token across byte %d", cut), Options{}, call(Fault{Kind: FaultStatus, Status: 200, Body: "<" + body})...)
+	}
+	// A body cut through the token, then going on (issue 26, item 7): its
+	// first 12 or 20 characters followed by a newline or a full stop, or
+	// its last ones after a newline.
+	for _, n := range []int{12, 20} {
+		if n >= len(token) {
+			continue
+		}
+		for name, after := range map[string]string{"a newline": "\n", "a full stop": ".", "an ellipsis": "…"} {
+			body := "rejected: " + token[:n] + after
+			add(fmt.Sprintf("401 body with the first %d characters of the token then %s", n, name), Options{}, Fault{Kind: FaultStatus, Status: 401, Body: body})
+			add(fmt.Sprintf("500 body with the first %d characters of the token then %s", n, name), Options{}, call(Fault{Kind: FaultStatus, Status: 500, Body: body})...)
+			add(fmt.Sprintf("tool error with the first %d characters of the token then %s", n, name), Options{}, call(Fault{Kind: FaultToolError, Body: body})...)
+			add(fmt.Sprintf("JSON-RPC error with the first %d characters of the token then %s", n, name), Options{}, call(Fault{Kind: FaultRPCError, Code: -32000, Body: body})...)
+		}
+		add(fmt.Sprintf("500 body with the last %d characters of the token after a newline", n), Options{}, call(Fault{Kind: FaultStatus, Status: 500, Body: "cut\n" + token[len(token)-n:] + " rest"})...)
 	}
 	for name, enc := range Encodings(token) {
 		add("500 body with the token "+name, Options{}, call(Fault{Kind: FaultStatus, Status: 500, Body: "token: " + enc})...)

@@ -20,13 +20,20 @@
 //     alignment: alone, or inside a longer encoded value such as the base64
 //     of "Bearer <token>" or "user:<token>"; the whole base64 run is
 //     replaced;
-//   - cut: a text that ends with the first eight or more characters of a
-//     secret, or begins with its last eight or more, was cut through it,
-//     and that part is replaced too (a token's prefix is still the token).
+//   - with any of its characters as an HTML entity (&#NN;, &#xHH;, &amp;,
+//     &lt;, &gt;, &quot;, &apos;), or hex-encoded whole (either case);
+//   - cut: the first eight or more characters of a secret followed by the
+//     end of the text or by anything but a letter or digit (a newline, a
+//     full stop, a quote: a message cut through the token and went on),
+//     or its last eight or more preceded by the text's start or anything but
+//     a letter or digit, are replaced too (a token's prefix is still the
+//     token); and a part of twenty characters or more (MinMidCut) of either
+//     end is replaced wherever it is, whatever surrounds it.
 package secret
 
 import (
 	"encoding/base64"
+	"encoding/hex"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -40,6 +47,10 @@ const Mask = "[redacted]"
 // MinCut is the shortest part of a secret that is redacted at a text's
 // start or end, where the text may have been cut through the secret.
 const MinCut = 8
+
+// MinMidCut is the shortest first or last part of a secret that is
+// redacted wherever it is in a text, whatever comes before or after it.
+const MinMidCut = 20
 
 // Redactor replaces known secrets in text. It is safe for concurrent use;
 // secrets may be added while it is in use (the live client adds the token
@@ -183,11 +194,13 @@ type pattern struct {
 	// depend on what surrounds it: for each of the three alignments and
 	// both alphabets.
 	b64 []string
+	// hex is the secret hex-encoded, in lower and upper case.
+	hex []string
 }
 
 func newPattern(secret string) *pattern {
 	p := &pattern{secret: secret, runes: []rune(secret)}
-	starters := []byte{secret[0], '\\', '%'}
+	starters := []byte{secret[0], '\\', '%', '&'}
 	if p.runes[0] == ' ' {
 		starters = append(starters, '+')
 	}
@@ -198,6 +211,8 @@ func newPattern(secret string) *pattern {
 		}
 	}
 	p.b64 = base64Cores(secret)
+	h := hex.EncodeToString([]byte(secret))
+	p.hex = []string{h, strings.ToUpper(h)}
 	return p
 }
 
@@ -296,8 +311,10 @@ func (p *pattern) find(s string, spans []span, cut bool) []span {
 		case matched == len(p.runes):
 			spans = append(spans, span{start, end})
 			i = end - 1
-		case cut && end == len(s) && matched >= MinCut:
-			// s ends inside the secret: it was cut through it.
+		case matched >= MinCut && (cut && end == len(s) || end < len(s) && !isWordByte(s[end]) || matched >= MinMidCut):
+			// The secret was cut through: s ends inside it, or its first
+			// characters are followed by what cannot go on a token (a
+			// newline, a full stop), or enough of it is there.
 			spans = append(spans, span{start, end})
 			i = end - 1
 		case s[i] == '\\':
@@ -320,6 +337,17 @@ func (p *pattern) find(s string, spans []span, cut bool) []span {
 			}
 		}
 	}
+	spans = p.findTails(s, spans, cut)
+	for _, h := range p.hex {
+		for off := 0; ; {
+			j := strings.Index(s[off:], h)
+			if j < 0 {
+				break
+			}
+			spans = append(spans, span{off + j, off + j + len(h)})
+			off += j + len(h)
+		}
+	}
 	for _, core := range p.b64 {
 		for off := 0; ; {
 			j := strings.Index(s[off:], core)
@@ -338,6 +366,41 @@ func (p *pattern) find(s string, spans []span, cut bool) []span {
 		}
 	}
 	return spans
+}
+
+// findTails appends the spans of the secret's last characters as they are
+// (MinCut or more) where a text was cut through it: at the text's start
+// (with cut), after anything but a letter or digit, or MinMidCut or more
+// anywhere.
+func (p *pattern) findTails(s string, spans []span, cut bool) []span {
+	n := len(p.secret)
+	if n <= MinCut {
+		return spans
+	}
+	tail := p.secret[n-MinCut:]
+	for off := 0; ; {
+		j := strings.Index(s[off:], tail)
+		if j < 0 {
+			return spans
+		}
+		end := off + j + MinCut
+		k, got := end-MinCut, MinCut
+		for k > 0 && got < n && s[k-1] == p.secret[n-got-1] {
+			k--
+			got++
+		}
+		if utf8.RuneStart(p.secret[n-got]) && (got >= MinMidCut || k == 0 && cut || k > 0 && !isWordByte(s[k-1])) {
+			spans = append(spans, span{k, end})
+		}
+		off = end
+	}
+}
+
+// isWordByte reports whether c is an ASCII letter or digit: a byte that may
+// go on a token, where anything else after a token's first characters
+// (a newline, a full stop) shows the text was cut through it.
+func isWordByte(c byte) bool {
+	return 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || '0' <= c && c <= '9'
 }
 
 // startFinder finds, in one text, the next byte that may begin a secret.
@@ -446,8 +509,55 @@ func encodedRuneAt(s string, i int, r rune) int {
 		if r == ' ' {
 			return 1
 		}
+	case '&':
+		return entityRuneAt(s, i, r)
 	}
 	return 0
+}
+
+// entityRuneAt returns the length of an HTML entity for r at s[i:] (&#NN;,
+// &#xHH; or one of the named entities HTML escapers write), or 0.
+func entityRuneAt(s string, i int, r rune) int {
+	rest := s[i:]
+	if len(rest) > 12 {
+		rest = rest[:12]
+	}
+	semi := strings.IndexByte(rest, ';')
+	if semi < 2 {
+		return 0
+	}
+	name := rest[1:semi]
+	var v rune
+	switch {
+	case name[0] == '#' && len(name) > 1 && (name[1] == 'x' || name[1] == 'X'):
+		if len(name) < 3 {
+			return 0
+		}
+		for _, c := range []byte(name[2:]) {
+			d := unhex(c)
+			if d < 0 {
+				return 0
+			}
+			v = v<<4 | rune(d)
+		}
+	case name[0] == '#':
+		for _, c := range []byte(name[1:]) {
+			if c < '0' || c > '9' {
+				return 0
+			}
+			v = v*10 + rune(c-'0')
+		}
+	default:
+		named := map[string]rune{"amp": '&', "lt": '<', "gt": '>', "quot": '"', "apos": '\'', "sol": '/', "plus": '+', "equals": '=', "lowbar": '_', "period": '.', "colon": ':'}
+		var ok bool
+		if v, ok = named[name]; !ok {
+			return 0
+		}
+	}
+	if v != r {
+		return 0
+	}
+	return semi + 1
 }
 
 // escapedRuneAt returns the length of a JSON escape of r at s[i:], behind

@@ -2,6 +2,7 @@ package secret
 
 import (
 	"io"
+	"strings"
 	"sync"
 	"unsafe"
 )
@@ -17,6 +18,10 @@ type Writer struct {
 	mu sync.Mutex
 	// held are bytes written but not yet passed on.
 	held []byte
+	// prev is the last byte passed on (when hasPrev): whether a secret's
+	// last characters at the start of a write follow a cut depends on it.
+	prev    byte
+	hasPrev bool
 }
 
 // Writer returns a Writer redacting r's secrets from what is written to w.
@@ -36,23 +41,31 @@ func (w *Writer) Write(p []byte) (int, error) {
 		_, err := w.w.Write(p)
 		return len(p), err
 	}
-	data := p
-	if len(w.held) > 0 {
-		data = append(w.held, p...)
-		w.held = nil
+	// The text read is the last byte passed on (off 1), what was held
+	// back, and p; what is passed on starts at off.
+	off := 0
+	data := make([]byte, 0, 1+len(w.held)+len(p))
+	if w.hasPrev {
+		data = append(data, w.prev)
+		off = 1
 	}
+	data = append(append(data, w.held...), p...)
+	w.held = nil
 	s := unsafe.String(unsafe.SliceData(data), len(data))
-	keep := holdFrom(s, ps)
+	keep := max(holdFrom(s, ps, off), off)
 	spans := findAll(s[:keep], ps, false)
 	// A span may reach into what is held back: hold from its start.
 	for len(spans) > 0 && spans[len(spans)-1].end > keep {
-		keep = spans[len(spans)-1].start
+		keep = max(spans[len(spans)-1].start, off)
 		spans = spans[:len(spans)-1]
 	}
 	out := make([]byte, 0, keep+len(Mask))
-	last := 0
+	last := off
 	for _, sp := range spans {
-		out = append(out, s[last:sp.start]...)
+		if sp.end <= off {
+			continue
+		}
+		out = append(out, s[last:max(sp.start, off)]...)
 		out = append(out, Mask...)
 		last = sp.end
 	}
@@ -61,6 +74,7 @@ func (w *Writer) Write(p []byte) (int, error) {
 		w.held = append([]byte(nil), s[keep:]...)
 	}
 	if len(out) > 0 {
+		w.prev, w.hasPrev = out[len(out)-1], true
 		if _, err := w.w.Write(out); err != nil {
 			return 0, err
 		}
@@ -78,14 +92,23 @@ func (w *Writer) Flush() error {
 	}
 	held := w.held
 	w.held = nil
-	_, err := io.WriteString(w.w, w.r.String(string(held)))
+	out := w.r.String(string(held))
+	if w.hasPrev && !isWordByte(w.prev) {
+		// What was held follows a byte no token goes on: its start may be
+		// a cut token's last characters.
+		out = w.r.String(string(w.prev) + string(held))[1:]
+	}
+	if out != "" {
+		w.prev, w.hasPrev = out[len(out)-1], true
+	}
+	_, err := io.WriteString(w.w, out)
 	return err
 }
 
 // holdFrom returns where the part of s that may begin a secret continued
 // by the next write starts (len(s) when none does). Only the text after
 // the last newline is considered: no encoding of a secret holds one.
-func holdFrom(s string, ps []*pattern) int {
+func holdFrom(s string, ps []*pattern, off int) int {
 	line := 0
 	for i := len(s) - 1; i >= 0; i-- {
 		if s[i] == '\n' {
@@ -106,6 +129,15 @@ func holdFrom(s string, ps []*pattern) int {
 				if escapedAt(s, i) {
 					hold = i - 1 // the lone backslash goes with the secret
 				}
+				break
+			}
+		}
+		// The line may end with a secret's last characters, cut at their
+		// start: hold back the longest part after a byte no token goes on
+		// (or the start of what was written) that is in the secret.
+		for i := max(line, off, len(s)-len(p.secret)); i < hold; i++ {
+			if (i == off || !isWordByte(s[i-1])) && isWordByte(s[i]) && strings.Contains(p.secret, s[i:]) {
+				hold = i
 				break
 			}
 		}
@@ -132,6 +164,18 @@ func incompleteEscape(rest string) bool {
 	}
 	if rest[0] == '%' {
 		return len(rest) == 1 || len(rest) == 2 && unhex(rest[1]) >= 0
+	}
+	if rest[0] == '&' {
+		// An HTML entity not yet closed: &, &#, &#x, digits or a name.
+		if len(rest) > 10 || strings.IndexByte(rest, ';') >= 0 {
+			return false
+		}
+		for _, c := range []byte(rest[1:]) {
+			if !isWordByte(c) && c != '#' {
+				return false
+			}
+		}
+		return true
 	}
 	i := 0
 	for i < len(rest) && rest[i] == '\\' {

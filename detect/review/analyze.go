@@ -198,9 +198,6 @@ func dedupeHazards(hs []Hazard) []Hazard {
 	out := hs[:0]
 	for _, h := range hs {
 		k := fmt.Sprintf("%s@%s:%d:%d/%s", h.Rule, h.File, h.Line, h.Col, h.Activity)
-		if h.Rule == RuleSharedRetryPolicy {
-			k = fmt.Sprintf("%s@%s:%d:%d", h.Rule, h.File, h.Line, h.Col)
-		}
 		if seen[k] {
 			continue
 		}
@@ -250,7 +247,7 @@ func orchestrators(rep *Report, ix *index, files []*File, walkers map[string]*wa
 	addTo := func(name string, h Hazard) {
 		for i := range rep.Activities {
 			a := &rep.Activities[i]
-			if a.Name == name && (a.Lang == "" || strings.HasSuffix(h.File, langExt(a.Lang))) {
+			if a.Name == name && (a.Lang == "" || strings.HasSuffix(h.File, a.Lang.Ext())) {
 				a.Hazards = append(a.Hazards, h)
 				return
 			}
@@ -329,21 +326,21 @@ func orchestrators(rep *Report, ix *index, files []*File, walkers map[string]*wa
 				classes[c] = append(classes[c], s.target)
 			}
 		}
-		if len(classes) < 2 {
+		// A hazard when a permanent failure shares the schedule of another
+		// class: reads, writes and steps that never fail all fail only
+		// transiently, and one policy suits them.
+		if len(classes) < 2 || len(classes["can reject permanently"]) == 0 {
 			continue
 		}
 		var parts []string
 		for _, c := range order {
 			parts = append(parts, strings.Join(classes[c], ", ")+" ("+c+")")
 		}
-		s := g.sites[0]
-		h := mk(s, RuleSharedRetryPolicy, "", fmt.Sprintf("%s is the retry policy of %s: one schedule for different failure classes", Clip(s.PolicyID), strings.Join(parts, "; ")))
-		for _, c := range order {
-			for _, a := range classes[c] {
-				ha := h
-				ha.Activity = a
-				addTo(a, ha)
-			}
+		// One hazard at every call that uses the shared value: each is a
+		// place the policy must change.
+		for _, s := range g.sites {
+			addTo(s.target, mk(s, RuleSharedRetryPolicy, s.target, fmt.Sprintf("%s is the retry policy of %s: one schedule for different failure classes",
+				Clip(s.PolicyID), strings.Join(parts, "; "))))
 		}
 	}
 	// per-attempt-key through a retried child workflow's instance id.
@@ -398,8 +395,13 @@ func contains(xs []string, s string) bool {
 // failureClass is how an activity fails, for shared-retry-policy: it
 // raises a permanent rejection, or its name says what it does.
 func failureClass(name string, w *walker) string {
-	if w != nil && len(w.rejections) > 0 {
+	if w != nil && (len(w.rejections) > 0 || w.statusRaise != nil) {
 		return "can reject permanently"
+	}
+	if w != nil {
+		if c := w.failureClass(); c != "" {
+			return c
+		}
 	}
 	switch detect.ClassifyActivity(name) {
 	case detect.ClassReadOnly:
@@ -458,16 +460,4 @@ func usesInstanceID(ix *index, e *Expr, ctxName string, vars map[string]bool) bo
 		return !found
 	})
 	return found
-}
-
-func langExt(l Lang) string {
-	switch l {
-	case LangGo:
-		return ".go"
-	case LangPython:
-		return ".py"
-	case LangCSharp:
-		return ".cs"
-	}
-	return ""
 }

@@ -86,6 +86,11 @@ type walker struct {
 	typing int
 	// httpRetried is set once a retrying HttpClient is reported.
 	httpRetried bool
+	// raises is set when the body raises or throws anything.
+	raises bool
+	// tries are the try statements whose body the walk is in, innermost
+	// last (a rejection one of them catches does not leave the activity).
+	tries []*Stmt
 	// helperTaint memoizes the unstable value each helper returns (nil:
 	// none); returnDepth bounds the helpers followed for it.
 	helperTaint map[*Func]*source
@@ -232,10 +237,13 @@ func (w *walker) stmt(s *Stmt, f *frame) {
 		w.ret(s, f)
 	case StmtRaise:
 		w.expr(s.X, f)
+		w.raises = true
 		w.raise(s, f)
 	case StmtTry:
 		from := len(w.ops)
+		w.tries = append(w.tries, s)
 		w.stmts(s.Body, f)
+		w.tries = w.tries[:len(w.tries)-1]
 		if c := w.catchesDuplicate(s); c != "" {
 			// try: INSERT … except IntegrityError: the unique constraint
 			// refuses the repeat and the handler swallows it (insert-ignore).
@@ -438,6 +446,8 @@ func (w *walker) expr(e *Expr, f *frame) {
 		}
 		w.call(e, f)
 		return
+	case ExprBinary:
+		w.divides(e, f)
 	}
 	w.expr(e.X, f)
 	for _, a := range e.Args {
@@ -446,6 +456,35 @@ func (w *walker) expr(e *Expr, f *frame) {
 	for _, k := range e.Keys {
 		w.expr(k.Value, f)
 	}
+}
+
+// divides records a division by the activity's input that nothing in the
+// body tests first: a zero divisor fails the same way on every attempt (a
+// permanent failure, as a rejection is).
+func (w *walker) divides(e *Expr, f *frame) {
+	if e.Op != "/" && e.Op != "//" && e.Op != "%" || f.depth != 0 {
+		return
+	}
+	d := e.Arg(1)
+	if d == nil || d.Kind == ExprNumber || w.provenance(d, f, 0).kind != provInput {
+		return
+	}
+	name := rootIdent(d)
+	if name == "" {
+		return
+	}
+	tested := false
+	Walk(f.fn.Body, func(s *Stmt) bool {
+		if (s.Kind == StmtIf || s.Kind == StmtLoop) && s.X != nil && usesAny(s.X, []string{name}) {
+			tested = true
+		}
+		return !tested
+	})
+	if tested {
+		return
+	}
+	w.rejections = append(w.rejections, w.loc(f, e.Pos))
+	w.rejectText = append(w.rejectText, "a failure on a zero divisor ("+Clip(e.Text)+" divides by its input, untested)")
 }
 
 // call handles one call: a helper to follow, a retry library, an effect,

@@ -16,17 +16,57 @@ const (
 	LangCSharp Lang = "csharp"
 )
 
+// language is what twice knows of a language besides its front-end (a
+// package of its own, listed in detect/review/langs): its name as people
+// write it and its files' extension.
+type language struct {
+	lang  Lang
+	title string
+	ext   string
+}
+
+// languages are the languages twice reviews, in the order a report lists
+// them. Adding a language is its line here, its front-end package and
+// its line in langs.Options (docs/architecture.md).
+var languages = [...]language{
+	{LangGo, "Go", ".go"},
+	{LangPython, "Python", ".py"},
+	{LangCSharp, "C#", ".cs"},
+}
+
+// Langs returns the languages twice reviews, in the order a report lists
+// them.
+func Langs() []Lang {
+	out := make([]Lang, len(languages))
+	for i, l := range languages {
+		out[i] = l.lang
+	}
+	return out
+}
+
+// lookup returns what twice knows of l.
+func (l Lang) lookup() (language, bool) {
+	for _, x := range languages {
+		if x.lang == l {
+			return x, true
+		}
+	}
+	return language{}, false
+}
+
 // Title is the language's name as people write it: Go, Python, C#.
 func (l Lang) Title() string {
-	switch l {
-	case LangGo:
-		return "Go"
-	case LangPython:
-		return "Python"
-	case LangCSharp:
-		return "C#"
+	if x, ok := l.lookup(); ok {
+		return x.title
 	}
 	return string(l)
+}
+
+// Ext is the extension of the language's files: .go, .py, .cs ("" for a
+// language twice does not review).
+func (l Lang) Ext() string {
+	x, _ := l.lookup()
+	return x.ext
 }
 
 // Pos is a place in a file: 1-based line and column, the column counted in

@@ -53,7 +53,7 @@ func Join(rep *detect.Report, code *Report) *Joined {
 // unreviewed names the languages a review left out ("Python and C#").
 func unreviewed(code *Report) string {
 	var names []string
-	for _, l := range []Lang{LangGo, LangPython, LangCSharp} {
+	for _, l := range Langs() {
 		if _, ok := code.Unavailable[l]; ok {
 			names = append(names, l.Title())
 		}

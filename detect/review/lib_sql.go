@@ -15,7 +15,7 @@ func libSQL() library {
 	var rows []api
 	// SQL text in any argument comes before every other row of the
 	// language: db.Exec, cursor.execute, conn.ExecuteAsync (Dapper) alike.
-	for _, l := range []Lang{LangGo, LangPython, LangCSharp} {
+	for _, l := range Langs() {
 		rows = append(rows, api{lang: l, decide: sqlInArgs, twice: "writes a second row",
 			refuses: "the statement's conflict clause (ON CONFLICT, INSERT IGNORE, IF NOT EXISTS, a MERGE, a version precondition)"})
 	}

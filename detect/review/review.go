@@ -48,13 +48,11 @@ const DefaultMaxFileBytes = 4 << 20
 
 // LangOfFile returns the language a file name's extension says, or "".
 func LangOfFile(name string) Lang {
-	switch strings.ToLower(path.Ext(name)) {
-	case ".go":
-		return LangGo
-	case ".py":
-		return LangPython
-	case ".cs":
-		return LangCSharp
+	ext := strings.ToLower(path.Ext(name))
+	for _, l := range languages {
+		if l.ext == ext {
+			return l.lang
+		}
 	}
 	return ""
 }

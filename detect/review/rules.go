@@ -265,12 +265,125 @@ func returns4xx(s *Stmt) bool {
 	return false
 }
 
-// raise records a business rejection raised in the body.
+// raise records a business rejection raised in the body: by its name or
+// message, or a class of the tree whose bases name a rejection
+// (class OutOfStock(BusinessRuleError)). One a try around it catches,
+// by its class, a base of it or everything, and does not raise again, is
+// returned as a value, not raised.
 func (w *walker) raise(s *Stmt, f *frame) {
-	if ok, what := rejection(s.X); ok {
-		w.rejections = append(w.rejections, w.loc(f, s.Pos))
-		w.rejectText = append(w.rejectText, what)
+	ok, what := rejection(s.X)
+	if !ok {
+		if n := raisedClass(s.X); n != "" && w.baseRejects(f.file.Lang, n, 0) {
+			ok, what = true, Clip(s.X.Text)
+		}
 	}
+	if !ok || w.caught(f.file.Lang, raisedClass(s.X)) {
+		return
+	}
+	w.rejections = append(w.rejections, w.loc(f, s.Pos))
+	w.rejectText = append(w.rejectText, what)
+}
+
+// raisedClass is the class a raise names: raise X(…), throw new X(…).
+func raisedClass(e *Expr) string {
+	if e == nil {
+		return ""
+	}
+	switch e.Kind {
+	case ExprCall, ExprIdent, ExprAttr:
+		return e.Name
+	}
+	return ""
+}
+
+// baseRejects reports whether a class of the tree derives from one whose
+// name says rejection.
+func (w *walker) baseRejects(lang Lang, class string, depth int) bool {
+	if depth > 4 {
+		return false
+	}
+	for _, d := range w.ix.types[string(lang)+":"+class] {
+		for _, b := range d.decl.Bases {
+			b = simpleName(b)
+			if rejectName.MatchString(b) && !transientText.MatchString(b) || w.baseRejects(lang, b, depth+1) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// derives reports whether class is base or derives from it in the tree;
+// for a class the tree does not declare, whether its name extends the
+// base's stem (DurableHistoryInvalidReferenceError, DurableHistoryError).
+func (w *walker) derives(lang Lang, class, base string, depth int) bool {
+	if class == base {
+		return true
+	}
+	if depth > 4 {
+		return false
+	}
+	if len(w.ix.types[string(lang)+":"+class]) == 0 {
+		stem := strings.TrimSuffix(strings.TrimSuffix(base, "Error"), "Exception")
+		return len(stem) >= 6 && stem != base && strings.HasPrefix(class, stem)
+	}
+	for _, d := range w.ix.types[string(lang)+":"+class] {
+		for _, b := range d.decl.Bases {
+			if w.derives(lang, simpleName(b), base, depth+1) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+var catchAll = map[string]bool{"Exception": true, "BaseException": true, "System.Exception": true}
+
+// caught reports whether a try around the raise catches its class (by
+// name, or a base of it in the tree, or everything) and does not raise
+// again.
+func (w *walker) caught(lang Lang, class string) bool {
+	for i := len(w.tries) - 1; i >= 0; i-- {
+		t := w.tries[i]
+		for j, c := range t.Catches {
+			match := c == nil
+			if c != nil {
+				for _, word := range catchWords(c.Text) {
+					if catchAll[word] || class != "" && w.derives(lang, class, simpleName(word), 0) {
+						match = true
+					}
+				}
+			}
+			if !match {
+				continue
+			}
+			return j < len(t.Handlers) && !reraises(t.Handlers[j])
+		}
+	}
+	return false
+}
+
+// catchWords are the names a handler's text holds (except (A, B) as e;
+// catch (DbException ex) when (…)).
+func catchWords(text string) []string {
+	if i := strings.Index(text, " when "); i >= 0 {
+		text = text[:i]
+	}
+	return strings.FieldsFunc(text, func(r rune) bool {
+		return !(r == '_' || r == '.' || r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9')
+	})
+}
+
+// reraises reports whether a handler raises again.
+func reraises(body []*Stmt) bool {
+	found := false
+	Walk(body, func(s *Stmt) bool {
+		if s.Kind == StmtRaise {
+			found = true
+		}
+		return !found
+	})
+	return found
 }
 
 // ret records a Go error return that is a rejection, and a root-level
@@ -633,4 +746,29 @@ func rootName(e *Expr) string {
 
 func isErrName(n string) bool {
 	return n == "err" || n == "error" || n == "ex" || n == "e" || strings.HasSuffix(n, "Err") || strings.HasSuffix(n, "Error")
+}
+
+// failureClass is how the body can fail, from what it does: it calls
+// nothing that can fail (it computes, logs or waits), or it only reads;
+// "" when it writes or calls code twice cannot see.
+func (w *walker) failureClass() string {
+	if len(w.act.Opaque) > 0 {
+		return ""
+	}
+	reads := false
+	for _, o := range w.ops {
+		switch {
+		case o.kind == opEffect && o.eff.kind == effRead:
+			reads = true
+		case o.kind == opEffect || o.kind == opWriteCall || o.kind == opAugAttr:
+			return ""
+		}
+	}
+	if reads {
+		return "read-only"
+	}
+	if w.raises {
+		return ""
+	}
+	return "never fails"
 }

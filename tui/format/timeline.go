@@ -44,6 +44,9 @@ func (m Mark) Glyph() string {
 	case MarkUnknown:
 		return "?"
 	}
+	if g := waitGlyph(m); g != "" {
+		return g
+	}
 	return " "
 }
 
@@ -54,8 +57,10 @@ func (m Mark) Tone() Tone {
 		return ToneGood
 	case MarkFailed, MarkOverlap:
 		return ToneBad
-	case MarkOpen, MarkUnknown:
+	case MarkOpen, MarkUnknown, MarkAwait, MarkSuspended:
 		return TonePending
+	case MarkRaised, MarkFired:
+		return ToneGood
 	}
 	return ToneNeutral
 }
@@ -213,6 +218,13 @@ func (a Axis) Zoom(factor float64, at catalyst.Stamp, whole Axis) Axis {
 	}
 	from := at - catalyst.Stamp(float64(span)*frac)
 	return a.clampTo(from, span, whole)
+}
+
+// Centre returns the axis moved so that at is in its middle, within
+// whole.
+func (a Axis) Centre(at catalyst.Stamp, whole Axis) Axis {
+	span := a.Span()
+	return a.clampTo(at-catalyst.Stamp(span/2), span, whole)
 }
 
 // Pan returns the axis moved by frac of its span (negative: earlier),
@@ -414,4 +426,232 @@ func AppendMarks(b []byte, row []Mark) []byte {
 		b = append(b, m.Glyph()...)
 	}
 	return b
+}
+
+// Marks of the waits under a timeline (WaitLanes): a run's durable timers,
+// its waits for external events, its suspensions. They follow the
+// attempts' marks and never share a row with them.
+const (
+	MarkTimer     Mark = iota + MarkUnknown + 1 // a durable timer running
+	MarkFired                                   // where a timer fired
+	MarkAwait                                   // waiting for an external event (its timeout's timer)
+	MarkRaised                                  // where an external event arrived
+	MarkSuspended                               // the run suspended
+)
+
+// WaitLegend explains the waits' marks, as TimelineLegend does the
+// attempts'.
+var WaitLegend = [][3]string{
+	{"─○", "timer", "a durable timer, and where it fired"},
+	{"~»", "event", "waiting for an external event, and where one arrived"},
+	{"═", "suspended", "the run suspended, until resumed"},
+}
+
+// waitGlyph is a wait mark's character ("" for another mark).
+func waitGlyph(m Mark) string {
+	switch m {
+	case MarkTimer:
+		return "─"
+	case MarkFired:
+		return "○"
+	case MarkAwait:
+		return "~"
+	case MarkRaised:
+		return "»"
+	case MarkSuspended:
+		return "═"
+	}
+	return ""
+}
+
+// TimelineLegendWaits is TimelineLegendFit with the waits' marks too, for
+// a timeline that shows waits: the longest form of both that fits width
+// columns, else TimelineLegendFit's.
+func TimelineLegendWaits(width int) string {
+	words := make([]string, len(WaitLegend))
+	for i, l := range WaitLegend {
+		words[i] = l[0] + " " + l[1]
+	}
+	for _, sep := range []string{"  ", " "} {
+		for _, head := range []string{TimelineLegendFit(1 << 20), timelineLegendShort} {
+			if s := head + sep + strings.Join(words, sep); Width(s) <= width {
+				return s
+			}
+		}
+	}
+	return TimelineLegendFit(width)
+}
+
+// WaitLane is one line of waits under a timeline: the durable timers of
+// one name ("timer poll"), the waits for and arrivals of one external
+// event ("event approval"), or the run's suspensions ("suspended").
+// Label is history text: sanitize it before showing it.
+type WaitLane struct {
+	Label string
+	// Spans are its stretches, by From; To zero: still open (drawn to the
+	// axis' Now). End is the mark where a stretch ended (MarkNone: none).
+	Spans []WaitSpan
+	// Points are arrivals with no wait before them (an external event
+	// nothing waited on with a timeout).
+	Points []WaitPoint
+}
+
+// WaitSpan is one stretch of a wait lane.
+type WaitSpan struct {
+	From, To  catalyst.Stamp
+	Mark, End Mark
+}
+
+// WaitPoint is one instant of a wait lane.
+type WaitPoint struct {
+	At   catalyst.Stamp
+	Mark Mark
+}
+
+// WaitLanes finds a history's waits, one lane per timer name, external
+// event name and for suspensions, in the order they first happen; past
+// most lanes, the rest share the last ("other waits"). Retry timers are
+// not waits of the run's (report r draws them in their invocations' rows).
+// It walks the history once.
+func WaitLanes(h *catalyst.History, r *detect.Report, most int) []WaitLane {
+	if h == nil || most <= 0 {
+		return nil
+	}
+	retry := make(map[int]bool)
+	if r != nil {
+		for i := range r.Invocations {
+			inv := &r.Invocations[i]
+			for j := range inv.Attempts {
+				if t := inv.Attempts[j].RetryTimer; t != nil {
+					retry[t.Created] = true
+				}
+			}
+			if t := inv.OpenRetry; t != nil {
+				retry[t.Created] = true
+			}
+		}
+	}
+	var lanes []WaitLane
+	byLabel := make(map[string]int)
+	lane := func(label string) *WaitLane {
+		i, ok := byLabel[label]
+		if !ok {
+			i = len(lanes)
+			if i >= most {
+				i = most - 1
+				if lanes[i].Label != "other waits" {
+					lanes[i].Label = "other waits"
+				}
+			} else {
+				lanes = append(lanes, WaitLane{Label: label})
+			}
+			byLabel[label] = i
+		}
+		return &lanes[i]
+	}
+	type open struct{ lane, span int }
+	timers := make(map[int32]open)    // by the timerCreated's eventId
+	awaits := make(map[string][]open) // open waits, by event name
+	suspended := open{-1, -1}
+	for i, e := range h.All() {
+		switch e.Type {
+		case catalyst.EventExecutionStarted:
+			clear(timers)
+		case catalyst.EventTimerCreated:
+			if retry[i] || e.Origin == catalyst.OriginActivityRetry || e.Origin == catalyst.OriginChildWorkflowRetry {
+				continue
+			}
+			label, mark := "timer", MarkTimer
+			if e.Name != "" {
+				label += " " + e.Name
+			}
+			name := e.Name
+			if e.Origin == catalyst.OriginExternalEvent {
+				if e.OriginID != "" {
+					name = e.OriginID
+				}
+				label, mark = "event "+name, MarkAwait
+			}
+			l := lane(label)
+			l.Spans = append(l.Spans, WaitSpan{From: e.Timestamp, To: e.FireAt, Mark: mark})
+			o := open{byLabel[label], len(l.Spans) - 1}
+			if e.ID >= 0 {
+				timers[e.ID] = o
+			}
+			if mark == MarkAwait {
+				awaits[strings.ToLower(name)] = append(awaits[strings.ToLower(name)], o)
+			}
+		case catalyst.EventTimerFired:
+			if o, ok := timers[e.TimerID]; ok && e.HasTimerID() {
+				sp := &lanes[o.lane].Spans[o.span]
+				if sp.End == MarkNone {
+					sp.To, sp.End = e.Timestamp, MarkFired
+				}
+				delete(timers, e.TimerID)
+			}
+		case catalyst.EventEventRaised:
+			key := strings.ToLower(e.Name)
+			if ws := awaits[key]; len(ws) > 0 {
+				o := ws[0]
+				awaits[key] = ws[1:]
+				sp := &lanes[o.lane].Spans[o.span]
+				if sp.End == MarkNone {
+					sp.To, sp.End = e.Timestamp, MarkRaised
+				}
+				continue
+			}
+			l := lane("event " + e.Name)
+			l.Points = append(l.Points, WaitPoint{At: e.Timestamp, Mark: MarkRaised})
+		case catalyst.EventExecutionSuspended:
+			if suspended.lane < 0 {
+				l := lane("suspended")
+				l.Spans = append(l.Spans, WaitSpan{From: e.Timestamp, Mark: MarkSuspended})
+				suspended = open{byLabel["suspended"], len(l.Spans) - 1}
+			}
+		case catalyst.EventExecutionResumed:
+			if suspended.lane >= 0 {
+				lanes[suspended.lane].Spans[suspended.span].To = e.Timestamp
+				suspended = open{-1, -1}
+			}
+		}
+	}
+	return lanes
+}
+
+// Row lays a wait lane on the axis, into dst (made Width long): each
+// stretch from its start to its end (an open one to the axis' Now), its
+// end's mark where it ended, and each point.
+func (l *WaitLane) Row(dst []Mark, a Axis) []Mark {
+	dst = dst[:0]
+	for range a.Width {
+		dst = append(dst, MarkNone)
+	}
+	if !a.Valid() {
+		return dst
+	}
+	var ends []WaitPoint
+	for _, sp := range l.Spans {
+		if sp.From > a.To {
+			break
+		}
+		to := sp.To
+		if to.IsZero() || to.IsNever() || to > a.Now && sp.End == MarkNone {
+			to = max(a.Now, sp.From)
+		}
+		if to < a.From {
+			continue
+		}
+		for c := max(a.cell(sp.From), 0); c <= min(a.cell(to), a.Width-1); c++ {
+			dst[c] = sp.Mark
+		}
+		if sp.End != MarkNone {
+			ends = append(ends, WaitPoint{At: to, Mark: sp.End})
+		}
+	}
+	for _, p := range append(ends, l.Points...) {
+		if c := a.cell(p.At); c >= 0 && c < a.Width {
+			dst[c] = p.Mark
+		}
+	}
+	return dst
 }

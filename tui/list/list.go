@@ -87,11 +87,16 @@ type Model struct {
 	keptOff int
 	// lead, for a list that follows another (Follow), is that list.
 	lead *Model
+	// gen counts the layouts of a lead's items; a follower with Lines of
+	// its own lays them out again when it differs from laid (-1: now).
+	gen, laid int
 }
 
 // Follow makes l show lead's items, in lead's filter and order, with a
 // cursor of its own (the Timeline shows the Invocations' items): l's
-// filter, sort and count are lead's.
+// filter, sort and count are lead's. With Lines set, l lays those items
+// out with lines of its own (the Timeline's folded attempts); Relayout
+// when they change.
 func (l *Model) Follow(lead *Model) { l.lead = lead }
 
 // Follows reports whether l and o show the same items in the same order
@@ -266,9 +271,17 @@ func (l *Model) nearest(item int32) int {
 
 // Relayout lays the items shown out again (their lines changed: an item
 // was opened); the cursor stays where it was, in range.
-func (l *Model) Relayout() { l.relayout() }
+func (l *Model) Relayout() {
+	if l.lead != nil {
+		l.laid = -1
+		l.sync()
+		return
+	}
+	l.relayout()
+}
 
 func (l *Model) relayout() {
+	l.gen++
 	if l.Lines != nil {
 		l.layout = l.Lines(l.order)
 	} else {
@@ -282,7 +295,12 @@ func (l *Model) sync() {
 	if l.lead == nil {
 		return
 	}
-	l.layout = flat{l.lead.order}
+	switch {
+	case l.Lines == nil:
+		l.layout = flat{l.lead.order}
+	case l.laid != l.lead.gen || l.layout == nil:
+		l.layout, l.laid = l.Lines(l.lead.order), l.lead.gen
+	}
 	if n := l.layout.Len(); l.tbl.Len() != n {
 		l.tbl.SetLen(n)
 	}

@@ -473,7 +473,7 @@ func (b *text) notFound(name string, ci *codeIndex) {
 	}
 	b.blank()
 	b.kv("", "source reviewed", format.Line(strings.Join(rev.Roots, ", "))+sourceCounts(rev))
-	for _, l := range []review.Lang{review.LangGo, review.LangPython, review.LangCSharp} {
+	for _, l := range review.Langs() {
 		if why, ok := rev.Unavailable[l]; ok {
 			b.kv("", "not reviewed", format.Line(why))
 		}
@@ -501,7 +501,7 @@ const maxListedNames = 12
 func sourceCounts(rev *review.Report) string {
 	total := 0
 	var parts []string
-	for _, l := range []review.Lang{review.LangGo, review.LangPython, review.LangCSharp} {
+	for _, l := range review.Langs() {
 		if n := rev.Files[l]; n > 0 {
 			total += n
 			parts = append(parts, format.Count(n)+" "+format.LangName(l))

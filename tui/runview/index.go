@@ -68,6 +68,10 @@ type Index struct {
 	// the widest INPUT cell, labelWidth the widest name with its key.
 	inputKeys              []detect.InputKey
 	inputWidth, labelWidth int
+	// waits are the run's timers, waits for external events and
+	// suspensions, a lane each under the Timeline's rows.
+	waits     []format.WaitLane
+	waitWidth int // the widest wait lane's label
 	// code is the Code tab's rows (AddCode), nil when no source was given.
 	code *codeIndex
 	// payloads is every payload's text in search form: a filter finds an
@@ -97,6 +101,8 @@ const (
 	maxNameWant  = 80
 	maxFlagWant  = 40
 	maxInputWant = 48
+	// maxWaitLanes is the most lines of waits under the Timeline.
+	maxWaitLanes = 4
 )
 
 // NewIndex indexes a history and its report. It walks the history once.
@@ -188,6 +194,10 @@ func NewIndex(h *catalyst.History, rep *detect.Report) *Index {
 	}
 	x.invTerms = invTerms.Terms()
 	x.indexInputKeys(h)
+	x.waits = format.WaitLanes(h, rep, maxWaitLanes)
+	for _, l := range x.waits {
+		x.waitWidth = max(x.waitWidth, min(format.Width(format.Line(l.Label)), maxNameWant))
+	}
 
 	x.callOf = format.CallOf(h, rep)
 	// Columns: the type, the event's own name, the name of the call it

@@ -25,6 +25,9 @@ func (m *Model) click(ev tea.Mouse) tea.Cmd {
 		tbl := m.tabs[m.tab].list().Table()
 		if row := tbl.Offset() + y - 1; y >= 1 && row < tbl.Offset()+tbl.Height() && row < tbl.Len() {
 			tbl.SetCursor(row)
+			if c, ok := m.tabs[m.tab].(clicker); ok {
+				c.clickAt(ev.X)
+			}
 		}
 	case areaDetail:
 		m.setFocus(a.dw > 0)

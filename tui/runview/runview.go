@@ -439,6 +439,13 @@ func (m *Model) Update(msg tea.Msg) tea.Cmd {
 		if msg.to == m.d {
 			return m.show(msg)
 		}
+	case detailMsg:
+		if msg.to == m.d {
+			if m.detailSize == detailHidden || m.fitted.dw == 0 {
+				m.resizeDetail(detailNormal, false)
+			}
+			m.setFocus(m.fitted.dw > 0)
+		}
 	case showExcerptMsg:
 		if msg.to == m.d {
 			m.resizeDetail(detailFull, false)

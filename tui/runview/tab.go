@@ -63,6 +63,9 @@ type (
 	// noter has a note for the tab bar's right side, before its position
 	// (the Timeline's zoom); long or short, "" for none.
 	noter interface{ note(long bool) string }
+	// clicker is told the column of a click on its selected row, just
+	// selected (the Timeline selects the attempt under the pointer).
+	clicker interface{ clickAt(x int) }
 )
 
 // newTabs are the run view's tabs, in order (the Tab… constants name their
@@ -108,6 +111,10 @@ type showMsg struct {
 	rows []list.Row
 	open func()
 }
+
+// detailMsg asks the view to show the selected row in the detail pane
+// and give the pane the keys (enter on a Timeline attempt).
+type detailMsg struct{ to *viewData }
 
 // show returns the command that asks the view to show rows of tab t.
 func (d *viewData) show(t tab, open func(), rows ...list.Row) tea.Cmd {

@@ -4,6 +4,7 @@ import (
 	"context"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -51,6 +52,36 @@ func TestUnreviewedLanguagesAreNamed(t *testing.T) {
 			t.Errorf("a build without cgo must say why %s was not reviewed; got %q", l.lang, rep.Unavailable[l.lang])
 		case !ok && !strings.Contains(why, "cgo"):
 			t.Errorf("the reason %q does not name cgo", why)
+		}
+	}
+}
+
+// TestEveryLanguageIsWired: every language of review.Langs has its name,
+// its files' extension (which LangOfFile reads back), and either a
+// front-end in Options or the reason this build cannot parse it; and
+// every front-end reads a language of the list.
+func TestEveryLanguageIsWired(t *testing.T) {
+	opts := Options()
+	fronts := map[review.Lang]review.Frontend{}
+	for _, fe := range opts.Frontends {
+		if !slices.Contains(review.Langs(), fe.Lang()) {
+			t.Errorf("front-end of %q: the language is not in review.Langs (detect/review/ir.go)", fe.Lang())
+		}
+		fronts[fe.Lang()] = fe
+	}
+	for _, l := range review.Langs() {
+		if l.Title() == string(l) || l.Title() == "" {
+			t.Errorf("%q has no name as people write it", l)
+		}
+		if l.Ext() == "" || review.LangOfFile("x"+l.Ext()) != l {
+			t.Errorf("%q: extension %q does not read back as the language", l, l.Ext())
+		}
+		fe, ok := fronts[l]
+		if _, why := opts.Unavailable[l]; !ok && !why {
+			t.Errorf("%q has neither a front-end in langs.Options nor a reason it is unavailable", l)
+		}
+		if ok && !fe.Match("x"+l.Ext()) {
+			t.Errorf("%q: its front-end does not match its own extension %q", l, l.Ext())
 		}
 	}
 }

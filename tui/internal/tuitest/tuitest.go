@@ -382,6 +382,98 @@ func FanOut(withheld bool) *catalyst.History {
 	return h
 }
 
+// Waits returns a 59-minute order run that is mostly waiting: it reserves
+// stock, then polls the warehouse eight times, five minutes apart (a
+// durable timer "poll" between CheckPicked calls); waits for an
+// "approval" event (with a day's timeout), during which an operator
+// suspends it for five minutes; the approval arrives at 52 minutes; it
+// ships through a child workflow, whose first attempt timed out and was
+// retried, and charges. A local Dapr's protojson, payloads present.
+func Waits() *catalyst.History {
+	run := ChargeRun("COMPLETED")
+	run.ID, run.AppID, run.Workflow = "order-9120", "orders", "FulfilOrderWorkflow"
+	run.UpdatedAt = Start().Add(59 * time.Minute)
+	var ev []catalyst.Event
+	id := int32(0)
+	t := time.Duration(0)
+	add := func(e catalyst.Event) {
+		e.Timestamp = at(t)
+		if e.ID == 0 && e.Type != catalyst.EventTaskScheduled && e.Type != catalyst.EventTimerCreated &&
+			e.Type != catalyst.EventChildWorkflowCreated && e.Type != catalyst.EventExecutionCompleted {
+			e.ID = -1
+		}
+		ev = append(ev, e)
+	}
+	turn := func() { add(catalyst.Event{Type: catalyst.EventWorkflowStarted}) }
+	call := func(name, exec, in, out string, took time.Duration) {
+		turn()
+		sched := id
+		id++
+		add(catalyst.Event{Type: catalyst.EventTaskScheduled, Name: name, ID: sched, ExecutionID: exec, Payload: catalyst.PresentPayload(in)})
+		t += took
+		add(catalyst.Event{Type: catalyst.EventTaskCompleted, ScheduledID: sched, ExecutionID: exec, Payload: catalyst.PresentPayload(out)})
+	}
+	add(catalyst.Event{Type: catalyst.EventExecutionStarted, Name: run.Workflow, ExecutionID: "0b1c2d3e-4f50-4617-a829-3a4b5c6d9120",
+		InstanceID: run.ID, Payload: catalyst.PresentPayload(`{"orderId":"o-9120"}`)})
+	t += 20 * time.Millisecond
+	call("ReserveStock", uuidOf(9000), `{"orderId":"o-9120"}`, `{"reserved":true}`, 300*time.Millisecond)
+	for p := range 8 {
+		t += 10 * time.Millisecond
+		call("CheckPicked", uuidOf(9001+p), `{"orderId":"o-9120","poll":`+strconv.Itoa(p+1)+`}`, `{"picked":false}`, 200*time.Millisecond)
+		t += 10 * time.Millisecond
+		turn()
+		timer := id
+		id++
+		add(catalyst.Event{Type: catalyst.EventTimerCreated, Name: "poll", ID: timer, Origin: catalyst.OriginCreateTimer,
+			FireAt: at(t + 5*time.Minute)})
+		t += 5 * time.Minute
+		add(catalyst.Event{Type: catalyst.EventTimerFired, TimerID: timer, FireAt: at(t)})
+	}
+	t += 10 * time.Millisecond
+	turn()
+	wait := id
+	id++
+	add(catalyst.Event{Type: catalyst.EventTimerCreated, Name: "approval", ID: wait, Origin: catalyst.OriginExternalEvent,
+		OriginID: "approval", FireAt: at(t + 24*time.Hour)})
+	t = 44 * time.Minute
+	add(catalyst.Event{Type: catalyst.EventExecutionSuspended, Detail: &catalyst.EventDetail{}})
+	t = 49 * time.Minute
+	add(catalyst.Event{Type: catalyst.EventExecutionResumed, Detail: &catalyst.EventDetail{}})
+	t = 52 * time.Minute
+	add(catalyst.Event{Type: catalyst.EventEventRaised, Name: "approval", Payload: catalyst.PresentPayload(`{"approvedBy":"ops-kim"}`)})
+	turn()
+	ship := id
+	id++
+	add(catalyst.Event{Type: catalyst.EventChildWorkflowCreated, Name: "ShipOrderWorkflow", ID: ship, InstanceID: "order-9120-ship",
+		Payload: catalyst.PresentPayload(`{"orderId":"o-9120"}`)})
+	t += 3 * time.Minute
+	add(catalyst.Event{Type: catalyst.EventChildWorkflowFailed, ScheduledID: ship,
+		Failure: &catalyst.Failure{Type: "TimeoutError", Message: "carrier API timed out"}})
+	turn()
+	retry := id
+	id++
+	add(catalyst.Event{Type: catalyst.EventTimerCreated, Name: "ShipOrderWorkflow-retry", ID: retry, Origin: catalyst.OriginChildWorkflowRetry,
+		OriginID: "order-9120-ship", FireAt: at(t + 10*time.Second)})
+	t += 10 * time.Second
+	add(catalyst.Event{Type: catalyst.EventTimerFired, TimerID: retry, FireAt: at(t)})
+	turn()
+	ship2 := id
+	id++
+	add(catalyst.Event{Type: catalyst.EventChildWorkflowCreated, Name: "ShipOrderWorkflow", ID: ship2, InstanceID: "order-9120-ship-1",
+		Payload: catalyst.PresentPayload(`{"orderId":"o-9120"}`)})
+	t += 2 * time.Minute
+	add(catalyst.Event{Type: catalyst.EventChildWorkflowCompleted, ScheduledID: ship2, Payload: catalyst.PresentPayload(`{"tracking":"1Z999"}`)})
+	t += 10 * time.Millisecond
+	call("ChargeCard", uuidOf(9100), `{"orderId":"o-9120","amountCents":12900}`, `{"chargeId":"ch_9120"}`, 900*time.Millisecond)
+	t = 59 * time.Minute
+	turn()
+	add(catalyst.Event{Type: catalyst.EventExecutionCompleted, ID: id, Detail: &catalyst.EventDetail{WorkflowStatus: "COMPLETED"},
+		Payload: catalyst.PresentPayload(`{"shipped":true}`)})
+	h := catalyst.NewHistory(run, ev...)
+	h.Format = catalyst.FormatProtoJSON
+	return h
+}
+
 // uuidOf returns a random-looking, deterministic version-4 UUID for k, as
 // SDKs generate task execution ids.
 func uuidOf(k int) string {

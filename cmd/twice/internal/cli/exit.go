@@ -39,9 +39,14 @@ type FindingsError struct {
 	Level string
 	// What names what was counted ("" : finding; review counts hazards).
 	What string
+	// Msg, when set, is the whole message (review's --fail-on unreviewed).
+	Msg string
 }
 
 func (e *FindingsError) Error() string {
+	if e.Msg != "" {
+		return e.Msg
+	}
 	what := e.What
 	if what == "" {
 		what = "finding"

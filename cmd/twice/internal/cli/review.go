@@ -4,7 +4,9 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"net/url"
 	"os"
+	"path/filepath"
 	"strings"
 
 	"github.com/twice-cli/twice/catalyst/safetext"
@@ -52,12 +54,19 @@ activities of different failure classes, a business rejection retried by the cal
 policy, and a whole response body returned as output. Each hazard names the activity as
 the history shows it, its file:line:column, the line, why it is a hazard and the fix.
 
+Every activity a workflow calls, and every registration, that twice could not follow to a
+body it reviewed is listed under "Not reviewed" with where and why (never a silent zero);
+an activity found only because a workflow calls it is marked inferred.
+
 twice never runs your code: this is static review. -o sarif writes SARIF 2.1.0 for GitHub
-code scanning and editors. With --exit-status, twice exits 3 when a hazard at or above
---fail-on (default medium) exists (for CI); --fail-on given alone implies --exit-status.`,
+code scanning and editors (paths relative to the reviewed folder, %SRCROOT%). With
+--exit-status, twice exits 3 when a hazard at or above --fail-on (default medium) exists
+(for CI); --fail-on given alone implies --exit-status. --fail-on unreviewed (or
+high,unreviewed) also fails when an activity or workflow was not reviewed.`,
 		Example: `  twice review ./services/payments
   twice review . -o sarif > twice.sarif
-  twice review . --exit-status --fail-on high`,
+  twice review . --exit-status --fail-on high
+  twice review . --fail-on medium,unreviewed`,
 		Args: usageArgs(cobra.MinimumNArgs(1)),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			opts.Paths = args
@@ -72,7 +81,7 @@ code scanning and editors. With --exit-status, twice exits 3 when a hazard at or
 	fl := cmd.Flags()
 	fl.StringVarP(&opts.Output, "output", "o", "text", "output: text, json, markdown or sarif")
 	fl.BoolVar(&opts.ExitStatus, "exit-status", false, "exit 3 when a hazard at or above --fail-on exists")
-	fl.StringVar(&opts.FailOn, "fail-on", "medium", "exit 3 when a hazard at or above this severity exists: low, medium or high (implies --exit-status)")
+	fl.StringVar(&opts.FailOn, "fail-on", "medium", "exit 3 when a hazard at or above this severity exists: low, medium or high; unreviewed (alone: with medium) also when an activity or workflow was not reviewed (implies --exit-status)")
 	return cmd
 }
 
@@ -81,9 +90,9 @@ func runReview(ctx context.Context, opts *ReviewOptions) error {
 	if err != nil {
 		return err
 	}
-	failOn, ok := detect.ParseSeverity(opts.FailOn)
-	if !ok || failOn == detect.SeverityNone {
-		return usagef("--fail-on %s is not a severity: use low, medium or high", quote(opts.FailOn))
+	failOn, failUnreviewed, err := parseReviewFailOn(opts.FailOn)
+	if err != nil {
+		return err
 	}
 	rep, err := reviewSource(ctx, opts.Paths)
 	if err != nil {
@@ -94,6 +103,9 @@ func runReview(ctx context.Context, opts *ReviewOptions) error {
 		return err
 	}
 	ro := report.ReviewOptions{Styles: report.NewStyles(color && format == outputText), Version: opts.Version}
+	if !isDemoSource(opts.Paths[0]) {
+		ro.SrcRootURI = srcRootURI(report.ReviewBase(opts.Paths))
+	}
 	switch format {
 	case outputJSON:
 		err = report.WriteReviewJSON(opts.IO.Out, rep, ro)
@@ -117,6 +129,9 @@ func runReview(ctx context.Context, opts *ReviewOptions) error {
 		fmt.Fprintf(opts.IO.ErrOut, "twice: %s\n", safetext.Line(err.Error()))
 		return nil
 	}
+	for _, line := range reviewWarnings(rep) {
+		fmt.Fprintf(opts.IO.ErrOut, "twice: %s\n", safetext.Line(line))
+	}
 	if opts.ExitStatus {
 		n := 0
 		for _, h := range rep.Hazards {
@@ -127,8 +142,73 @@ func runReview(ctx context.Context, opts *ReviewOptions) error {
 		if n > 0 {
 			return &FindingsError{Count: n, Level: failOn.String(), What: "hazard"}
 		}
+		if failUnreviewed && len(rep.Unresolved) > 0 {
+			return &FindingsError{Count: len(rep.Unresolved), Level: "unreviewed",
+				Msg: fmt.Sprintf("%d activity or workflow name(s) not reviewed (--fail-on unreviewed): see Not reviewed for where and why", len(rep.Unresolved))}
+		}
 	}
 	return nil
+}
+
+// parseReviewFailOn reads --fail-on: a severity, "unreviewed", or both
+// separated by a comma ("high,unreviewed"); unreviewed alone keeps the
+// default severity, medium, so a gate never stops gating hazards.
+func parseReviewFailOn(v string) (detect.Severity, bool, error) {
+	sev, unreviewed, seen := detect.SeverityMedium, false, false
+	for _, part := range strings.Split(v, ",") {
+		part = strings.TrimSpace(part)
+		if strings.EqualFold(part, "unreviewed") {
+			unreviewed = true
+			continue
+		}
+		s, ok := detect.ParseSeverity(part)
+		if !ok || s == detect.SeverityNone || seen {
+			return 0, false, usagef("--fail-on %s is not a severity: use low, medium or high, and unreviewed to fail on what twice could not review (high,unreviewed)", quote(v))
+		}
+		sev, seen = s, true
+	}
+	return sev, unreviewed, nil
+}
+
+// srcRootURI is the reviewed base folder as an absolute file URI ending
+// in "/" ("" when it cannot be made absolute).
+func srcRootURI(base string) string {
+	abs, err := filepath.Abs(filepath.FromSlash(base))
+	if err != nil {
+		return ""
+	}
+	p := filepath.ToSlash(abs)
+	if !strings.HasPrefix(p, "/") {
+		p = "/" + p // a Windows drive path
+	}
+	if !strings.HasSuffix(p, "/") {
+		p += "/"
+	}
+	return (&url.URL{Scheme: "file", Path: p}).String()
+}
+
+// reviewWarnings are what a review says on standard error whatever the
+// output format: a review that found workflows but reviewed no activity,
+// a tree that imports a Dapr workflow SDK where twice found nothing, and
+// how many names it could not review (listed in the output).
+func reviewWarnings(rep *review.Report) []string {
+	var out []string
+	reviewed := 0
+	for _, a := range rep.Activities {
+		if !a.Unresolved {
+			reviewed++
+		}
+	}
+	switch {
+	case len(rep.Workflows) > 0 && reviewed == 0:
+		out = append(out, fmt.Sprintf("found %d workflow(s) but reviewed no activity: the activities they call are not in the reviewed source, or are registered in a way twice cannot follow (see Not reviewed); give the folder that holds them", len(rep.Workflows)))
+	case rep.SDKImported && len(rep.Workflows) == 0 && len(rep.Activities) == 0:
+		out = append(out, "this source imports a Dapr workflow SDK, but twice found no workflow or activity in it: its registrations are not ones twice can read; a clean result here is not a pass")
+	}
+	if n := len(rep.Unresolved); n > 0 {
+		out = append(out, fmt.Sprintf("%d activity or workflow name(s) were called or registered but not reviewed (listed under Not reviewed, with why); --fail-on unreviewed fails a CI gate on them", n))
+	}
+	return out
 }
 
 // reviewSource reviews source paths with every front-end this build has.
@@ -183,7 +263,7 @@ func joinSource(ctx context.Context, paths []string, errOut io.Writer) (*review.
 	if err != nil {
 		return nil, err
 	}
-	for _, l := range []review.Lang{review.LangPython, review.LangCSharp} {
+	for _, l := range review.Langs() {
 		if why, ok := rep.Unavailable[l]; ok {
 			fmt.Fprintf(errOut, "twice: %s\n", safetext.Line(why))
 		}

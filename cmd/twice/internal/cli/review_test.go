@@ -237,3 +237,77 @@ func TestSourceFromConfig(t *testing.T) {
 		t.Errorf("source: in twice.yaml was not joined:\n%s", res.out)
 	}
 }
+
+const discoveryDir = "../../../../detect/review/testdata/discovery"
+
+// TestReviewFailOnUnreviewed: --fail-on unreviewed fails a gate on a
+// name a workflow calls that twice did not review, with or without a
+// severity; a tree with none passes; stderr says how many.
+func TestReviewFailOnUnreviewed(t *testing.T) {
+	inferred := filepath.Join(discoveryDir, "d03_go_inferred") // calls "Farewell", defined nowhere
+	modules := filepath.Join(discoveryDir, "d01_go_modules")   // everything resolves
+	for _, tc := range []struct {
+		args []string
+		code int
+	}{
+		{[]string{"review", inferred}, ExitOK},
+		{[]string{"review", inferred, "--fail-on", "unreviewed"}, ExitFindings},
+		{[]string{"review", inferred, "--fail-on", "high,unreviewed"}, ExitFindings},
+		{[]string{"review", inferred, "--exit-status"}, ExitOK},
+		{[]string{"review", modules, "--fail-on", "unreviewed"}, ExitOK},
+		{[]string{"review", modules, "--fail-on", "high,medium"}, ExitUsage},
+		{[]string{"review", modules, "--fail-on", "unreviewd"}, ExitUsage},
+	} {
+		h := newHarness(t)
+		res := h.run(tc.args...)
+		if res.code != tc.code {
+			t.Errorf("twice %s: exit %d, want %d (%s)", strings.Join(tc.args, " "), res.code, tc.code, res.errOut)
+		}
+		if tc.args[1] == inferred && !strings.Contains(res.errOut, "not reviewed") {
+			t.Errorf("twice %s: stderr does not say a name was not reviewed: %q", strings.Join(tc.args, " "), res.errOut)
+		}
+	}
+}
+
+// TestReviewSaysWhenNothingFound: a tree that imports a Dapr workflow SDK
+// but registers nothing twice can read, and workflows whose activities
+// are elsewhere, are said on stderr, never a silent zero.
+func TestReviewSaysWhenNothingFound(t *testing.T) {
+	dir := t.TempDir()
+	write := func(name, src string) {
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(src), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	write("main.go", `package main
+
+import "github.com/dapr/durabletask-go/workflow"
+
+var registry = workflow.NewRegistry()
+
+func main() {}
+`)
+	h := newHarness(t)
+	res := h.run("review", dir)
+	if res.code != ExitOK || !strings.Contains(res.errOut, "imports a Dapr workflow SDK") {
+		t.Errorf("exit %d; stderr %q", res.code, res.errOut)
+	}
+	write("main.go", `package main
+
+import "github.com/dapr/durabletask-go/workflow"
+
+func Order(ctx *workflow.WorkflowContext) (any, error) {
+	return nil, ctx.CallActivity("Charge").Await(nil)
+}
+
+func main() {
+	r := workflow.NewRegistry()
+	_ = r.AddWorkflow(Order)
+}
+`)
+	h = newHarness(t)
+	res = h.run("review", dir)
+	if !strings.Contains(res.errOut, "reviewed no activity") || !strings.Contains(res.out, "Charge") {
+		t.Errorf("exit %d; stderr %q; out %q", res.code, res.errOut, res.out)
+	}
+}

@@ -22,6 +22,60 @@ type ReviewOptions struct {
 	Styles Styles
 	// Version is twice's version, for SARIF's tool.driver.version.
 	Version string
+	// SrcRootURI is the reviewed root folder (ReviewBase) as an absolute
+	// file URI ending in "/", for SARIF's originalUriBaseIds; "" leaves
+	// %SRCROOT% for the consumer to supply (code scanning uses the
+	// checkout).
+	SrcRootURI string
+}
+
+// ReviewBase is the folder a review's paths are shown relative to in
+// SARIF: the root given, a file root's folder, or several roots' common
+// folder ("." when they share none).
+func ReviewBase(roots []string) string {
+	base := ""
+	for i, r := range roots {
+		d := path.Clean(strings.ReplaceAll(r, "\\", "/"))
+		if review.LangOfFile(d) != "" {
+			d = path.Dir(d)
+		}
+		if i == 0 {
+			base = d
+			continue
+		}
+		for base != d && !strings.HasPrefix(d, strings.TrimSuffix(base, "/")+"/") {
+			up := path.Dir(base)
+			if up == base {
+				break
+			}
+			base = up
+		}
+		if base != d && !strings.HasPrefix(d, strings.TrimSuffix(base, "/")+"/") {
+			return "."
+		}
+	}
+	if base == "" {
+		return "."
+	}
+	return base
+}
+
+// relToBase is a reviewed path relative to the review's base folder
+// (ok false when it is not under it).
+func relToBase(base, p string) (string, bool) {
+	p = path.Clean(p)
+	switch {
+	case base == ".":
+		if path.IsAbs(p) || p == ".." || strings.HasPrefix(p, "../") {
+			return "", false
+		}
+		return p, true
+	case base == "/":
+		return strings.TrimPrefix(p, "/"), path.IsAbs(p)
+	case strings.HasPrefix(p, base+"/"):
+		return p[len(base)+1:], true
+	}
+	return "", false
 }
 
 // reviewSummary is the first line of every review output.
@@ -51,7 +105,19 @@ func reviewSummary(r *review.Report) string {
 	if len(sev) > 0 {
 		hz += " (" + strings.Join(sev, ", ") + ")"
 	}
-	return fmt.Sprintf("%s; %s, %s; %s", what, count(len(r.Activities), "activity"), plural(len(r.Workflows), "workflow"), hz)
+	found := fmt.Sprintf("%s, %s", count(len(r.Activities), "activity"), plural(len(r.Workflows), "workflow"))
+	if n := len(r.Unresolved); n > 0 {
+		found += fmt.Sprintf(", %d not reviewed", n)
+	}
+	return fmt.Sprintf("%s; %s; %s", what, found, hz)
+}
+
+// kindWord names a definition kind.
+func kindWord(k review.DefKind) string {
+	if k == review.KindWorkflow {
+		return "workflow"
+	}
+	return "activity"
 }
 
 // count is plural for words ending in y ("1 activity", "3 activities").
@@ -93,6 +159,12 @@ func WriteReviewText(w io.Writer, r *review.Report, o ReviewOptions) error {
 	for _, l := range sortedLangs(r.Unavailable) {
 		b.WriteString("not reviewed: " + safetext.Line(r.Unavailable[l]) + "\n")
 	}
+	if len(r.Unresolved) > 0 {
+		b.WriteString("\n" + st.Heading("Not reviewed") + " (called or registered, but twice found no body to review)\n")
+		for _, u := range r.Unresolved {
+			fmt.Fprintf(&b, "  %s %s  %s  %s\n", kindWord(u.Kind), safetext.Line(u.Name), safetext.Line(loc(u.Location)), safetext.Line(u.Reason))
+		}
+	}
 	for _, h := range worstFirst(r.Hazards) {
 		b.WriteString("\n")
 		who := h.Activity
@@ -122,7 +194,11 @@ func WriteReviewText(w io.Writer, r *review.Report, o ReviewOptions) error {
 					safetext.Line(a.Name), safetext.Line(loc(a.Registered)), safetext.Line(a.Func))
 				continue
 			}
-			fmt.Fprintf(&b, "  %s  %s  %s\n", safetext.Line(a.Name), safetext.Line(loc(a.Location)), plural(len(a.Hazards), "hazard"))
+			inferred := ""
+			if a.Discovered == review.DiscoveredInferred {
+				inferred = "  (inferred: no registration twice could read names it)"
+			}
+			fmt.Fprintf(&b, "  %s  %s  %s%s\n", safetext.Line(a.Name), safetext.Line(loc(a.Location)), plural(len(a.Hazards), "hazard"), inferred)
 			for _, g := range a.Guards {
 				fmt.Fprintf(&b, "    refuses a duplicate: %s  %s\n", safetext.Line(loc(g.Location)), safetext.Line(g.What))
 			}
@@ -148,6 +224,13 @@ func WriteReviewMarkdown(w io.Writer, r *review.Report, o ReviewOptions) error {
 	b.WriteString("## twice review\n\n" + format.Markdown(reviewSummary(r)) + "\n\n")
 	for _, l := range sortedLangs(r.Unavailable) {
 		b.WriteString("> Not reviewed: " + format.Markdown(r.Unavailable[l]) + "\n\n")
+	}
+	if len(r.Unresolved) > 0 {
+		b.WriteString("### Not reviewed\n\n| kind | name | where | why |\n|---|---|---|---|\n")
+		for _, u := range r.Unresolved {
+			fmt.Fprintf(&b, "| %s | %s | %s | %s |\n", kindWord(u.Kind), format.Markdown(u.Name), format.MarkdownCodeCell(loc(u.Location)), format.Markdown(u.Reason))
+		}
+		b.WriteString("\n")
 	}
 	if len(r.Hazards) > 0 {
 		hazards := worstFirst(r.Hazards)
@@ -223,6 +306,9 @@ func WriteReviewJSON(w io.Writer, r *review.Report, _ ReviewOptions) error {
 		e.key("registered")
 		jsonLoc(e, a.Registered)
 		e.boolField("not_found", a.Unresolved)
+		if a.Discovered != "" {
+			e.nameField("discovered", a.Discovered)
+		}
 		e.key("hazards")
 		jsonHazards(e, a.Hazards)
 		e.key("guards")
@@ -273,6 +359,21 @@ func WriteReviewJSON(w io.Writer, r *review.Report, _ ReviewOptions) error {
 			e.key("location")
 			jsonLoc(e, wf.Location)
 		}
+		if wf.Discovered != "" {
+			e.nameField("discovered", wf.Discovered)
+		}
+		e.endObject()
+	}
+	e.endArray()
+	e.key("unresolved")
+	e.beginArray()
+	for _, u := range r.Unresolved {
+		e.beginObject()
+		e.strField("name", u.Name)
+		e.nameField("kind", kindWord(u.Kind))
+		e.key("location")
+		jsonLoc(e, u.Location)
+		e.strField("reason", u.Reason)
 		e.endObject()
 	}
 	e.endArray()
@@ -368,15 +469,36 @@ func sarifLevel(s detect.Severity) string {
 	return "note"
 }
 
-// sarifURI turns a reviewed path into a URI reference: relative paths stay
-// relative (to the directory twice review ran in, as code scanning
-// expects), absolute ones become file URIs.
-func sarifURI(p string) string {
-	if strings.HasPrefix(p, "/") {
-		return (&url.URL{Scheme: "file", Path: p}).String()
+// sarifSrcRoot is the uriBaseId of every artifact location: the
+// reviewed root.
+const sarifSrcRoot = "%SRCROOT%"
+
+// sarifArtifact writes an artifactLocation: the path relative to the
+// reviewed root, with uriBaseId %SRCROOT% (never an absolute file URI or
+// a path relative to the shell's folder, so code scanning places it); a
+// path outside the root (not expected) keeps a file URI.
+func sarifArtifact(e *jsonEnc, base, p string) {
+	e.key("artifactLocation")
+	e.beginObject()
+	if rel, ok := relToBase(base, p); ok {
+		e.strField("uri", (&url.URL{Path: rel}).String())
+		e.strField("uriBaseId", sarifSrcRoot)
+	} else {
+		e.strField("uri", (&url.URL{Scheme: "file", Path: path.Clean(p)}).String())
 	}
-	p = path.Clean(p)
-	return (&url.URL{Path: p}).String()
+	e.endObject()
+}
+
+// sarifRegion writes a region from a location.
+func sarifRegion(e *jsonEnc, l review.Location, snippet string) {
+	e.key("region")
+	e.beginObject()
+	e.intField("startLine", int64(max(l.Line, 1)))
+	e.intField("startColumn", int64(max(l.Col, 1)))
+	if snippet != "" {
+		sarifText(e, "snippet", snippet)
+	}
+	e.endObject()
 }
 
 // SARIFSchema is the schema URI written in SARIF output.
@@ -385,6 +507,7 @@ const SARIFSchema = "https://json.schemastore.org/sarif-2.1.0.json"
 // WriteReviewSARIF writes a review as a SARIF 2.1.0 log, for GitHub code
 // scanning and editors.
 func WriteReviewSARIF(w io.Writer, r *review.Report, o ReviewOptions) error {
+	base := ReviewBase(r.Roots)
 	rules := review.Rules()
 	index := map[review.RuleID]int{}
 	for i, rule := range rules {
@@ -433,6 +556,16 @@ func WriteReviewSARIF(w io.Writer, r *review.Report, o ReviewOptions) error {
 	e.endArray()
 	e.endObject()
 	e.endObject()
+	e.key("originalUriBaseIds")
+	e.beginObject()
+	e.key(sarifSrcRoot)
+	e.beginObject()
+	if o.SrcRootURI != "" {
+		e.strField("uri", o.SrcRootURI)
+	}
+	sarifText(e, "description", "the folder twice review was given")
+	e.endObject()
+	e.endObject()
 	e.strField("language", "en-US")
 	e.strField("columnKind", "unicodeCodePoints")
 	e.key("newlineSequences")
@@ -458,18 +591,8 @@ func WriteReviewSARIF(w io.Writer, r *review.Report, o ReviewOptions) error {
 		e.beginObject()
 		e.key("physicalLocation")
 		e.beginObject()
-		e.key("artifactLocation")
-		e.beginObject()
-		e.strField("uri", sarifURI(h.File))
-		e.endObject()
-		e.key("region")
-		e.beginObject()
-		e.intField("startLine", int64(h.Line))
-		e.intField("startColumn", int64(h.Col))
-		if h.Excerpt != "" {
-			sarifText(e, "snippet", h.Excerpt)
-		}
-		e.endObject()
+		sarifArtifact(e, base, h.File)
+		sarifRegion(e, h.Location, h.Excerpt)
 		e.endObject()
 		if h.Activity != "" || h.Workflow != "" {
 			e.key("logicalLocations")
@@ -499,9 +622,25 @@ func WriteReviewSARIF(w io.Writer, r *review.Report, o ReviewOptions) error {
 	e.beginArray()
 	e.beginObject()
 	e.boolField("executionSuccessful", true)
-	if len(r.Unavailable) > 0 || len(r.Skipped) > 0 {
+	if len(r.Unavailable) > 0 || len(r.Skipped) > 0 || len(r.Unresolved) > 0 {
 		e.key("toolExecutionNotifications")
 		e.beginArray()
+		for _, u := range r.Unresolved {
+			e.beginObject()
+			sarifText(e, "message", fmt.Sprintf("%s %s not reviewed: %s", kindWord(u.Kind), u.Name, u.Reason))
+			e.strField("level", "warning")
+			e.key("locations")
+			e.beginArray()
+			e.beginObject()
+			e.key("physicalLocation")
+			e.beginObject()
+			sarifArtifact(e, base, u.File)
+			sarifRegion(e, u.Location, "")
+			e.endObject()
+			e.endObject()
+			e.endArray()
+			e.endObject()
+		}
 		for _, l := range sortedLangs(r.Unavailable) {
 			e.beginObject()
 			sarifText(e, "message", "not reviewed: "+r.Unavailable[l])

@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"path/filepath"
 	"reflect"
 	"strings"
 	"testing"
@@ -276,5 +277,148 @@ func TestReviewTextWorstFirst(t *testing.T) {
 			}
 			at += j + len(where)
 		}
+	}
+}
+
+// discoveryCase is a detect/review discovery case with a name a workflow
+// calls that no file defines and a run-time registration.
+const discoveryCase = "../../../../detect/review/testdata/discovery/d06_py_runtime_discovery"
+
+// TestReviewSARIFPathsFromRoot: every artifact URI is relative to the
+// reviewed root, with uriBaseId %SRCROOT% (declared in
+// originalUriBaseIds), whether the root was given relative to the
+// shell's folder or absolute; the unresolved names are notifications
+// with a location.
+func TestReviewSARIFPathsFromRoot(t *testing.T) {
+	abs, err := filepath.Abs(corpusDir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, root := range []string{corpusDir, abs, discoveryCase} {
+		rep, err := review.Review(context.Background(), []string{root}, langs.Options())
+		if err != nil {
+			t.Fatal(err)
+		}
+		var buf bytes.Buffer
+		if err := WriteReviewSARIF(&buf, rep, ReviewOptions{SrcRootURI: "file:///src/"}); err != nil {
+			t.Fatal(err)
+		}
+		parsed, err := sarif.FromBytes(buf.Bytes())
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := parsed.Validate(); err != nil {
+			t.Fatalf("%s: does not validate: %v", root, err)
+		}
+		run := parsed.Runs[0]
+		if b, ok := run.OriginalUriBaseIds["%SRCROOT%"]; !ok || b.URI == nil || *b.URI != "file:///src/" {
+			t.Fatalf("%s: originalUriBaseIds has no %%SRCROOT%%: %v", root, run.OriginalUriBaseIds)
+		}
+		check := func(what string, al *sarif.ArtifactLocation) {
+			if al == nil || al.URI == nil || al.URIBaseID == nil || *al.URIBaseID != "%SRCROOT%" {
+				t.Fatalf("%s: %s: no uri relative to %%SRCROOT%%", root, what)
+			}
+			u := *al.URI
+			if strings.HasPrefix(u, "file:") || strings.HasPrefix(u, "/") || strings.HasPrefix(u, "..") || strings.Contains(u, "testdata") {
+				t.Fatalf("%s: %s: uri %q is not relative to the reviewed root", root, what, u)
+			}
+		}
+		for _, r := range run.Results {
+			check("result", r.Locations[0].PhysicalLocation.ArtifactLocation)
+		}
+		notes := 0
+		for _, inv := range run.Invocations {
+			for _, n := range inv.ToolExecutionNotifications {
+				if len(n.Locations) > 0 {
+					notes++
+					check("notification", n.Locations[0].PhysicalLocation.ArtifactLocation)
+					if n.Level != "warning" {
+						t.Errorf("%s: an unresolved name is a warning", root)
+					}
+				}
+			}
+		}
+		if notes != len(rep.Unresolved) {
+			t.Fatalf("%s: %d notifications with a location for %d unresolved", root, notes, len(rep.Unresolved))
+		}
+		if root == discoveryCase && notes == 0 {
+			t.Fatal("the discovery case has unresolved names")
+		}
+	}
+}
+
+// TestReviewUnresolvedWritten: the names twice did not review are in the
+// summary line's count, in a text section before the hazards, in JSON's
+// review.unresolved (name, location, reason) and in Markdown.
+func TestReviewUnresolvedWritten(t *testing.T) {
+	rep, err := review.Review(context.Background(), []string{discoveryCase}, langs.Options())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(rep.Unresolved) == 0 {
+		t.Fatal("no unresolved names in the case")
+	}
+	var text bytes.Buffer
+	if err := WriteReviewText(&text, rep, ReviewOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	out := text.String()
+	first, _, _ := strings.Cut(out, "\n")
+	if !strings.Contains(first, fmt.Sprintf("%d not reviewed", len(rep.Unresolved))) {
+		t.Errorf("summary line has no unreviewed count: %q", first)
+	}
+	sec := strings.Index(out, "Not reviewed")
+	if sec < 0 || (len(rep.Hazards) > 0 && strings.Index(out, string(rep.Hazards[0].Rule)) < sec) {
+		t.Errorf("no Not reviewed section before the hazards:\n%s", out)
+	}
+	for _, u := range rep.Unresolved {
+		if !strings.Contains(out, u.Name) || !strings.Contains(out, u.Reason) {
+			t.Errorf("text does not list %s (%s)", u.Name, u.Reason)
+		}
+	}
+	var js bytes.Buffer
+	if err := WriteReviewJSON(&js, rep, ReviewOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	var doc struct {
+		Review struct {
+			Unresolved []struct {
+				Name     string `json:"name"`
+				Reason   string `json:"reason"`
+				Location struct {
+					File string `json:"file"`
+					Line int    `json:"line"`
+				} `json:"location"`
+			} `json:"unresolved"`
+			Activities []struct {
+				Name       string `json:"name"`
+				Discovered string `json:"discovered"`
+			} `json:"activities"`
+		} `json:"review"`
+	}
+	if err := json.Unmarshal(js.Bytes(), &doc); err != nil {
+		t.Fatal(err)
+	}
+	if len(doc.Review.Unresolved) != len(rep.Unresolved) {
+		t.Fatalf("JSON lists %d unresolved, want %d", len(doc.Review.Unresolved), len(rep.Unresolved))
+	}
+	for _, u := range doc.Review.Unresolved {
+		if u.Name == "" || u.Reason == "" || u.Location.File == "" || u.Location.Line < 1 {
+			t.Errorf("JSON unresolved entry lacks name, reason or location: %+v", u)
+		}
+	}
+	inferred := false
+	for _, a := range doc.Review.Activities {
+		inferred = inferred || a.Discovered == review.DiscoveredInferred
+	}
+	if !inferred {
+		t.Error("JSON does not mark the inferred activity discovered: inferred")
+	}
+	var md bytes.Buffer
+	if err := WriteReviewMarkdown(&md, rep, ReviewOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(md.String(), "### Not reviewed") {
+		t.Error("Markdown has no Not reviewed section")
 	}
 }

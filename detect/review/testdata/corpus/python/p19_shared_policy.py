@@ -19,7 +19,7 @@ class PaymentDeclined(Exception):
 @wfr.workflow(name="checkout")
 def checkout(ctx: wf.DaprWorkflowContext, order: dict):
     customer = yield ctx.call_activity(get_customer, input=order["customer_id"], retry_policy=retry_policy)  # want: shared-retry-policy
-    yield ctx.call_activity(charge_card, input=order, retry_policy=retry_policy)  # want: retried-rejection
+    yield ctx.call_activity(charge_card, input=order, retry_policy=retry_policy)  # want: retried-rejection, shared-retry-policy
     return customer
 
 

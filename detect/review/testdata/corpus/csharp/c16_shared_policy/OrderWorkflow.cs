@@ -18,7 +18,7 @@ public sealed class OrderWorkflow : Workflow<Order, bool>
     public override async Task<bool> RunAsync(WorkflowContext context, Order order)
     {
         await context.CallActivityAsync(nameof(ReserveInventoryActivity), order, this.defaultActivityRetryOptions); // want: shared-retry-policy
-        await context.CallActivityAsync(nameof(ChargeCardActivity), order, this.defaultActivityRetryOptions); // want: retried-rejection
+        await context.CallActivityAsync(nameof(ChargeCardActivity), order, this.defaultActivityRetryOptions); // want: retried-rejection, shared-retry-policy
         return true;
     }
 }

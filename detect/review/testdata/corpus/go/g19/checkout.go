@@ -26,7 +26,7 @@ func Checkout(ctx *workflow.WorkflowContext) (any, error) {
 	if err := ctx.CallActivity(ChargeCard, workflow.WithActivityInput(o), workflow.WithActivityRetryPolicy(policy)).Await(nil); err != nil { // want: retried-rejection, shared-retry-policy
 		return nil, err
 	}
-	if err := ctx.CallActivity(LookupCustomer, workflow.WithActivityInput(o.Email), workflow.WithActivityRetryPolicy(policy)).Await(nil); err != nil {
+	if err := ctx.CallActivity(LookupCustomer, workflow.WithActivityInput(o.Email), workflow.WithActivityRetryPolicy(policy)).Await(nil); err != nil { // want: shared-retry-policy
 		return nil, err
 	}
 	return o.ID, nil
