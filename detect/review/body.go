@@ -86,15 +86,27 @@ type walker struct {
 	typing int
 	// httpRetried is set once a retrying HttpClient is reported.
 	httpRetried bool
+	// sleepers caches whether a helper's own body waits.
+	sleepers map[*Func]bool
 	// raises is set when the body raises or throws anything.
 	raises bool
 	// tries are the try statements whose body the walk is in, innermost
 	// last (a rejection one of them catches does not leave the activity).
 	tries []*Stmt
+	// inHandler counts the exception handlers the walk is in.
+	inHandler int
+	// conds are the conditions of the ifs whose branches the walk is in.
+	conds []condAt
 	// helperTaint memoizes the unstable value each helper returns (nil:
 	// none); returnDepth bounds the helpers followed for it.
 	helperTaint map[*Func]*source
 	returnDepth int
+}
+
+// condAt is an if's condition and the frame it is tested in.
+type condAt struct {
+	cond *Expr
+	f    *frame
 }
 
 // frame is one function being walked.
@@ -213,8 +225,11 @@ func (w *walker) stmt(s *Stmt, f *frame) {
 		readsBefore := len(w.ops)
 		w.expr(s.X, f)
 		condReads := w.readsSince(readsBefore)
+		w.conds = append(w.conds, condAt{s.X, f})
 		w.stmts(s.Body, f)
-		if returns4xx(s) {
+		w.conds = w.conds[:len(w.conds)-1]
+		if w.statusRejection(s, f) {
+		} else if returns4xx(s) {
 			w.handled4xx = true
 		}
 		switch {
@@ -225,7 +240,9 @@ func (w *walker) stmt(s *Stmt, f *frame) {
 			w.add(op{kind: opCheck, cond: s.X, end: w.seq, loc: w.loc(f, s.Pos), via: f.via, vars: condReads, within: true})
 			w.ops[len(w.ops)-1].seq = start
 		}
+		w.conds = append(w.conds, condAt{s.X, f})
 		w.stmts(s.Else, f)
+		w.conds = w.conds[:len(w.conds)-1]
 	case StmtLoop:
 		w.expr(s.X, f)
 		w.loop(s, f)
@@ -262,9 +279,11 @@ func (w *walker) stmt(s *Stmt, f *frame) {
 				}
 			}
 		}
+		w.inHandler++
 		for _, h := range s.Handlers {
 			w.stmts(h, f)
 		}
+		w.inHandler--
 		w.stmts(s.Else, f)
 		w.stmts(s.Finally, f)
 	}

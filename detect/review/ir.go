@@ -343,6 +343,11 @@ type File struct {
 	// HTTPRetries are HTTP clients the file configures to retry inside
 	// every call (.NET's AddStandardResilienceHandler and Polly handlers).
 	HTTPRetries []HTTPRetry
+	// Build names the build configuration whose code was reviewed when
+	// the file compiles differently per configuration (C#'s #if DEBUG):
+	// "Release", the code that runs in production; "" when the file has
+	// no conditional compilation.
+	Build string
 	// Lines is the number of lines.
 	Lines int
 	// Src is the file's bytes (for excerpts).

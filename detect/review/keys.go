@@ -231,7 +231,14 @@ func (w *walker) callProvenance(e *Expr, f *frame, depth int) prov {
 	if f.ctx != "" && recv != nil && recv.Kind == ExprIdent && recv.Name == f.ctx {
 		return prov{provInput, e}
 	}
+	read := func() bool {
+		eff := classify(e, f.file, func(n string) *Expr { return w.heldValue(f, n) }, func(n string) bool { return isParam(f.fn, n) })
+		return eff.kind == effRead && eff.row != nil
+	}
 	if fn := w.helper(e, f); fn != nil {
+		if read() {
+			return prov{provRead, e} // a library's read, whose source the tree may also hold
+		}
 		return w.returnProvenance(fn, e, f, depth+1)
 	}
 	name := e.Name

@@ -23,6 +23,12 @@ func libHTTP() library {
 			LangGo:     {"github.com/go-resty/"},
 		},
 		rows: []api{
+			// A POST to a path that names a read (…/query, /search,
+			// /checkDestination, /calculate-quote) asks, it changes nothing.
+			{lang: LangPython, methods: []string{"post"}, hasRecv: true, when: func(c *libCall) bool { return urlReads(arg(0, "url").of(c.Expr), c.values) },
+				kind: effRead, what: "POST {url} (a query)", url: arg(0, "url")},
+			{lang: LangCSharp, methods: []string{"PostAsync", "PostAsJsonAsync", "PostJsonAsync"}, when: func(c *libCall) bool { return urlReads(c.Arg(0), c.values) },
+				kind: effRead, what: "POST {url} (a query)", url: arg(0, "requestUri"), httpClient: true},
 			// Python.
 			{lang: LangPython, methods: []string{"post"}, hasRecv: true, kind: effPost, what: "POST {url}", url: arg(0, "url"), twice: post, refuses: refuses},
 			{lang: LangPython, methods: []string{"request"}, when: func(c *libCall) bool { return hasStringArg(callArgOrKw(c.Expr, 0, "method"), "POST") },
@@ -113,4 +119,35 @@ func mentionsMethod(e *Expr, method string) bool {
 		return strings.EqualFold(e.Str, method)
 	}
 	return false
+}
+
+// readSegments are the first words of a URL path's last segment that
+// name a read: a POST there sends a query, not a change.
+var readSegments = map[string]bool{
+	"query": true, "search": true, "find": true, "lookup": true, "calculate": true, "quote": true, "estimate": true,
+	"preview": true, "validate": true, "check": true, "count": true, "list": true, "get": true, "fetch": true,
+	"retrieve": true, "read": true, "price": true, "rates": true, "convert": true, "translate": true, "completions": true,
+	"embeddings": true, "predict": true, "classify": true, "verify": true, "resolve": true,
+}
+
+// urlReads reports whether a URL argument's path ends in a segment that
+// names a read (resolving a variable to the string it holds).
+func urlReads(u *Expr, values func(string) *Expr) bool {
+	if u != nil && u.Kind == ExprIdent && values != nil {
+		if v := values(u.Name); v != nil {
+			u = v
+		}
+	}
+	if u == nil || u.Kind != ExprString {
+		return false
+	}
+	path := u.Str
+	if i := strings.IndexAny(path, "?#"); i >= 0 {
+		path = path[:i]
+	}
+	path = strings.TrimRight(path, "/")
+	seg := path[strings.LastIndexByte(path, '/')+1:]
+	seg = strings.TrimLeft(seg, "_:")
+	ws := methodWords(seg)
+	return len(ws) > 0 && readSegments[ws[0]]
 }

@@ -21,7 +21,7 @@ func libORM() library {
 		},
 		rows: []api{
 			// EF Core.
-			{lang: LangCSharp, methods: []string{"Add", "AddAsync", "AddRange", "AddRangeAsync"}, when: func(c *libCall) bool { return isDbSet(c.recv) },
+			{lang: LangCSharp, methods: []string{"Add", "AddAsync", "AddRange", "AddRangeAsync"}, when: func(c *libCall) bool { return isDbSet(c.recv) && !localCollection(c) },
 				kind: effInsert, what: "{recvText}.{m} (EF Core insert)", twice: row},
 			{lang: LangCSharp, methods: []string{"ExecuteUpdate", "ExecuteUpdateAsync"}, when: func(c *libCall) bool { return efIncrement.MatchString(c.Text) },
 				kind: effIncrement, what: "{m} (SetProperty x => x.n + …)", twice: "counts twice"},
@@ -71,4 +71,18 @@ func isDbSet(recv *Expr) bool {
 		return recv.Name == "Set" && dbName(recv.Receiver())
 	}
 	return false
+}
+
+// localCollection reports whether a receiver is a variable the body made
+// as an in-memory collection (List<string> dbs = [] or new List<…>()),
+// whatever its name says.
+func localCollection(c *libCall) bool {
+	if c.recv == nil || c.recv.Kind != ExprIdent || c.values == nil {
+		return false
+	}
+	v := c.values(c.recv.Name)
+	if v == nil {
+		return false
+	}
+	return v.Kind == ExprComposite || strings.HasPrefix(v.Text, "[") || v.Kind == ExprCall && v.Op == "new" && (strings.HasPrefix(v.Name, "List") || strings.HasPrefix(v.Name, "HashSet") || strings.HasPrefix(v.Name, "Dictionary"))
 }

@@ -224,6 +224,10 @@ type Report struct {
 	Skipped []Skipped
 	// Unavailable names the languages this build cannot review, with why.
 	Unavailable map[Lang]string
+	// Builds lists the files that compile differently per build
+	// configuration (C#'s #if DEBUG … #else …) and the one reviewed:
+	// Release, the code that runs in production.
+	Builds []BuildNote
 	// Unresolved lists every name a workflow calls and every registration
 	// twice could not follow to a reviewed body, with where and why.
 	Unresolved []Unresolved
@@ -233,6 +237,12 @@ type Report struct {
 	// rowsUsed are the library rows that answered a question about the
 	// code (the corpus test checks every row is exercised).
 	rowsUsed map[*api]bool
+}
+
+// BuildNote says which build configuration's code a file was reviewed as.
+type BuildNote struct {
+	File  string
+	Build string
 }
 
 // Activity returns the activity registered under name, or nil.

@@ -178,6 +178,9 @@ func Review(ctx context.Context, roots []string, opts Options) (*Report, error) 
 	for _, f := range parsed {
 		rep.Files[f.Lang]++
 		rep.Lines[f.Lang] += f.Lines
+		if f.Build != "" {
+			rep.Builds = append(rep.Builds, BuildNote{File: f.Path, Build: f.Build})
+		}
 	}
 	analyze(rep, parsed)
 	return rep, nil

@@ -15,19 +15,25 @@ func Available() (bool, string) { return true, "" }
 
 // Parse parses one file.
 func (Frontend) Parse(name string, src []byte) (*review.File, error) {
-	tree, err := tsconv.Parse(tscsharp.Language(), src)
+	// What a Release build compiles (#if DEBUG … #else …): the lines
+	// keep their places, so positions and excerpts are the file's.
+	compiled, conditional := Release(src)
+	tree, err := tsconv.Parse(tscsharp.Language(), compiled)
 	if err != nil {
 		return nil, err
 	}
 	defer tree.Close()
 	root := tree.RootNode()
-	c := &converter{Source: tsconv.NewSource(src), classes: map[string]*class{}, params: map[*review.Expr][]string{}}
+	c := &converter{Source: tsconv.NewSource(compiled), classes: map[string]*class{}, params: map[*review.Expr][]string{}}
 	f := &review.File{
 		Path:    name,
 		Lang:    review.LangCSharp,
 		Imports: map[string]string{},
 		Lines:   c.Idx.Lines(),
 		Src:     src,
+	}
+	if conditional {
+		f.Build = "Release"
 	}
 	c.file = f
 	c.usings(root)

@@ -147,6 +147,16 @@ func worstFirst(hs []review.Hazard) []review.Hazard {
 	return out
 }
 
+// buildLine says which build configuration's code was reviewed in the
+// files that compile differently per configuration.
+func buildLine(bs []review.BuildNote) string {
+	files := "1 file"
+	if len(bs) > 1 {
+		files = fmt.Sprintf("%d files", len(bs))
+	}
+	return "reviewed as a " + bs[0].Build + " build compiles them (#if DEBUG branches left out): " + files + " with conditional compilation, first " + bs[0].File
+}
+
 func loc(l review.Location) string {
 	return fmt.Sprintf("%s:%d:%d", l.File, l.Line, l.Col)
 }
@@ -158,6 +168,9 @@ func WriteReviewText(w io.Writer, r *review.Report, o ReviewOptions) error {
 	b.WriteString(st.Heading("twice review") + ": " + safetext.Line(reviewSummary(r)) + "\n")
 	for _, l := range sortedLangs(r.Unavailable) {
 		b.WriteString("not reviewed: " + safetext.Line(r.Unavailable[l]) + "\n")
+	}
+	if n := len(r.Builds); n > 0 {
+		b.WriteString(safetext.Line(buildLine(r.Builds)) + "\n")
 	}
 	if len(r.Unresolved) > 0 {
 		b.WriteString("\n" + st.Heading("Not reviewed") + " (called or registered, but twice found no body to review)\n")
@@ -388,6 +401,17 @@ func WriteReviewJSON(w io.Writer, r *review.Report, _ ReviewOptions) error {
 		e.endObject()
 	}
 	e.endArray()
+	if len(r.Builds) > 0 {
+		e.key("builds")
+		e.beginArray()
+		for _, bn := range r.Builds {
+			e.beginObject()
+			e.strField("file", bn.File)
+			e.strField("build", bn.Build)
+			e.endObject()
+		}
+		e.endArray()
+	}
 	if len(r.Unavailable) > 0 {
 		e.key("not_reviewed")
 		e.beginObject()

@@ -280,6 +280,26 @@ func TestReviewTextWorstFirst(t *testing.T) {
 	}
 }
 
+// TestReviewSaysWhichBuild checks that a review of files with
+// conditional compilation says, in text and JSON, which build's code it
+// reviewed.
+func TestReviewSaysWhichBuild(t *testing.T) {
+	rep := &review.Report{Builds: []review.BuildNote{{File: "src/Costs.cs", Build: "Release"}, {File: "src/Mail.cs", Build: "Release"}}}
+	var text, js bytes.Buffer
+	if err := WriteReviewText(&text, rep, ReviewOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(text.String(), "reviewed as a Release build compiles them") || !strings.Contains(text.String(), "2 files") {
+		t.Errorf("text does not say which build: %s", text.String())
+	}
+	if err := WriteReviewJSON(&js, rep, ReviewOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(js.String(), `"builds":[{"file":"src/Costs.cs","build":"Release"}`) {
+		t.Errorf("JSON does not list the builds: %s", js.String())
+	}
+}
+
 // discoveryCase is a detect/review discovery case with a name a workflow
 // calls that no file defines and a run-time registration.
 const discoveryCase = "../../../../detect/review/testdata/discovery/d06_py_runtime_discovery"

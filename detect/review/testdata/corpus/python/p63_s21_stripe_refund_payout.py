@@ -7,11 +7,16 @@ from dapr.ext.workflow import WorkflowActivityContext, WorkflowRuntime
 wfr = WorkflowRuntime()
 
 
-@wfr.activity(name="refund_and_pay_out")
-def refund_and_pay_out(ctx: WorkflowActivityContext, order: dict) -> str:
+@wfr.activity(name="refund_order")
+def refund_order(ctx: WorkflowActivityContext, order: dict) -> str:
     refund = stripe.Refund.create(payment_intent=order["payment_intent"])  # want: unkeyed-side-effect
-    stripe.Payout.create(amount=order["seller_cents"], currency="eur", idempotency_key=f"payout-{order['id']}")
     return refund.id
+
+
+@wfr.activity(name="pay_out")
+def pay_out(ctx: WorkflowActivityContext, order: dict) -> str:
+    payout = stripe.Payout.create(amount=order["seller_cents"], currency="eur", idempotency_key=f"payout-{order['id']}")
+    return payout.id
 
 
 @wfr.activity(name="capture_hold")
