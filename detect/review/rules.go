@@ -659,6 +659,12 @@ func (w *walker) wholeBody(e *Expr, f *frame, depth int) string {
 			return w.wholeBody(v, f, depth+1)
 		}
 	case ExprAttr:
+		// resp.text is the body; resp.content[0].text and
+		// response.choices[0].message.content are one field of it (an
+		// LLM's answer), a small value the caller asked for.
+		if e.X == nil || e.X.Kind != ExprIdent && e.X.Kind != ExprCall {
+			return ""
+		}
 		if r := w.row(is(qWholeBody, e, f.file.Lang)); r != nil {
 			return e.Text + " (" + r.what + ")"
 		}
