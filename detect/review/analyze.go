@@ -1,6 +1,7 @@
 package review
 
 import (
+	"context"
 	"fmt"
 	"sort"
 	"strings"
@@ -16,8 +17,9 @@ func maxSev(a, b detect.Severity) detect.Severity {
 }
 
 // analyze resolves registrations, reviews every activity body and every
-// orchestrator's call sites, and fills rep.
-func analyze(rep *Report, files []*File) {
+// orchestrator's call sites, and fills rep. It stops with ctx's error when
+// ctx ends (ctrl+c), looking at it for each activity and each file.
+func analyze(ctx context.Context, rep *Report, files []*File) error {
 	ix := newIndex(files)
 	type regFn struct {
 		reg Registration
@@ -149,6 +151,9 @@ func analyze(rep *Report, files []*File) {
 	}
 	// Walk after the slice stops growing (walkers keep pointers into it).
 	for i := range rep.Activities {
+		if err := ctx.Err(); err != nil {
+			return err
+		}
 		ap := &rep.Activities[i]
 		if ap.Unresolved {
 			continue
@@ -173,13 +178,16 @@ func analyze(rep *Report, files []*File) {
 			rep.Workflows = append(rep.Workflows, w)
 		}
 	}
-	orchestrators(rep, ix, files, walkers)
+	if err := orchestrators(ctx, rep, ix, files, walkers); err != nil {
+		return err
+	}
 	for i := range rep.Activities {
 		rep.Hazards = append(rep.Hazards, rep.Activities[i].Hazards...)
 	}
 	rep.Hazards = dedupeHazards(rep.Hazards)
 	rep.rowsUsed = ix.rowsUsed
 	sortReport(rep)
+	return nil
 }
 
 func containsWorkflow(ws []Workflow, w Workflow) bool {
@@ -218,7 +226,7 @@ type site struct {
 // orchestrators applies the call-site rules: retried-rejection,
 // shared-retry-policy, and per-attempt-key through a retried child
 // workflow's instance id.
-func orchestrators(rep *Report, ix *index, files []*File, byName map[string][]*walker) {
+func orchestrators(ctx context.Context, rep *Report, ix *index, files []*File, byName map[string][]*walker) error {
 	// walkerOf is the reviewed activity a call site calls: of the ones
 	// registered under its name, the one defined nearest the call (sample
 	// projects in one repository share activity names).
@@ -234,6 +242,9 @@ func orchestrators(rep *Report, ix *index, files []*File, byName map[string][]*w
 	}
 	var sites []site
 	for _, f := range files {
+		if err := ctx.Err(); err != nil {
+			return err
+		}
 		for _, cs := range f.CallSites {
 			s := site{CallSite: cs, file: f}
 			s.target = cs.Target
@@ -402,6 +413,7 @@ func orchestrators(rep *Report, ix *index, files []*File, byName map[string][]*w
 			}
 		}
 	}
+	return nil
 }
 
 func contains(xs []string, s string) bool {
