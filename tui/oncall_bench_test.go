@@ -30,6 +30,14 @@ func BenchmarkOnCall(b *testing.B) {
 		{name: "invocations-move", keys: []string{"j", "k"}},
 		{name: "events-move", setup: []string{"tab", "tab"}, keys: []string{"j", "k"}},
 		{name: "filtered-move", setup: []string{"/", "c", "u", "s", "_", "1", "2", "3", "4", "5", "enter"}, keys: []string{"j", "k"}, settle: true},
+		// Item 4: a fan-out's rows with their INPUT cells; item 5: the
+		// Timeline's labels, zoom around the moment, attempts unfolded.
+		{name: "timeline-move", setup: []string{"tab"}, keys: []string{"j", "k"}},
+		{name: "timeline-zoom", setup: []string{"tab"}, keys: []string{"+", "-"}},
+		{name: "timeline-fold", setup: []string{"tab"}, keys: []string{"space", "space"}},
+		{name: "timeline-unfolded-move", setup: []string{"tab", "space"}, keys: []string{"j", "k"}},
+		{name: "sort-input-keystroke", keys: []string{"s", "i"}},
+		{name: "sort-input-settled", keys: []string{"s", "i"}, settle: true},
 	}
 	for _, c := range cases {
 		b.Run(c.name, func(b *testing.B) {

@@ -1,6 +1,7 @@
 package review
 
 import (
+	"context"
 	"fmt"
 	"sort"
 	"strings"
@@ -16,8 +17,9 @@ func maxSev(a, b detect.Severity) detect.Severity {
 }
 
 // analyze resolves registrations, reviews every activity body and every
-// orchestrator's call sites, and fills rep.
-func analyze(rep *Report, files []*File) {
+// orchestrator's call sites, and fills rep. It stops with ctx's error when
+// ctx ends (ctrl+c), looking at it for each activity and each file.
+func analyze(ctx context.Context, rep *Report, files []*File) error {
 	ix := newIndex(files)
 	type regFn struct {
 		reg Registration
@@ -96,7 +98,7 @@ func analyze(rep *Report, files []*File) {
 		inferred[fn] = true
 	}
 	rep.SDKImported = importsSDK(files)
-	walkers := map[string]*walker{}
+	walkers := map[string][]*walker{}
 	seen := map[string]bool{}
 	// bodyFile is each activity's body's file (its Location may be the
 	// registered class when the body is a base class's method).
@@ -149,6 +151,9 @@ func analyze(rep *Report, files []*File) {
 	}
 	// Walk after the slice stops growing (walkers keep pointers into it).
 	for i := range rep.Activities {
+		if err := ctx.Err(); err != nil {
+			return err
+		}
 		ap := &rep.Activities[i]
 		if ap.Unresolved {
 			continue
@@ -159,7 +164,7 @@ func analyze(rep *Report, files []*File) {
 		f := &frame{fn: fn, file: fn.File, taint: map[string]*source{}, values: map[string]*Expr{}, counted: map[string]*op{}, ctx: ctxParam(fn)}
 		w.walkFunc(fn, f)
 		w.finish(f)
-		walkers[string(ap.Lang)+":"+ap.Name] = w
+		walkers[string(ap.Lang)+":"+ap.Name] = append(walkers[string(ap.Lang)+":"+ap.Name], w)
 	}
 	for _, wf := range wfs {
 		w := Workflow{Name: wf.reg.Name, Lang: wf.reg.File.Lang}
@@ -173,13 +178,16 @@ func analyze(rep *Report, files []*File) {
 			rep.Workflows = append(rep.Workflows, w)
 		}
 	}
-	orchestrators(rep, ix, files, walkers)
+	if err := orchestrators(ctx, rep, ix, files, walkers); err != nil {
+		return err
+	}
 	for i := range rep.Activities {
 		rep.Hazards = append(rep.Hazards, rep.Activities[i].Hazards...)
 	}
 	rep.Hazards = dedupeHazards(rep.Hazards)
 	rep.rowsUsed = ix.rowsUsed
 	sortReport(rep)
+	return nil
 }
 
 func containsWorkflow(ws []Workflow, w Workflow) bool {
@@ -218,9 +226,25 @@ type site struct {
 // orchestrators applies the call-site rules: retried-rejection,
 // shared-retry-policy, and per-attempt-key through a retried child
 // workflow's instance id.
-func orchestrators(rep *Report, ix *index, files []*File, walkers map[string]*walker) {
+func orchestrators(ctx context.Context, rep *Report, ix *index, files []*File, byName map[string][]*walker) error {
+	// walkerOf is the reviewed activity a call site calls: of the ones
+	// registered under its name, the one defined nearest the call (sample
+	// projects in one repository share activity names).
+	walkerOf := func(s site) *walker {
+		var best *walker
+		bestN := -1
+		for _, w := range byName[string(s.file.Lang)+":"+s.target] {
+			if n := sharedDirs(w.act.File, s.file.Path); n > bestN {
+				best, bestN = w, n
+			}
+		}
+		return best
+	}
 	var sites []site
 	for _, f := range files {
+		if err := ctx.Err(); err != nil {
+			return err
+		}
 		for _, cs := range f.CallSites {
 			s := site{CallSite: cs, file: f}
 			s.target = cs.Target
@@ -253,6 +277,14 @@ func orchestrators(rep *Report, ix *index, files []*File, walkers map[string]*wa
 			}
 		}
 	}
+	// addAt lists a call site's hazard under the activity it calls.
+	addAt := func(s site, h Hazard) {
+		if w := walkerOf(s); w != nil {
+			w.act.Hazards = append(w.act.Hazards, h)
+			return
+		}
+		addTo(s.target, h)
+	}
 	mk := func(s site, rule RuleID, act, msg string) Hazard {
 		r, _ := RuleByID(rule)
 		return Hazard{Rule: rule, Severity: r.Severity, Activity: act, Workflow: s.caller,
@@ -264,7 +296,7 @@ func orchestrators(rep *Report, ix *index, files []*File, walkers map[string]*wa
 		if s.Child || s.Policy == nil || s.PolicyHasPredicate {
 			continue
 		}
-		w := walkers[string(s.file.Lang)+":"+s.target]
+		w := walkerOf(s)
 		if w == nil {
 			continue
 		}
@@ -274,7 +306,7 @@ func orchestrators(rep *Report, ix *index, files []*File, walkers map[string]*wa
 				h := mk(s, RuleRetriedRejection, s.target, fmt.Sprintf("%s calls %s (%s:%d), which raises a permanent 4xx (a declined, invalid or not-found request) as it raises a transient 5xx, and this call retries it with %s: return a 4xx as a value and raise only what a retry can fix",
 					s.target, w.statusCall, w.statusRaise.File, w.statusRaise.Line, Clip(s.PolicyID)))
 				h.Severity = detect.SeverityLow
-				addTo(s.target, h)
+				addAt(s, h)
 			}
 			continue
 		}
@@ -290,7 +322,7 @@ func orchestrators(rep *Report, ix *index, files []*File, walkers map[string]*wa
 		default:
 			msg += "; the policy sets no Handle predicate to stop retrying it"
 		}
-		addTo(s.target, mk(s, RuleRetriedRejection, s.target, msg))
+		addAt(s, mk(s, RuleRetriedRejection, s.target, msg))
 	}
 	// shared-retry-policy: one policy value for activities of different
 	// failure classes in one orchestrator.
@@ -318,7 +350,7 @@ func orchestrators(rep *Report, ix *index, files []*File, walkers map[string]*wa
 		classes := map[string][]string{}
 		var order []string
 		for _, s := range g.sites {
-			c := failureClass(s.target, walkers[string(s.file.Lang)+":"+s.target])
+			c := failureClass(s.target, walkerOf(s))
 			if !contains(classes[c], s.target) {
 				if len(classes[c]) == 0 {
 					order = append(order, c)
@@ -339,7 +371,7 @@ func orchestrators(rep *Report, ix *index, files []*File, walkers map[string]*wa
 		// One hazard at every call that uses the shared value: each is a
 		// place the policy must change.
 		for _, s := range g.sites {
-			addTo(s.target, mk(s, RuleSharedRetryPolicy, s.target, fmt.Sprintf("%s is the retry policy of %s: one schedule for different failure classes",
+			addAt(s, mk(s, RuleSharedRetryPolicy, s.target, fmt.Sprintf("%s is the retry policy of %s: one schedule for different failure classes",
 				Clip(s.PolicyID), strings.Join(parts, "; "))))
 		}
 	}
@@ -367,20 +399,21 @@ func orchestrators(rep *Report, ix *index, files []*File, walkers map[string]*wa
 				continue
 			}
 			if usesInstanceID(ix, s.Input, ctxName, tainted) {
-				addTo(s.target, mk(s, RulePerAttemptKey, s.target, fmt.Sprintf(
+				addAt(s, mk(s, RulePerAttemptKey, s.target, fmt.Sprintf(
 					"%s passes its own instance id to %s; it is called as a child workflow with a retry policy (%s:%d), and a retried child is a new instance with a new id",
 					s.caller, s.target, parent.file.Path, parent.Pos.Line)))
 			}
-			if w := walkers[string(s.file.Lang)+":"+s.target]; w != nil {
+			if w := walkerOf(s); w != nil {
 				for _, h := range w.wfIDKeys {
 					r, _ := RuleByID(RulePerAttemptKey)
 					h.Severity = r.Severity
 					h.Message += fmt.Sprintf("; %s calls it, and is itself called as a child workflow with a retry policy (%s:%d): a retried child is a new instance with a new id", s.caller, parent.file.Path, parent.Pos.Line)
-					addTo(s.target, h)
+					addAt(s, h)
 				}
 			}
 		}
 	}
+	return nil
 }
 
 func contains(xs []string, s string) bool {
@@ -460,4 +493,14 @@ func usesInstanceID(ix *index, e *Expr, ctxName string, vars map[string]bool) bo
 		return !found
 	})
 	return found
+}
+
+// sharedDirs counts the leading folders two slash paths share.
+func sharedDirs(a, b string) int {
+	as, bs := strings.Split(a, "/"), strings.Split(b, "/")
+	n := 0
+	for n < len(as)-1 && n < len(bs)-1 && as[n] == bs[n] {
+		n++
+	}
+	return n
 }

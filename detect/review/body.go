@@ -93,10 +93,20 @@ type walker struct {
 	// tries are the try statements whose body the walk is in, innermost
 	// last (a rejection one of them catches does not leave the activity).
 	tries []*Stmt
+	// inHandler counts the exception handlers the walk is in.
+	inHandler int
+	// conds are the conditions of the ifs whose branches the walk is in.
+	conds []condAt
 	// helperTaint memoizes the unstable value each helper returns (nil:
 	// none); returnDepth bounds the helpers followed for it.
 	helperTaint map[*Func]*source
 	returnDepth int
+}
+
+// condAt is an if's condition and the frame it is tested in.
+type condAt struct {
+	cond *Expr
+	f    *frame
 }
 
 // frame is one function being walked.
@@ -215,8 +225,11 @@ func (w *walker) stmt(s *Stmt, f *frame) {
 		readsBefore := len(w.ops)
 		w.expr(s.X, f)
 		condReads := w.readsSince(readsBefore)
+		w.conds = append(w.conds, condAt{s.X, f})
 		w.stmts(s.Body, f)
-		if returns4xx(s) {
+		w.conds = w.conds[:len(w.conds)-1]
+		if w.statusRejection(s, f) {
+		} else if returns4xx(s) {
 			w.handled4xx = true
 		}
 		switch {
@@ -227,7 +240,9 @@ func (w *walker) stmt(s *Stmt, f *frame) {
 			w.add(op{kind: opCheck, cond: s.X, end: w.seq, loc: w.loc(f, s.Pos), via: f.via, vars: condReads, within: true})
 			w.ops[len(w.ops)-1].seq = start
 		}
+		w.conds = append(w.conds, condAt{s.X, f})
 		w.stmts(s.Else, f)
+		w.conds = w.conds[:len(w.conds)-1]
 	case StmtLoop:
 		w.expr(s.X, f)
 		w.loop(s, f)
@@ -264,9 +279,11 @@ func (w *walker) stmt(s *Stmt, f *frame) {
 				}
 			}
 		}
+		w.inHandler++
 		for _, h := range s.Handlers {
 			w.stmts(h, f)
 		}
+		w.inHandler--
 		w.stmts(s.Else, f)
 		w.stmts(s.Finally, f)
 	}
@@ -343,7 +360,9 @@ func (w *walker) assign(s *Stmt, f *frame, before int) {
 			}
 			if src := w.taintOf(r, f); src != nil {
 				f.taint[l.Name] = src
-			} else {
+			} else if len(w.conds) == 0 {
+				// A stable value in one branch of an if leaves the other
+				// branch's fresh one possible after it.
 				delete(f.taint, l.Name)
 			}
 			if r != nil {
@@ -831,6 +850,11 @@ func (w *walker) taintOf(e *Expr, f *frame) *source {
 		if found != nil && found.kind != srcWorkflowID {
 			return false
 		}
+		if isTimeBucket(x) {
+			// int(time.time()) // 60, now.Truncate(time.Hour), UtcNow.Date:
+			// a window every retry inside it shares (a rate limit's key).
+			return false
+		}
 		switch x.Kind {
 		case ExprIdent:
 			if s := f.taint[x.Name]; s != nil && (found == nil || s.kind != srcWorkflowID) {
@@ -876,6 +900,20 @@ func (w *walker) taintOf(e *Expr, f *frame) *source {
 		return true
 	})
 	return found
+}
+
+// isTimeBucket reports whether an expression cuts a value to a window: a
+// division by a number, a Truncate, a date.
+func isTimeBucket(x *Expr) bool {
+	switch x.Kind {
+	case ExprBinary:
+		return (x.Op == "//" || x.Op == "/") && x.Arg(1) != nil && x.Arg(1).Kind == ExprNumber
+	case ExprCall:
+		return x.Name == "Truncate" || x.Name == "date" || x.Name == "Date" && x.Ref == ""
+	case ExprAttr:
+		return x.Name == "Date" && x.Ref == ""
+	}
+	return false
 }
 
 // returnTaint is the unstable value a helper of the tree returns whatever
@@ -966,6 +1004,11 @@ func (w *walker) keyPositions(call *Expr, eff effect, f *frame) (rowKey prov) {
 		rowKey = w.keyPosition(f, "key", r.key.of(call), call.Pos)
 	} else if v := rowKeyValue(eff.row, call, func(n string) *Expr { return w.value(f, n) }); v != nil {
 		rowKey = w.keyPosition(f, eff.row.key.kw, v, valuePos(v, call.Pos))
+	}
+	// new ActorId(x), ActorId(x): an id type made from a value keys what
+	// it addresses.
+	if (strings.HasSuffix(call.Name, "Id") || strings.HasSuffix(call.Name, "ID")) && len(call.Name) > 2 && call.Name[0] >= 'A' && call.Name[0] <= 'Z' && len(call.Args) == 1 && call.X != nil && call.X.Kind == ExprIdent {
+		w.keyPosition(f, call.Name, call.Arg(0), valuePos(call.Arg(0), call.Pos))
 	}
 	// Keywords and literal entries anywhere in the arguments.
 	for _, k := range call.Keys {

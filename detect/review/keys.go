@@ -79,10 +79,13 @@ func isKeyName(name string) bool {
 		return true
 	}
 	switch n {
-	case "id", "key", "pk", "objectkey", "primarykey", "documentid", "docid", "rowkey", "partitionkey", "uuid":
+	case "id", "key", "pk", "objectkey", "primarykey", "documentid", "docid", "rowkey", "partitionkey", "uuid",
+		"identifier", "reference", "ref":
 		return true
 	}
-	return false
+	// artifactRef, order_ref: a reference the record is stored under (a
+	// link's href is not one).
+	return len(n) > 4 && strings.HasSuffix(n, "ref") && !strings.HasSuffix(n, "href") && !strings.HasSuffix(n, "pref")
 }
 
 // isKeyColumn reports whether a SQL column looks like a primary or unique
@@ -231,7 +234,14 @@ func (w *walker) callProvenance(e *Expr, f *frame, depth int) prov {
 	if f.ctx != "" && recv != nil && recv.Kind == ExprIdent && recv.Name == f.ctx {
 		return prov{provInput, e}
 	}
+	read := func() bool {
+		eff := classify(e, f.file, func(n string) *Expr { return w.heldValue(f, n) }, func(n string) bool { return isParam(f.fn, n) })
+		return eff.kind == effRead && eff.row != nil
+	}
 	if fn := w.helper(e, f); fn != nil {
+		if read() {
+			return prov{provRead, e} // a library's read, whose source the tree may also hold
+		}
 		return w.returnProvenance(fn, e, f, depth+1)
 	}
 	name := e.Name

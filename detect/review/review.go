@@ -182,7 +182,9 @@ func Review(ctx context.Context, roots []string, opts Options) (*Report, error) 
 			rep.Builds = append(rep.Builds, BuildNote{File: f.Path, Build: f.Build})
 		}
 	}
-	analyze(rep, parsed)
+	if err := analyze(ctx, rep, parsed); err != nil {
+		return nil, err
+	}
 	return rep, nil
 }
 
@@ -200,6 +202,9 @@ func parseAll(ctx context.Context, files []sourceFile, workers int, maxBytes int
 		go func() {
 			defer wg.Done()
 			for i := range next {
+				if ctx.Err() != nil {
+					continue // stopped: the files handed out are not read
+				}
 				sf := files[i]
 				src, err := readCapped(fsys, sf.path, maxBytes)
 				if err != nil {

@@ -247,8 +247,12 @@ func leavesLoop(list []*Stmt) bool {
 }
 
 var (
-	rejectName    = regexp.MustCompile(`(?i)declin|reject|invalid|validation|notfound|not_found|insufficient|forbidden|unauthori[sz]ed|permanent|denied|fraud|badrequest|bad_request|notallowed|unprocessable|nonretr|non_retr|businesserror|business_error`)
-	rejectText    = regexp.MustCompile(`(?i)declined|insufficient funds|insufficient balance|invalid|not found|rejected|denied|forbidden|fraud|not allowed|not permitted|validation|unprocessable|blocked|expired card|card expired`)
+	rejectName = regexp.MustCompile(`(?i)declin|reject|invalid|validation|notfound|not_found|insufficient|forbidden|unauthori[sz]ed|permanent|denied|fraud|badrequest|bad_request|notallowed|unprocessable|nonretr|non_retr|businesserror|business_error|conflict|outofstock|out_of_stock`)
+	// genericError names error classes and constructors that say nothing
+	// of the failure's class: their message decides, and only on a branch
+	// that tests the input.
+	genericError  = regexp.MustCompile(`^(ValueError|TypeError|RuntimeError|Exception|Error|ArgumentException|ArgumentNullException|ArgumentOutOfRangeException|InvalidOperationException|New|Errorf)$`)
+	rejectText    = regexp.MustCompile(`(?i)declined|insufficient funds|insufficient balance|invalid|not found|rejected|denied|forbidden|fraud|not allowed|not permitted|validation|unprocessable|blocked|expired card|card expired|is required|are required|must be|must not|cannot be empty|missing|unsupported|not supported|out of stock|not enough`)
 	transientText = regexp.MustCompile(`(?i)timeout|timed out|unavailable|try again|retry|temporar|503|502|504|429|connection`)
 )
 
@@ -277,6 +281,17 @@ func rejection(e *Expr) (bool, string) {
 	}
 	if msg != "" && transientText.MatchString(msg) {
 		return false, ""
+	}
+	if e.Kind == ExprCall && (e.Ref == "fmt.Errorf" || e.Ref == "errors.Join") {
+		// fmt.Errorf("cancel %s: %w", id, ErrOrderNotFound): the wrapped
+		// error is the rejection.
+		for _, a := range e.Args[min(1, len(e.Args)):] {
+			if a.Kind == ExprIdent || a.Kind == ExprAttr {
+				if ok, _ := rejection(a); ok {
+					return true, Clip(e.Text)
+				}
+			}
+		}
 	}
 	if name != "" && rejectName.MatchString(name) {
 		return true, Clip(e.Text)
@@ -369,6 +384,11 @@ func isDigit(b byte) bool { return b >= '0' && b <= '9' }
 // 4xx and 5xx alike: requests' and httpx's raise_for_status(), .NET's
 // EnsureSuccessStatusCode().
 
+var (
+	atLeast400 = regexp.MustCompile(`>=?\s*(400|399)\b`)
+	below500   = regexp.MustCompile(`<\s*500\b|<=\s*499\b`)
+)
+
 var status4xx = regexp.MustCompile(`\b4\d\d\b|<\s*500\b|>=?\s*400\b|IsClientError|is_client_error|BadRequest|PaymentRequired|NotFound|Conflict|UnprocessableEntity`)
 
 // returns4xx reports whether an if tests an HTTP status for a 4xx and
@@ -385,6 +405,35 @@ func returns4xx(s *Stmt) bool {
 	return false
 }
 
+// statusRejection records an if that tests an HTTP status for a 4xx and
+// raises, or (Go) returns a non-nil error: a permanent rejection raised
+// as a failure (if resp.StatusCode == 404 { return fmt.Errorf(…) }).
+func (w *walker) statusRejection(s *Stmt, f *frame) bool {
+	if s.X == nil || !textHas(s.X, "status") || !status4xx.MatchString(s.X.Text) {
+		return false
+	}
+	if atLeast400.MatchString(s.X.Text) && !below500.MatchString(s.X.Text) || strings.Contains(s.X.Text, ">= 500") || strings.Contains(s.X.Text, ">=500") {
+		return false // >= 400 takes 5xx too: raise_for_status's shape, not a rejection
+	}
+	for _, st := range s.Body {
+		switch {
+		case st.Kind == StmtRaise:
+		case st.Kind == StmtReturn && f.file.Lang == LangGo && len(st.Rhs) > 0:
+			if last := st.Rhs[len(st.Rhs)-1]; last.Kind == ExprIdent && last.Name == "nil" {
+				continue
+			}
+		default:
+			continue
+		}
+		if !w.caught(f.file.Lang, raisedClass(st.X)) {
+			w.rejections = append(w.rejections, w.loc(f, st.Pos))
+			w.rejectText = append(w.rejectText, "an error on a 4xx status ("+Clip(s.X.Text)+")")
+		}
+		return true
+	}
+	return false
+}
+
 // raise records a business rejection raised in the body: by its name or
 // message, or a class of the tree whose bases name a rejection
 // (class OutOfStock(BusinessRuleError)). One a try around it catches,
@@ -392,6 +441,12 @@ func returns4xx(s *Stmt) bool {
 // returned as a value, not raised.
 func (w *walker) raise(s *Stmt, f *frame) {
 	ok, what := rejection(s.X)
+	if cls := raisedClass(s.X); ok && (genericError.MatchString(cls) || !rejectName.MatchString(cls)) && !w.underDataTest() {
+		// raise RuntimeError("TOKEN is required"): a message alone says
+		// rejection only on a branch that tests the input or what the
+		// body read, not configuration.
+		ok = false
+	}
 	if !ok {
 		if n := raisedClass(s.X); n != "" && w.baseRejects(f.file.Lang, n, 0) {
 			ok, what = true, Clip(s.X.Text)
@@ -400,8 +455,30 @@ func (w *walker) raise(s *Stmt, f *frame) {
 	if !ok || w.caught(f.file.Lang, raisedClass(s.X)) {
 		return
 	}
+	if w.inHandler > 0 && !rejectName.MatchString(raisedClass(s.X)) && !w.baseRejects(f.file.Lang, raisedClass(s.X), 0) {
+		// raise RuntimeError("invalid JSON from the server") in an except:
+		// it translates a failure twice cannot judge (a cut response may
+		// be transient); only a class named for a rejection says more.
+		return
+	}
 	w.rejections = append(w.rejections, w.loc(f, s.Pos))
 	w.rejectText = append(w.rejectText, what)
+}
+
+// underDataTest reports whether the walk is in a branch of an if whose
+// condition derives from the activity's input or what the body read (if
+// not req.get("id"):, if stock < req.qty), not from configuration.
+func (w *walker) underDataTest() bool {
+	for i := len(w.conds) - 1; i >= 0; i-- {
+		c := w.conds[i]
+		if c.cond == nil {
+			continue
+		}
+		if k := w.provenance(c.cond, c.f, 0).kind; k == provInput || k == provRead {
+			return true
+		}
+	}
+	return false
 }
 
 // raisedClass is the class a raise names: raise X(…), throw new X(…).
@@ -506,11 +583,47 @@ func reraises(body []*Stmt) bool {
 	return found
 }
 
+// sentinel reports whether a Go error value is a package-level sentinel
+// whose message says rejection (var ErrSoldOut = errors.New("sold out:
+// not enough stock")).
+func (w *walker) sentinel(e *Expr, f *frame) (bool, string) {
+	if e == nil || e.Kind != ExprIdent && e.Kind != ExprAttr {
+		return false, ""
+	}
+	v := w.ix.pkgOf(f.file).global(e.Name)
+	if v == nil && e.Kind == ExprAttr && e.Ref != "" {
+		if i := strings.LastIndexByte(e.Ref, '.'); i > 0 {
+			if p := w.ix.pkgFor(f.file.Lang, e.Ref[:i]); p != nil {
+				v = p.global(e.Name)
+			}
+		}
+	}
+	if v == nil || v.Kind != ExprCall {
+		return false, ""
+	}
+	if ok, _ := rejection(v); ok {
+		return true, Clip(e.Text) + " (" + Clip(v.Text) + ")"
+	}
+	return false, ""
+}
+
 // ret records a Go error return that is a rejection, and a root-level
 // return of a whole response body.
 func (w *walker) ret(s *Stmt, f *frame) {
 	if f.file.Lang == LangGo && len(s.Rhs) > 0 {
 		last := s.Rhs[len(s.Rhs)-1]
+		if ok, what := w.sentinel(last, f); ok {
+			w.rejections = append(w.rejections, w.loc(f, s.Pos))
+			w.rejectText = append(w.rejectText, what)
+		} else if last.Kind == ExprCall && (last.Ref == "fmt.Errorf" || last.Ref == "errors.Join") {
+			for _, a := range last.Args {
+				if ok, what := w.sentinel(a, f); ok {
+					w.rejections = append(w.rejections, w.loc(f, s.Pos))
+					w.rejectText = append(w.rejectText, what)
+					break
+				}
+			}
+		}
 		if last.Kind == ExprIdent && last.Name != "nil" && last.Name != "err" {
 			if ok, what := rejection(last); ok {
 				w.rejections = append(w.rejections, w.loc(f, s.Pos))
@@ -546,6 +659,12 @@ func (w *walker) wholeBody(e *Expr, f *frame, depth int) string {
 			return w.wholeBody(v, f, depth+1)
 		}
 	case ExprAttr:
+		// resp.text is the body; resp.content[0].text and
+		// response.choices[0].message.content are one field of it (an
+		// LLM's answer), a small value the caller asked for.
+		if e.X == nil || e.X.Kind != ExprIdent && e.X.Kind != ExprCall {
+			return ""
+		}
 		if r := w.row(is(qWholeBody, e, f.file.Lang)); r != nil {
 			return e.Text + " (" + r.what + ")"
 		}

@@ -122,7 +122,13 @@ type Axis struct {
 // not ended, now for a live read and its capture for a saved one (its
 // attempts may have run until then).
 func RunAxis(h *catalyst.History, start catalyst.Stamp, now time.Time, width int) Axis {
-	end := KnownUntil(h, now)
+	return RunAxisAfter(h, start, Latest(h), now, width)
+}
+
+// RunAxisAfter is RunAxis given the history's Latest stamp, for a caller
+// that keeps it (a frame must not walk a million events).
+func RunAxisAfter(h *catalyst.History, start, latest catalyst.Stamp, now time.Time, width int) Axis {
+	end := KnownAfter(h, latest, now)
 	if start.IsZero() && h.Len() > 0 {
 		start = h.At(0).Timestamp
 	}
@@ -139,12 +145,24 @@ func RunAxis(h *catalyst.History, start catalyst.Stamp, now time.Time, width int
 // live read, the capture for a saved history that records it). An attempt
 // with no outcome was open at least until then.
 func KnownUntil(h *catalyst.History, now time.Time) catalyst.Stamp {
+	return KnownAfter(h, Latest(h), now)
+}
+
+// Latest is a history's latest stamp (KnownUntil walks the history for
+// it); 0 for none.
+func Latest(h *catalyst.History) catalyst.Stamp {
 	end := catalyst.Stamp(0)
 	for _, e := range h.All() {
 		if ts := e.Timestamp; !ts.IsNever() && ts > end {
 			end = ts
 		}
 	}
+	return end
+}
+
+// KnownAfter is KnownUntil given the history's Latest stamp.
+func KnownAfter(h *catalyst.History, latest catalyst.Stamp, now time.Time) catalyst.Stamp {
+	end := latest
 	if !h.Run.Status.IsEnded() && (!h.Run.Provenance.Live() || !now.IsZero()) {
 		if until, _ := h.Run.RanUntil(now); !until.IsZero() {
 			end = max(end, catalyst.StampOf(until))

@@ -72,6 +72,9 @@ type Index struct {
 	// suspensions, a lane each under the Timeline's rows.
 	waits     []format.WaitLane
 	waitWidth int // the widest wait lane's label
+	// latest is the history's latest stamp (format.Latest): the Timeline's
+	// axis ends there without walking the history on every frame.
+	latest catalyst.Stamp
 	// code is the Code tab's rows (AddCode), nil when no source was given.
 	code *codeIndex
 	// payloads is every payload's text in search form: a filter finds an
@@ -204,6 +207,9 @@ func NewIndex(h *catalyst.History, rep *detect.Report) *Index {
 	// closes (shown as derived), and its error.
 	evTerms := table.NewTermsBuilder(4, n)
 	for i, e := range h.All() {
+		if ts := e.Timestamp; !ts.IsNever() && ts > x.latest {
+			x.latest = ts
+		}
 		if isFailure(e) {
 			x.eventFlags[i] |= flagFailed
 		}

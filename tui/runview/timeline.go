@@ -224,6 +224,15 @@ func (t *timelineTab) legend() []common.Legend {
 
 // whole is the axis of the whole run, width cells wide.
 func (t *timelineTab) whole(width int) format.Axis {
+	if x := t.d.idx; x != nil && t.d.h.Len() > 0 {
+		// The index's latest stamp, or the last event's when a poll's
+		// events arrived before their analysis.
+		latest := max(x.latest, t.d.h.At(t.d.h.Len()-1).Timestamp)
+		if latest.IsNever() {
+			latest = x.latest
+		}
+		return format.RunAxisAfter(t.d.h, t.d.start, latest, t.d.c.Now(), width)
+	}
 	return format.RunAxis(t.d.h, t.d.start, t.d.c.Now(), width)
 }
 
