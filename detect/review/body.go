@@ -555,6 +555,9 @@ func (w *walker) call(call *Expr, f *frame) {
 		}
 		return
 	}
+	if w.toHandler(eff, call, f) {
+		return
+	}
 	if eff.kind == effPost && (anyKey(call, isIdemName)) {
 		w.idemKV = true
 	}
