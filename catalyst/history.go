@@ -16,29 +16,72 @@ const (
 	FormatFixture   Format = "twice-fixture"
 )
 
+// formatInfo is what twice says of a format besides decoding it.
+type formatInfo struct {
+	format Format
+	// description names it for people; noun in a sentence about what it
+	// leaves out ("": "this history's format").
+	description, noun string
+	// wire is set for a history's own format, one a saved history may
+	// wrap (every format but the saved history).
+	wire bool
+}
+
+// formats are the formats twice reads, in the order it lists them.
+// Adding one is its line here and its decoding (docs/architecture.md,
+// "Adding an input format").
+var formats = [...]formatInfo{
+	{FormatProtoJSON, "Dapr GetInstanceHistory protojson", "", true},
+	{FormatCatalyst, "Catalyst flattened events", "", true},
+	{FormatDaprCLI, "dapr workflow history -o json", "the Dapr CLI's JSON", true},
+	{FormatFixture, "twice saved history", "", false},
+}
+
+// info returns what twice says of f (false: not a format it reads).
+func (f Format) info() (formatInfo, bool) {
+	for _, x := range formats {
+		if x.format == f {
+			return x, true
+		}
+	}
+	return formatInfo{}, false
+}
+
 // Noun names the format in a sentence about what it leaves out ("the
 // Dapr CLI's JSON does not print it"): "this history's format" for a
 // format with no shorter name.
 func (f Format) Noun() string {
-	if f == FormatDaprCLI {
-		return "the Dapr CLI's JSON"
+	if x, _ := f.info(); x.noun != "" {
+		return x.noun
 	}
 	return "this history's format"
 }
 
 // Description names the format for people.
 func (f Format) Description() string {
-	switch f {
-	case FormatProtoJSON:
-		return "Dapr GetInstanceHistory protojson"
-	case FormatCatalyst:
-		return "Catalyst flattened events"
-	case FormatDaprCLI:
-		return "dapr workflow history -o json"
-	case FormatFixture:
-		return "twice saved history"
+	if x, ok := f.info(); ok {
+		return x.description
 	}
 	return string(f)
+}
+
+// Wire reports whether f is a history's own format, one a saved history
+// may wrap: every format twice reads but the saved history itself.
+func (f Format) Wire() bool {
+	x, _ := f.info()
+	return x.wire
+}
+
+// WireFormats are the formats a saved history may wrap, in the order
+// twice lists them.
+func WireFormats() []Format {
+	var out []Format
+	for _, x := range formats {
+		if x.wire {
+			out = append(out, x.format)
+		}
+	}
+	return out
 }
 
 // Traits are what a history's source can and cannot say, as its decoder

@@ -360,7 +360,9 @@ func (w *walker) assign(s *Stmt, f *frame, before int) {
 			}
 			if src := w.taintOf(r, f); src != nil {
 				f.taint[l.Name] = src
-			} else {
+			} else if len(w.conds) == 0 {
+				// A stable value in one branch of an if leaves the other
+				// branch's fresh one possible after it.
 				delete(f.taint, l.Name)
 			}
 			if r != nil {
@@ -548,6 +550,9 @@ func (w *walker) call(call *Expr, f *frame) {
 			w.add(op{kind: opWriteCall, loc: w.loc(f, call.Pos), via: f.via})
 		case w.opaqueCall(call, f):
 		}
+		return
+	}
+	if w.toHandler(eff, call, f) {
 		return
 	}
 	if eff.kind == effPost && (anyKey(call, isIdemName)) {
@@ -845,6 +850,11 @@ func (w *walker) taintOf(e *Expr, f *frame) *source {
 		if found != nil && found.kind != srcWorkflowID {
 			return false
 		}
+		if isTimeBucket(x) {
+			// int(time.time()) // 60, now.Truncate(time.Hour), UtcNow.Date:
+			// a window every retry inside it shares (a rate limit's key).
+			return false
+		}
 		switch x.Kind {
 		case ExprIdent:
 			if s := f.taint[x.Name]; s != nil && (found == nil || s.kind != srcWorkflowID) {
@@ -890,6 +900,20 @@ func (w *walker) taintOf(e *Expr, f *frame) *source {
 		return true
 	})
 	return found
+}
+
+// isTimeBucket reports whether an expression cuts a value to a window: a
+// division by a number, a Truncate, a date.
+func isTimeBucket(x *Expr) bool {
+	switch x.Kind {
+	case ExprBinary:
+		return (x.Op == "//" || x.Op == "/") && x.Arg(1) != nil && x.Arg(1).Kind == ExprNumber
+	case ExprCall:
+		return x.Name == "Truncate" || x.Name == "date" || x.Name == "Date" && x.Ref == ""
+	case ExprAttr:
+		return x.Name == "Date" && x.Ref == ""
+	}
+	return false
 }
 
 // returnTaint is the unstable value a helper of the tree returns whatever
@@ -980,6 +1004,11 @@ func (w *walker) keyPositions(call *Expr, eff effect, f *frame) (rowKey prov) {
 		rowKey = w.keyPosition(f, "key", r.key.of(call), call.Pos)
 	} else if v := rowKeyValue(eff.row, call, func(n string) *Expr { return w.value(f, n) }); v != nil {
 		rowKey = w.keyPosition(f, eff.row.key.kw, v, valuePos(v, call.Pos))
+	}
+	// new ActorId(x), ActorId(x): an id type made from a value keys what
+	// it addresses.
+	if (strings.HasSuffix(call.Name, "Id") || strings.HasSuffix(call.Name, "ID")) && len(call.Name) > 2 && call.Name[0] >= 'A' && call.Name[0] <= 'Z' && len(call.Args) == 1 && call.X != nil && call.X.Kind == ExprIdent {
+		w.keyPosition(f, call.Name, call.Arg(0), valuePos(call.Arg(0), call.Pos))
 	}
 	// Keywords and literal entries anywhere in the arguments.
 	for _, k := range call.Keys {

@@ -56,6 +56,9 @@ type effect struct {
 	// http marks a request made through .NET's HttpClient (which the app
 	// may configure to retry).
 	http bool
+	// invokePath is a service invocation's method name: the tree's
+	// handler for it decides what the call does (routes.go).
+	invokePath string
 }
 
 // readWords are the first words of a method name that reads.

@@ -39,6 +39,9 @@ type index struct {
 	httpRetries []HTTPRetry
 	// rowsUsed are the library rows that answered a question.
 	rowsUsed map[*api]bool
+	// routeIdx are the tree's HTTP and service-invocation handlers, found
+	// on first use (routes.go).
+	routeIdx *routeIndex
 }
 
 // declared is a type declaration and the package that holds it.

@@ -79,10 +79,13 @@ func isKeyName(name string) bool {
 		return true
 	}
 	switch n {
-	case "id", "key", "pk", "objectkey", "primarykey", "documentid", "docid", "rowkey", "partitionkey", "uuid":
+	case "id", "key", "pk", "objectkey", "primarykey", "documentid", "docid", "rowkey", "partitionkey", "uuid",
+		"identifier", "reference", "ref":
 		return true
 	}
-	return false
+	// artifactRef, order_ref: a reference the record is stored under (a
+	// link's href is not one).
+	return len(n) > 4 && strings.HasSuffix(n, "ref") && !strings.HasSuffix(n, "href") && !strings.HasSuffix(n, "pref")
 }
 
 // isKeyColumn reports whether a SQL column looks like a primary or unique

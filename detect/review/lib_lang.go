@@ -35,10 +35,11 @@ func libLang() library {
 	}
 }
 
-// dictValue reports whether an expression holds a Python dict the body
-// has in memory: a literal, a decoded document (json.loads, resp.json(),
-// model_dump()), a lookup in one, or a parameter that is not named as a
-// client or store is.
+// dictValue reports whether a Python .get's receiver is a dict the body
+// holds in memory rather than a store: a literal, a decoded document, a
+// lookup in one, or any value not named as a client or store (Python
+// code reads its inputs, options and documents with .get; a store's get
+// is written on a client: cache.get, self.repo.get).
 func dictValue(c *libCall, e *Expr, depth int) bool {
 	if e == nil || depth > 4 {
 		return false
@@ -53,21 +54,30 @@ func dictValue(c *libCall, e *Expr, depth int) bool {
 		case "get", "dict", "loads", "json", "model_dump", "to_dict", "asdict", "copy", "setdefault":
 			return true
 		}
+		return false
 	case ExprIdent:
 		if c.values != nil {
 			// A helper's parameter holds the caller's argument; the same
 			// name passed along is the parameter itself.
-			if v := c.values(e.Name); v != nil && !(v.Kind == ExprIdent && v.Name == e.Name) {
-				return v != e && dictValue(c, v, depth+1)
+			if v := c.values(e.Name); v != nil && !(v.Kind == ExprIdent && v.Name == e.Name) && v != e {
+				if v.Kind == ExprCall && v.Name != "" && !dictValue(c, v, depth+1) {
+					return !storeName(v.Name) && !storeName(e.Name) && v.Ref == ""
+				}
+				return dictValue(c, v, depth+1) || !storeName(e.Name)
 			}
 		}
-		if c.param != nil && c.param(e.Name) {
-			n := strings.ToLower(e.Name)
-			for _, w := range []string{"client", "store", "repo", "cache", "db", "session", "conn", "redis", "table", "collection", "api", "service", "kv", "bucket", "queue", "dao"} {
-				if strings.Contains(n, w) {
-					return false
-				}
-			}
+		return !storeName(e.Name)
+	case ExprAttr:
+		return !storeName(e.Name) && !storeName(rootName(e))
+	}
+	return false
+}
+
+// storeName reports whether a name says a client, store or connection.
+func storeName(name string) bool {
+	n := strings.ToLower(name)
+	for _, w := range []string{"client", "store", "repo", "cache", "db", "session", "conn", "redis", "table", "collection", "api", "service", "kv", "bucket", "queue", "dao", "memcache"} {
+		if strings.Contains(n, w) {
 			return true
 		}
 	}

@@ -18,7 +18,8 @@ func libLogging() library {
 				"LogInformation", "LogWarning", "LogError", "LogDebug", "LogCritical", "LogTrace"}, kind: kindNeutral},
 			{lang: LangCSharp, methods: []string{"WriteLine", "Write"}, recv: []string{"console"}, kind: kindNeutral},
 			// A span starts and ends in the process.
-			{methods: []string{"start_as_current_span", "start_span", "StartActivity", "StartSpan", "add_event", "set_attribute", "SetAttributes", "record_exception"}, kind: kindNeutral},
+			{methods: []string{"start_as_current_span", "start_span", "StartActivity", "StartSpan", "add_event", "set_attribute", "SetAttributes", "record_exception",
+				"get_span_context", "get_current_span", "set_status", "SpanFromContext", "SpanContext"}, kind: kindNeutral},
 		},
 	}
 }

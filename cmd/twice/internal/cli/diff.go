@@ -90,14 +90,14 @@ does not (a CI gate for a staging rerun); --fail-on alone implies --exit-status.
 	fl.StringVarP(&opts.App, "app", "a", "", "the runs' app id (for run ids read from Catalyst, or histories that do not name it)")
 	fl.StringVarP(&opts.Project, "project", "p", "", "the runs' Catalyst project")
 	fl.BoolVar(&opts.RerunSource, "rerun-source", false, "compare the one run given, a rerun, with the run it was rerun from (read from Catalyst)")
-	fl.StringVarP(&opts.Output, "output", "o", "text", "text, markdown or json")
+	fl.StringVarP(&opts.Output, "output", "o", "text", "text, markdown (for a ticket, with the two timelines as a Mermaid chart), json or mermaid (a gantt chart of both runs)")
 	fl.BoolVar(&opts.ExitStatus, "exit-status", false, "exit 3 when B has a finding at or above --fail-on that A does not")
 	fl.StringVar(&opts.FailOn, "fail-on", "medium", "the least severity --exit-status fails on: low, medium or high (implies --exit-status)")
 	return cmd
 }
 
 func runDiff(ctx context.Context, opts *DiffOptions) error {
-	out, err := parseOutput(opts.Output, outputText, outputMarkdown, outputJSON)
+	out, err := parseOutput(opts.Output, outputText, outputMarkdown, outputJSON, outputMermaid)
 	if err != nil {
 		return err
 	}
@@ -202,6 +202,8 @@ func runDiff(ctx context.Context, opts *DiffOptions) error {
 		err = report.WriteDiffJSON(opts.IO.Out, d, ropts)
 	case outputMarkdown:
 		err = report.WriteDiffMarkdown(opts.IO.Out, d, ropts)
+	case outputMermaid:
+		err = report.WriteDiffMermaid(opts.IO.Out, d, ropts)
 	default:
 		err = report.WriteDiffText(opts.IO.Out, d, ropts)
 	}

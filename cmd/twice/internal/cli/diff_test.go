@@ -195,9 +195,6 @@ func TestDiffHostile(t *testing.T) {
 				for _, args := range [][]string{{"diff", file, "demo:payment-timeout"}, {"diff", "demo:email-503", file}, {"diff", file, file}} {
 					r := newHarness(t).run(append(args, "-o", o)...)
 					if r.code != ExitOK {
-						if o == "mermaid" && strings.Contains(r.errOut, "mermaid") {
-							continue // not offered yet
-						}
 						t.Fatalf("%s in %s: twice %s -o %s: exit %d: %.300s", s.Name, doc.Name, strings.Join(args, " "), o, r.code, r.errOut)
 					}
 					for name, out := range map[string]string{"stdout": r.out, "stderr": r.errOut} {
@@ -246,5 +243,34 @@ func TestDiffAlignsFanOutByKey(t *testing.T) {
 	want := "only-in-a ,by-key invoiceNumber=INV-1,by-key invoiceNumber=INV-3"
 	if strings.Join(got, ",") != want {
 		t.Errorf("pairs %q, want %q", strings.Join(got, ","), want)
+	}
+}
+
+// TestMermaidOutput: show --timeline -o mermaid (and -o mermaid alone)
+// writes the run's gantt chart, diff -o mermaid both runs', and show -o
+// markdown embeds the chart above the findings.
+func TestMermaidOutput(t *testing.T) {
+	for _, args := range [][]string{
+		{"show", "demo:payment-timeout", "--timeline", "-o", "mermaid"},
+		{"show", "demo:payment-timeout", "-o", "mermaid"},
+		{"diff", "demo:payment-timeout-fixed", "demo:payment-timeout", "-o", "mermaid"},
+	} {
+		r := newHarness(t).run(args...)
+		if r.code != ExitOK || !strings.HasPrefix(r.out, "gantt\n") || !strings.Contains(r.out, "dateFormat x") ||
+			!strings.Contains(r.out, "section ChargeCard") && !strings.Contains(r.out, "section ≠ ChargeCard (by-name)") {
+			t.Errorf("twice %s: exit %d, stderr %q:\n%s", strings.Join(args, " "), r.code, r.errOut, r.out)
+		}
+	}
+	r := newHarness(t).run("show", "demo:payment-timeout", "-o", "markdown")
+	chart, findings := strings.Index(r.out, "```mermaid\ngantt\n"), strings.Index(r.out, "### Findings")
+	if r.code != ExitOK || chart < 0 || findings < chart {
+		t.Errorf("show -o markdown: the chart (at %d) is not above the findings (at %d)", chart, findings)
+	}
+	r = newHarness(t).run("scan", "demo:payment-timeout", "demo:card-declined", "-o", "markdown")
+	if r.code != ExitOK || strings.Count(r.out, "```mermaid\n") != 2 {
+		t.Errorf("scan -o markdown: %d charts for two runs (exit %d)", strings.Count(r.out, "```mermaid\n"), r.code)
+	}
+	if r := newHarness(t).run("show", "demo:payment-timeout", "demo:card-declined", "-o", "mermaid"); r.code != ExitUsage {
+		t.Errorf("show of two runs -o mermaid: exit %d, want usage", r.code)
 	}
 }

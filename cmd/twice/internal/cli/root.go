@@ -166,6 +166,9 @@ const (
 	outputJSON     outputFormat = "json"
 	outputJSONL    outputFormat = "jsonl"
 	outputMarkdown outputFormat = "markdown"
+	// outputMermaid is a Mermaid gantt chart of a run's timeline (show
+	// --timeline) or of two runs compared (diff).
+	outputMermaid outputFormat = "mermaid"
 )
 
 // parseOutput checks -o against the formats a command offers.

@@ -89,9 +89,9 @@ where e opens a line in $VISUAL or $EDITOR; the text says what the code changes.
 	cmd.Flags().StringVarP(&opts.App, "app", "a", "", "the run's app id (for a run id read from Catalyst, or a history that does not name it)")
 	cmd.Flags().StringVarP(&opts.Project, "project", "p", "", "the run's Catalyst project (also for a history that does not name it)")
 	cmd.Flags().StringVar(&opts.Run, "run", "", "the run id of a history file or standard input that does not name it (the Dapr CLI's JSON does not)")
-	cmd.Flags().StringVarP(&opts.Output, "output", "o", "", "print as text, json, jsonl or markdown instead of the interactive view")
+	cmd.Flags().StringVarP(&opts.Output, "output", "o", "", "print as text, json, jsonl, markdown or mermaid (the timeline as a gantt chart) instead of the interactive view")
 	cmd.Flags().BoolVar(&opts.Timeline, "timeline", false,
-		"print the run's timeline as text (its attempts on one time axis, as the view's Timeline tab draws them), to the terminal's width or 100 columns")
+		"print the run's timeline as text (its attempts on one time axis, as the view's Timeline tab draws them), to the terminal's width or 100 columns; with -o mermaid, as a Mermaid gantt chart for a ticket")
 	cmd.Flags().StringArrayVar(&opts.Source, "source", nil, "join each finding to the code of its activity in this source `DIR` (repeatable; demo: the bundled demo services); the view adds a Code tab")
 	cmd.Flags().DurationVar(&opts.OverdueAfter, "overdue-after", 0,
 		"how long a running run's pending attempt may wait before its outcome is called unknown (default "+detect.DefaultOverdueAfter.String()+")")
@@ -102,19 +102,25 @@ func runShow(ctx context.Context, opts *ShowOptions) error {
 	var format outputFormat
 	if opts.Output != "" {
 		var err error
-		if format, err = parseOutput(opts.Output, outputText, outputJSON, outputJSONL, outputMarkdown); err != nil {
+		if format, err = parseOutput(opts.Output, outputText, outputJSON, outputJSONL, outputMarkdown, outputMermaid); err != nil {
 			return err
 		}
 	}
 	many := len(opts.Targets) > 1 || isFolder(opts.Target)
+	if format == outputMermaid {
+		// A Mermaid chart is the timeline's picture.
+		opts.Timeline = true
+	}
 	if many && opts.Timeline {
 		return usagef("--timeline draws one run: give one history file")
 	}
 	if opts.Timeline {
-		if format != "" && format != outputText {
+		if format != "" && format != outputText && format != outputMermaid {
 			return usagef("--timeline prints text; it does not combine with -o %s", opts.Output)
 		}
-		format = outputText
+		if format == "" {
+			format = outputText
+		}
 	}
 	cfg, err := opts.Config()
 	if err != nil {
@@ -224,11 +230,16 @@ func showOne(ctx context.Context, opts *ShowOptions, p showPlan) error {
 	names := newActivityNames()
 	names.add(a)
 	names.warnUnmatched(opts.IO.ErrOut, opts.Classified())
+	if opts.Timeline && format == outputMermaid {
+		return report.WriteMermaid(opts.IO.Out, a, ropts)
+	}
 	if opts.Timeline {
 		return report.WriteTimeline(opts.IO.Out, a, ropts, opts.IO.width(timelineWidth))
 	}
 	if format == "" {
-		format = outputText
+		if format == "" {
+			format = outputText
+		}
 	}
 	ropts.Events = true
 	return writeAnalyses(opts.IO.Out, format, []report.Analysis{a}, ropts)

@@ -123,6 +123,12 @@ func (t *textWriter) markdownRun(a Analysis) {
 		t.println("Analysis: not available for this history.")
 		return
 	}
+	if len(a.Report.Invocations) > 0 {
+		t.println()
+		t.println("### Timeline")
+		t.println()
+		t.buf = append(t.buf, markdownChart(a, t.opts)...)
+	}
 	t.mdFindings(a.Report, a.Code)
 	t.mdInvocations(a.History, a.Report)
 }
