@@ -206,6 +206,18 @@ func (m *Model) Summary(k string) (Summary, bool) {
 	return Summary{}, false
 }
 
+// OnScreen returns the keys of the runs whose rows are on screen.
+func (m *Model) OnScreen() map[string]bool {
+	out := map[string]bool{}
+	from, to := m.list.Table().Window()
+	for p := from; p < to; p++ {
+		if i := m.list.At(p).Item; i >= 0 && int(i) < len(m.runs) {
+			out[Key(m.runs[i])] = true
+		}
+	}
+	return out
+}
+
 // Forget drops the summary of run k (it is running and will change).
 func (m *Model) Forget(k string) { delete(m.sums, k) }
 
