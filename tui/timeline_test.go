@@ -1,6 +1,7 @@
 package tui
 
 import (
+	"context"
 	"strings"
 	"testing"
 
@@ -60,5 +61,18 @@ func TestTimelineAttempts(t *testing.T) {
 		if got := m.run.Selection(); got != "timeline:9:1" {
 			t.Errorf("%v: a click on attempt 2's outcome selected %q:\n%s", size, got, plain(m))
 		}
+	}
+}
+
+// TestFanOutCopyNamesTheInvoice (issue 23, item 4): y on a fan-out's
+// finding copies a ticket whose heading says which invoice it is.
+func TestFanOutCopyNamesTheInvoice(t *testing.T) {
+	var copied string
+	o := Options{History: tuitest.FanOut(false), Now: tuitest.Now,
+		TmuxBuffer: func(_ context.Context, text string) error { copied = text; return nil }}
+	m := start(t, o, 120, 40)
+	keys(t, m, "tab", "tab", "tab", "y")
+	if want := "#### ▲ high: duplicate-side-effect in SendInvoiceEmail for invoiceNumber=INV-1042 (probable"; !strings.Contains(copied, want) {
+		t.Errorf("the copy does not name the invoice: want %q in\n%s", want, copied)
 	}
 }

@@ -128,6 +128,8 @@ type frame struct {
 	// caller is the frame that called this helper (nil at the activity):
 	// a parameter's value is an expression of the caller's.
 	caller *frame
+	// decoded maps a variable to the whole response decoded into it.
+	decoded map[string]string
 }
 
 func (w *walker) loc(f *frame, p Pos) Location {
@@ -525,6 +527,7 @@ func (w *walker) call(call *Expr, f *frame) {
 			}
 		}
 	}
+	w.decodes(call, f)
 	eff := classify(call, f.file, func(n string) *Expr { return w.heldValue(f, n) }, func(n string) bool { return isParam(f.fn, n) })
 	w.row(eff.row)
 	rowKey := w.keyPositions(call, eff, f)
@@ -821,6 +824,79 @@ func (w *walker) follow(fn *Func, call *Expr, f *frame) {
 	nf.caller = f
 	nf.via = append(append([]string(nil), f.via...), fmt.Sprintf("%s (called at %s:%d)", fn.Name, f.file.Path, call.Pos.Line))
 	w.walkFunc(fn, nf)
+	// getJSON(url, &out): a response the helper decoded into its
+	// out-parameter is the caller's variable's now.
+	if len(nf.decoded) == 0 {
+		return
+	}
+	var plain []string
+	for _, p := range fn.Params {
+		if !strings.HasPrefix(p, "recv:") && p != "self" && p != "cls" {
+			plain = append(plain, p)
+		}
+	}
+	for i, a := range call.Args {
+		if i < len(plain) && nf.decoded[plain[i]] != "" {
+			if v := outParam(a); v != nil {
+				f.markDecoded(v, nf.decoded[plain[i]]+", decoded by "+fn.Name+" ("+fn.File.Path+":"+strconv.Itoa(fn.Pos.Line)+")")
+			}
+		}
+	}
+}
+
+// outParam is the variable a call's argument lets the callee fill (&v),
+// or nil.
+func outParam(a *Expr) *Expr {
+	if a != nil && a.Kind == ExprUnary && a.Op == "&" && a.X != nil && a.X.Kind == ExprIdent {
+		return a.X
+	}
+	if a != nil && a.Kind == ExprIdent {
+		return a // a pointer parameter passed on
+	}
+	return nil
+}
+
+// markDecoded records that a variable holds a whole decoded response,
+// unless it is a typed record (a named struct: what the seed asks for).
+func (f *frame) markDecoded(v *Expr, what string) {
+	if v.Type != "" {
+		return
+	}
+	if val := f.values[v.Name]; val != nil && val.Kind == ExprComposite && val.Name != "" && !strings.HasPrefix(val.Name, "map[") && !strings.HasPrefix(val.Name, "[]") {
+		return
+	}
+	if f.decoded == nil {
+		f.decoded = map[string]string{}
+	}
+	f.decoded[v.Name] = what
+}
+
+// decodes notes json.Unmarshal(body, &v) and json.NewDecoder(body).Decode(&v)
+// of a whole response body into a variable.
+func (w *walker) decodes(call *Expr, f *frame) {
+	var data, out *Expr
+	switch {
+	case call.Ref == "encoding/json.Unmarshal" || call.Ref == "json.Unmarshal":
+		data, out = call.Arg(0), outParam(call.Arg(1))
+	case call.Name == "Decode":
+		if r := call.Receiver(); r != nil && r.Kind == ExprCall && r.Name == "NewDecoder" {
+			data, out = r.Arg(0), outParam(call.Arg(0))
+		}
+	}
+	if data == nil || out == nil {
+		return
+	}
+	if what := w.wholeBody(data, f, 0); what != "" {
+		f.markDecoded(out, "the response decoded from "+what)
+	} else if _, isParam := f.prov[out.Name]; isParam && f.depth > 0 && w.bodyLike(data) {
+		f.markDecoded(out, "the whole response body")
+	}
+}
+
+// bodyLike reports whether an expression reads as a response body
+// (resp.Body, body, respBody).
+func (w *walker) bodyLike(e *Expr) bool {
+	return e != nil && strings.Contains(strings.ToLower(e.Text), "body")
 }
 
 // opaqueCall notes a call twice cannot see; it reports whether it did.

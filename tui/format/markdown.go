@@ -114,8 +114,11 @@ func AppendFindingMarkdown(b []byte, f *detect.Finding, c *review.CodeEvidence) 
 // a ticket pasted away from twice (the view's y): under its heading, the
 // run it was found in (id, workflow, app, project) and its console link,
 // or why there is none; and every id its text abbreviates ("8a4f2c71…")
-// written whole from ids (detect.WholeIDs).
-func AppendFindingTicket(b []byte, run *catalyst.Run, link string, f *detect.Finding, c *review.CodeEvidence, ids []string) []byte {
+// written whole from ids (detect.WholeIDs). A key that is an input field
+// (detect.InvocationKeys: which of a fan-out's invocations it is) follows
+// the activity in the heading ("in SendInvoiceEmail for
+// invoiceNumber=INV-1042"); pass the zero key for none.
+func AppendFindingTicket(b []byte, run *catalyst.Run, link string, f *detect.Finding, c *review.CodeEvidence, ids []string, key detect.InputKey) []byte {
 	g := *f
 	g.Explanation = detect.WholeIDs(f.Explanation, ids)
 	g.Advice = detect.WholeIDs(f.Advice, ids)
@@ -123,6 +126,9 @@ func AppendFindingTicket(b []byte, run *catalyst.Run, link string, f *detect.Fin
 	for i, ev := range f.Evidence {
 		ev.Fact = ev.Fact.WholeIDs(ids)
 		g.Evidence[i] = ev
+	}
+	if !key.IsZero() && !key.ByID {
+		g.Activity += " for " + key.String()
 	}
 	return appendFinding(b, &g, c, TicketRunLine(run, link))
 }

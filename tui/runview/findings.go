@@ -319,7 +319,8 @@ func (t *findingsTab) copyTarget() (text, what string) {
 	if t.d.hasLink {
 		link = t.d.link
 	}
-	text = string(format.AppendFindingTicket(nil, &t.d.h.Run, link, f, t.d.idx.Code.Finding(int(r.Item)), reportIDs(rep)))
+	text = string(format.AppendFindingTicket(nil, &t.d.h.Run, link, f, t.d.idx.Code.Finding(int(r.Item)), reportIDs(rep),
+		t.d.idx.inputKey(f.InvocationIndex)))
 	return text, "the " + string(f.ID) + " finding with its run as Markdown"
 }
 

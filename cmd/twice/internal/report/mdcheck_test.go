@@ -109,8 +109,9 @@ func TestEveryMarkdownWriterEscapes(t *testing.T) {
 		Hazards: []review.CodeHazard{{Rule: string(review.RuleUnkeyedSideEffect), Location: review.Location{File: path, Line: 2, Col: 1}, Message: hostileMarkdown[3]}}}
 	finding := &detect.Finding{ID: "F001", Activity: hostileMarkdown[0], Explanation: hostileMarkdown[1], Advice: hostileMarkdown[2]}
 	docs := map[string]string{
-		"review -o markdown":              b.String(),
-		"a finding (show -o markdown, y)": string(format.AppendFindingTicket(nil, &catalyst.Run{ID: hostileMarkdown[3], Workflow: hostileMarkdown[0]}, "", finding, ev, nil)),
+		"review -o markdown": b.String(),
+		"a finding (show -o markdown, y)": string(format.AppendFindingTicket(nil, &catalyst.Run{ID: hostileMarkdown[3], Workflow: hostileMarkdown[0]}, "", finding, ev, nil,
+			detect.InputKey{Field: hostileMarkdown[1], Value: hostileMarkdown[2]})),
 	}
 	for name, doc := range docs {
 		c := checkMarkdown(doc)
