@@ -129,6 +129,9 @@ type frame struct {
 	// prov pins a name's provenance: the activity's input parameters, a
 	// helper's parameters bound to the caller's arguments.
 	prov map[string]prov
+	// caller is the frame that called this helper (nil at the activity):
+	// a parameter's value is an expression of the caller's.
+	caller *frame
 	// decoded maps a variable to the whole response decoded into it.
 	decoded map[string]string
 }
@@ -824,6 +827,7 @@ func isRecv(fn *Func, name string) bool {
 // arguments' taint.
 func (w *walker) follow(fn *Func, call *Expr, f *frame) {
 	nf := w.helperFrame(fn, call, f)
+	nf.caller = f
 	nf.via = append(append([]string(nil), f.via...), fmt.Sprintf("%s (called at %s:%d)", fn.Name, f.file.Path, call.Pos.Line))
 	w.walkFunc(fn, nf)
 	// getJSON(url, &out): a response the helper decoded into its
