@@ -441,7 +441,7 @@ func (w *walker) statusRejection(s *Stmt, f *frame) bool {
 // returned as a value, not raised.
 func (w *walker) raise(s *Stmt, f *frame) {
 	ok, what := rejection(s.X)
-	if cls := raisedClass(s.X); ok && (genericError.MatchString(cls) || !rejectName.MatchString(cls)) && !w.underDataTest() {
+	if cls := raisedClass(s.X); ok && (genericError.MatchString(cls) || !rejectName.MatchString(cls)) && !w.underDataTest() && !(w.inHandler > 0 && w.parsing[len(w.parsing)-1]) {
 		// raise RuntimeError("TOKEN is required"): a message alone says
 		// rejection only on a branch that tests the input or what the
 		// body read, not configuration.
@@ -455,7 +455,7 @@ func (w *walker) raise(s *Stmt, f *frame) {
 	if !ok || w.caught(f.file.Lang, raisedClass(s.X)) {
 		return
 	}
-	if w.inHandler > 0 && !rejectName.MatchString(raisedClass(s.X)) && !w.baseRejects(f.file.Lang, raisedClass(s.X), 0) {
+	if w.inHandler > 0 && !rejectName.MatchString(raisedClass(s.X)) && !w.baseRejects(f.file.Lang, raisedClass(s.X), 0) && !w.parsing[len(w.parsing)-1] {
 		// raise RuntimeError("invalid JSON from the server") in an except:
 		// it translates a failure twice cannot judge (a cut response may
 		// be transient); only a class named for a rejection says more.

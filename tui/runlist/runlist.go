@@ -29,6 +29,10 @@ import (
 // OpenMsg asks the root to open a run (enter on a row).
 type OpenMsg struct{ Run catalyst.Run }
 
+// DiffMsg asks the root to compare two runs (d on a row, with another
+// marked by m): A, the marked run, against B, the selected one.
+type DiffMsg struct{ A, B catalyst.Run }
+
 // Model is the run list.
 type Model struct {
 	c *common.Common
@@ -55,6 +59,8 @@ type Model struct {
 
 	// keys are the list's bindings (keys.go).
 	keys []common.Binding
+	// marked is the run m marked to compare (d), nil for none.
+	marked *catalyst.Run
 
 	spin      spinner.Model
 	loading   bool
