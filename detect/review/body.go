@@ -97,6 +97,10 @@ type walker struct {
 	inHandler int
 	// conds are the conditions of the ifs whose branches the walk is in.
 	conds []condAt
+	// parsing says, for each handler the walk is in, whether its try
+	// parses the activity's input (json.loads(args)): a raise there
+	// rejects the input.
+	parsing []bool
 	// helperTaint memoizes the unstable value each helper returns (nil:
 	// none); returnDepth bounds the helpers followed for it.
 	helperTaint map[*Func]*source
@@ -125,6 +129,9 @@ type frame struct {
 	// prov pins a name's provenance: the activity's input parameters, a
 	// helper's parameters bound to the caller's arguments.
 	prov map[string]prov
+	// caller is the frame that called this helper (nil at the activity):
+	// a parameter's value is an expression of the caller's.
+	caller *frame
 	// decoded maps a variable to the whole response decoded into it.
 	decoded map[string]string
 }
@@ -282,9 +289,11 @@ func (w *walker) stmt(s *Stmt, f *frame) {
 			}
 		}
 		w.inHandler++
+		w.parsing = append(w.parsing, w.parsesInput(s.Body, f))
 		for _, h := range s.Handlers {
 			w.stmts(h, f)
 		}
+		w.parsing = w.parsing[:len(w.parsing)-1]
 		w.inHandler--
 		w.stmts(s.Else, f)
 		w.stmts(s.Finally, f)
@@ -818,6 +827,7 @@ func isRecv(fn *Func, name string) bool {
 // arguments' taint.
 func (w *walker) follow(fn *Func, call *Expr, f *frame) {
 	nf := w.helperFrame(fn, call, f)
+	nf.caller = f
 	nf.via = append(append([]string(nil), f.via...), fmt.Sprintf("%s (called at %s:%d)", fn.Name, f.file.Path, call.Pos.Line))
 	w.walkFunc(fn, nf)
 	// getJSON(url, &out): a response the helper decoded into its
@@ -838,6 +848,28 @@ func (w *walker) follow(fn *Func, call *Expr, f *frame) {
 			}
 		}
 	}
+}
+
+// parseCalls parse or validate a value: failing on the input, they fail
+// the same way on every attempt.
+var parseCalls = map[string]bool{"loads": true, "load": true, "Unmarshal": true, "Parse": true, "parse": true, "model_validate": true,
+	"model_validate_json": true, "parse_obj": true, "parse_raw": true, "Deserialize": true, "DeserializeObject": true, "int": true,
+	"float": true, "Decimal": true, "fromisoformat": true, "strptime": true, "ParseExact": true, "validate": true}
+
+// parsesInput reports whether a try's body parses or validates the
+// activity's input.
+func (w *walker) parsesInput(body []*Stmt, f *frame) bool {
+	found := false
+	for _, s := range body {
+		for _, e := range s.StmtExprs() {
+			for _, c := range e.Calls() {
+				if parseCalls[c.Name] && c.Arg(0) != nil && w.provenance(c.Arg(0), f, 0).kind == provInput {
+					found = true
+				}
+			}
+		}
+	}
+	return found
 }
 
 // outParam is the variable a call's argument lets the callee fill (&v),
