@@ -131,6 +131,10 @@ func (m *Model) SetRuns(runs catalyst.RunList) tea.Cmd {
 		if runs.Reason != "" {
 			m.partial += ": " + safetext.Line(runs.Reason)
 		}
+		if runs.Dropped > 0 {
+			// The view takes no --limit: the command that does.
+			m.partial += "; twice runs --limit lists more"
+		}
 	}
 	m.rows = make([]row, len(m.runs))
 	m.want, m.hasAbout = wants{findings: m.want.findings}, false
