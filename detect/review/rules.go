@@ -639,6 +639,8 @@ func (w *walker) ret(s *Stmt, f *frame) {
 	}
 	if what := w.wholeBody(s.Rhs[0], f, 0); what != "" && !w.commandAnswer(s.Rhs[0], f, 0) {
 		w.hazard(f, RuleLargePayload, s.Pos, "returns "+what+" as the activity's output, which is stored in the workflow history")
+	} else if what := w.collectionOut(s.Rhs[0], f); what != "" {
+		w.hazard(f, RuleLargePayload, s.Pos, "returns "+what+", a collection that grows with the data, as the activity's output: every element is stored in the workflow history")
 	}
 }
 
@@ -716,6 +718,71 @@ func llmAnswer(e *Expr, f *frame) bool {
 		default:
 			return false
 		}
+	}
+	return false
+}
+
+// collectionType matches a declared type that is an unbounded
+// collection: a list, sequence, array or dictionary.
+var collectionType = regexp.MustCompile(`\b(IEnumerable|IList|List|IReadOnlyList|IReadOnlyCollection|ICollection)\s*<\s*([\w.]+)|([\w.]+)\[\]`)
+
+// smallElements are element types a collection of references holds (ids,
+// names, counts): what the seed asks an activity to return.
+var smallElements = map[string]bool{"string": true, "String": true, "int": true, "long": true, "Guid": true, "bool": true,
+	"decimal": true, "double": true, "byte": true, "char": true, "System.String": true, "System.Guid": true}
+
+// collectionOut says whether the activity returns a collection its
+// declared output type makes unbounded (Task<IEnumerable<Row>>,
+// list[dict], a record of the tree holding one), and what; "" when not,
+// or when what it returns is empty.
+func (w *walker) collectionOut(e *Expr, f *frame) string {
+	if f.depth != 0 || e == nil || f.file.Lang != LangCSharp || isEmptyLiteral(e) {
+		return ""
+	}
+	decl := w.root.Returns
+	if decl == "" {
+		return ""
+	}
+	if p := w.provenance(e, f, 0); p.kind == provInput || p.kind == provConst {
+		return "" // computed from the input, already in the history
+	}
+	if m := collectionType.FindStringSubmatch(decl); m != nil {
+		if elem := m[2] + m[3]; smallElements[elem] {
+			return "" // references (ids, names): what the seed asks for
+		}
+		return Clip(e.Text) + " (declared " + Clip(decl) + ")"
+	}
+	// A record of the tree that holds a collection (Costs = rows.ToArray()).
+	for _, name := range regexp.MustCompile(`[A-Z]\w*`).FindAllString(decl, -1) {
+		for _, d := range w.ix.types[string(f.file.Lang)+":"+name] {
+			for field, t := range d.decl.Fields {
+				if m := collectionType.FindStringSubmatch(t); m != nil && !smallElements[m[2]+m[3]] {
+					return Clip(e.Text) + " (" + name + "." + field + " is " + t + ")"
+				}
+			}
+		}
+	}
+	return ""
+}
+
+// isEmptyLiteral reports whether an expression is an empty collection or
+// nothing: [], {}, None, null, Array.Empty<T>(), ([], false).
+func isEmptyLiteral(e *Expr) bool {
+	switch e.Kind {
+	case ExprIdent:
+		return e.Name == "None" || e.Name == "null" || e.Name == "nil"
+	case ExprComposite:
+		if len(e.Keys) == 0 && len(e.Args) == 0 {
+			return true
+		}
+		for _, a := range e.Args {
+			if !isEmptyLiteral(a) && a.Kind != ExprIdent && a.Kind != ExprNumber && a.Kind != ExprString {
+				return false
+			}
+		}
+		return len(e.Keys) == 0 && len(e.Args) > 0 && isEmptyLiteral(e.Args[0])
+	case ExprCall:
+		return e.Name == "Empty" || e.Op == "new" && len(e.Args) == 0 && len(e.Keys) == 0 && strings.Contains(e.Text, "List<")
 	}
 	return false
 }
