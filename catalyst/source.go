@@ -46,6 +46,10 @@ type RunList struct {
 	// why ("stopped after 50 pages", "cancelled").
 	Partial bool
 	Reason  string
+	// Dropped counts the runs a server sent past the query's Limit, left
+	// out (Reason says so; what to do about it is the caller's to say: a
+	// command's --limit, which the view does not take).
+	Dropped int
 	// FilteredHere says, one line each, which of the query's filters the
 	// source could not pass to the server and twice applied to the rows
 	// itself (a list tool that declares no time window, say).

@@ -100,6 +100,8 @@ func (m *Model) onRunsListed(msg runsListedMsg) tea.Cmd {
 		return nil
 	}
 	next := m.scheduleRefresh()
+	ticked, onScreen := s.ticked, s.onScreen
+	s.ticked, s.onScreen = false, nil
 	if msg.err != nil {
 		text := "could not list runs: " + m.errorText(msg.err)
 		if s.Listed() {
@@ -112,13 +114,23 @@ func (m *Model) onRunsListed(msg runsListedMsg) tea.Cmd {
 	if m.status.err || m.status.text == "refreshing the run list" {
 		m.setStatus("")
 	}
+	if ticked {
+		for _, k := range s.stale(msg.list.Runs, onScreen, m.opts.Now()) {
+			s.Forget(k)
+		}
+	}
 	shown := s.SetRuns(msg.list)
 	s.SetRefreshed(m.opts.Now(), m.opts.RefreshEvery)
 	s.pending = s.pending[:0]
 	for _, run := range msg.list.Runs {
-		if _, done := s.Summary(runlist.Key(run)); !done {
-			s.pending = append(s.pending, run)
+		k := runlist.Key(run)
+		if _, done := s.Summary(k); done {
+			continue
 		}
+		if mark, read := s.read[k]; ticked && read && m.opts.Now().Sub(mark.at) < refreshFloor {
+			continue // read (or asked for) moments ago: a later tick reads it
+		}
+		s.pending = append(s.pending, run)
 	}
 	return tea.Batch(shown, s.nextAnalyses(m), next)
 }
@@ -145,11 +157,9 @@ func (m *Model) onRefreshTick(msg refreshTickMsg) tea.Cmd {
 	if m.top() != screen(s) || s.Capturing() || m.showHelp {
 		return m.scheduleRefresh()
 	}
-	for _, run := range s.Runs() {
-		if !run.Status.IsEnded() {
-			s.Forget(runlist.Key(run))
-		}
-	}
+	// Which running runs to read again is decided when the list comes
+	// (onRunsListed): the ones whose rows changed or that were on screen.
+	s.ticked, s.onScreen = true, s.OnScreen()
 	return s.fetch(m)
 }
 

@@ -29,6 +29,7 @@ import (
 	"github.com/twice-cli/twice/detect"
 	"github.com/twice-cli/twice/detect/review"
 	"github.com/twice-cli/twice/tui/common"
+	"github.com/twice-cli/twice/tui/diffview"
 	"github.com/twice-cli/twice/tui/editor"
 	"github.com/twice-cli/twice/tui/format"
 	"github.com/twice-cli/twice/tui/lineinput"
@@ -381,6 +382,11 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		return m, nil
 	case runlist.OpenMsg:
 		return m, m.openRun(msg.Run)
+	case runlist.DiffMsg:
+		return m, m.openDiff(msg)
+	case diffview.LoadedMsg:
+		m.onDiffLoaded(msg)
+		return m, nil
 	case runview.OpenChildMsg:
 		return m, m.openChild(msg)
 	case runview.EditMsg:

@@ -152,7 +152,7 @@ func (e *RefusalError) Hint() string {
 		cause := "The server could not filter the response at " + level + ", usually because it was cut at its size limit"
 		switch {
 		case isTool(e.Tool, ToolListRuns):
-			return cause + ": ask for fewer runs per page (--limit, or a narrower --since)"
+			return cause + ": ask for fewer runs per page (twice runs or scan with a smaller --limit or a narrower --since)"
 		case isTool(e.Tool, ToolGetRun):
 			return cause + ": one run's history cannot be asked for in smaller parts, so " +
 				"read it with the Dapr CLI (dapr workflow history RUN_ID -o json | twice show -), or ask an organization administrator to raise the level to full"

@@ -151,7 +151,7 @@ func TestHintsFitTheOperation(t *testing.T) {
 	}{
 		{name: "unfilterable list", list: true,
 			fault: catalysttest.Refusal(catalysttest.ToolListRuns, 0, "unfilterable", "cut", false),
-			want:  []string{"fewer runs per page (--limit"}, reject: []string{"Dapr CLI"}},
+			want:  []string{"fewer runs per page (twice runs or scan with a smaller --limit"}, reject: []string{"Dapr CLI"}},
 		{name: "unfilterable run",
 			fault: catalysttest.Refusal(catalysttest.ToolGetRun, 0, "unfilterable", "cut", false),
 			want:  []string{"Dapr CLI"}, reject: []string{"--limit", "per page"}},

@@ -250,7 +250,7 @@ func tooLargeHint(tool string) string {
 	const limit = "max_body_bytes in the config (twice.yaml)"
 	switch {
 	case isTool(tool, ToolListRuns):
-		return "ask for fewer runs per page (--limit, or a narrower --since) or raise " + limit
+		return "ask for fewer runs per page (twice runs or scan with a smaller --limit or a narrower --since) or raise " + limit
 	case isTool(tool, ToolGetRun):
 		return "the run's history is that large: raise " + limit
 	}

@@ -179,7 +179,8 @@ func paginate(ctx context.Context, fetch func(ctx context.Context, token string,
 		note(fmt.Sprintf("%d rows had no run id and were left out", skipped))
 	}
 	if dropped > 0 {
-		note(fmt.Sprintf("the server sent %d more runs than the limit of %d, which were left out: raise --limit or narrow the query", dropped, limit))
+		note(fmt.Sprintf("the server sent %d more runs than the limit of %d, which were left out", dropped, limit))
+		list.Dropped = dropped
 	}
 	if repeated > 0 {
 		note(fmt.Sprintf("the server listed %d runs on more than one page (each is listed once); its pages shifted while twice read them, so runs may be missing", repeated))

@@ -97,6 +97,10 @@ type walker struct {
 	inHandler int
 	// conds are the conditions of the ifs whose branches the walk is in.
 	conds []condAt
+	// parsing says, for each handler the walk is in, whether its try
+	// parses the activity's input (json.loads(args)): a raise there
+	// rejects the input.
+	parsing []bool
 	// helperTaint memoizes the unstable value each helper returns (nil:
 	// none); returnDepth bounds the helpers followed for it.
 	helperTaint map[*Func]*source
@@ -125,6 +129,11 @@ type frame struct {
 	// prov pins a name's provenance: the activity's input parameters, a
 	// helper's parameters bound to the caller's arguments.
 	prov map[string]prov
+	// caller is the frame that called this helper (nil at the activity):
+	// a parameter's value is an expression of the caller's.
+	caller *frame
+	// decoded maps a variable to the whole response decoded into it.
+	decoded map[string]string
 }
 
 func (w *walker) loc(f *frame, p Pos) Location {
@@ -280,9 +289,11 @@ func (w *walker) stmt(s *Stmt, f *frame) {
 			}
 		}
 		w.inHandler++
+		w.parsing = append(w.parsing, w.parsesInput(s.Body, f))
 		for _, h := range s.Handlers {
 			w.stmts(h, f)
 		}
+		w.parsing = w.parsing[:len(w.parsing)-1]
 		w.inHandler--
 		w.stmts(s.Else, f)
 		w.stmts(s.Finally, f)
@@ -522,6 +533,7 @@ func (w *walker) call(call *Expr, f *frame) {
 			}
 		}
 	}
+	w.decodes(call, f)
 	eff := classify(call, f.file, func(n string) *Expr { return w.heldValue(f, n) }, func(n string) bool { return isParam(f.fn, n) })
 	w.row(eff.row)
 	rowKey := w.keyPositions(call, eff, f)
@@ -815,8 +827,104 @@ func isRecv(fn *Func, name string) bool {
 // arguments' taint.
 func (w *walker) follow(fn *Func, call *Expr, f *frame) {
 	nf := w.helperFrame(fn, call, f)
+	nf.caller = f
 	nf.via = append(append([]string(nil), f.via...), fmt.Sprintf("%s (called at %s:%d)", fn.Name, f.file.Path, call.Pos.Line))
 	w.walkFunc(fn, nf)
+	// getJSON(url, &out): a response the helper decoded into its
+	// out-parameter is the caller's variable's now.
+	if len(nf.decoded) == 0 {
+		return
+	}
+	var plain []string
+	for _, p := range fn.Params {
+		if !strings.HasPrefix(p, "recv:") && p != "self" && p != "cls" {
+			plain = append(plain, p)
+		}
+	}
+	for i, a := range call.Args {
+		if i < len(plain) && nf.decoded[plain[i]] != "" {
+			if v := outParam(a); v != nil {
+				f.markDecoded(v, nf.decoded[plain[i]]+", decoded by "+fn.Name+" ("+fn.File.Path+":"+strconv.Itoa(fn.Pos.Line)+")")
+			}
+		}
+	}
+}
+
+// parseCalls parse or validate a value: failing on the input, they fail
+// the same way on every attempt.
+var parseCalls = map[string]bool{"loads": true, "load": true, "Unmarshal": true, "Parse": true, "parse": true, "model_validate": true,
+	"model_validate_json": true, "parse_obj": true, "parse_raw": true, "Deserialize": true, "DeserializeObject": true, "int": true,
+	"float": true, "Decimal": true, "fromisoformat": true, "strptime": true, "ParseExact": true, "validate": true}
+
+// parsesInput reports whether a try's body parses or validates the
+// activity's input.
+func (w *walker) parsesInput(body []*Stmt, f *frame) bool {
+	found := false
+	for _, s := range body {
+		for _, e := range s.StmtExprs() {
+			for _, c := range e.Calls() {
+				if parseCalls[c.Name] && c.Arg(0) != nil && w.provenance(c.Arg(0), f, 0).kind == provInput {
+					found = true
+				}
+			}
+		}
+	}
+	return found
+}
+
+// outParam is the variable a call's argument lets the callee fill (&v),
+// or nil.
+func outParam(a *Expr) *Expr {
+	if a != nil && a.Kind == ExprUnary && a.Op == "&" && a.X != nil && a.X.Kind == ExprIdent {
+		return a.X
+	}
+	if a != nil && a.Kind == ExprIdent {
+		return a // a pointer parameter passed on
+	}
+	return nil
+}
+
+// markDecoded records that a variable holds a whole decoded response,
+// unless it is a typed record (a named struct: what the seed asks for).
+func (f *frame) markDecoded(v *Expr, what string) {
+	if v.Type != "" {
+		return
+	}
+	if val := f.values[v.Name]; val != nil && val.Kind == ExprComposite && val.Name != "" && !strings.HasPrefix(val.Name, "map[") && !strings.HasPrefix(val.Name, "[]") {
+		return
+	}
+	if f.decoded == nil {
+		f.decoded = map[string]string{}
+	}
+	f.decoded[v.Name] = what
+}
+
+// decodes notes json.Unmarshal(body, &v) and json.NewDecoder(body).Decode(&v)
+// of a whole response body into a variable.
+func (w *walker) decodes(call *Expr, f *frame) {
+	var data, out *Expr
+	switch {
+	case call.Ref == "encoding/json.Unmarshal" || call.Ref == "json.Unmarshal":
+		data, out = call.Arg(0), outParam(call.Arg(1))
+	case call.Name == "Decode":
+		if r := call.Receiver(); r != nil && r.Kind == ExprCall && r.Name == "NewDecoder" {
+			data, out = r.Arg(0), outParam(call.Arg(0))
+		}
+	}
+	if data == nil || out == nil {
+		return
+	}
+	if what := w.wholeBody(data, f, 0); what != "" {
+		f.markDecoded(out, "the response decoded from "+what)
+	} else if _, isParam := f.prov[out.Name]; isParam && f.depth > 0 && w.bodyLike(data) {
+		f.markDecoded(out, "the whole response body")
+	}
+}
+
+// bodyLike reports whether an expression reads as a response body
+// (resp.Body, body, respBody).
+func (w *walker) bodyLike(e *Expr) bool {
+	return e != nil && strings.Contains(strings.ToLower(e.Text), "body")
 }
 
 // opaqueCall notes a call twice cannot see; it reports whether it did.

@@ -203,16 +203,11 @@ func (w *walker) toHandler(eff effect, call *Expr, f *frame) bool {
 		if eff.kind != effPost || eff.row == nil || !eff.row.url.set {
 			return false
 		}
-		u := eff.row.url.of(call)
-		if u != nil && u.Kind == ExprIdent {
-			if v := w.value(f, u.Name); v != nil {
-				u = v
-			}
-		}
-		if u == nil || u.Kind != ExprString || !ownURL(u.Str) {
+		u, ok := w.urlValue(eff.row.url.of(call), f, 0)
+		if !ok || !ownURL(u) {
 			return false
 		}
-		path = u.Str
+		path = u
 	}
 	hs := w.ix.routeTable().handlers(path)
 	if len(hs) == 0 {
@@ -245,7 +240,8 @@ func ownURL(u string) bool {
 		host = host[:j]
 	}
 	host, _, _ = strings.Cut(host, ":")
-	return host == "" || host == "localhost" || strings.HasPrefix(host, "127.") || !strings.Contains(host, ".")
+	return host == "" || host == "localhost" || strings.HasPrefix(host, "127.") || !strings.Contains(host, ".") ||
+		strings.HasSuffix(host, ".svc.cluster.local") || strings.HasSuffix(host, ".svc") || strings.HasSuffix(host, ".internal")
 }
 
 // internalURL reports whether a URL names an app of the same system
@@ -258,4 +254,71 @@ func internalURL(u string) bool {
 		return true
 	}
 	return strings.Contains(l, "://") && ownURL(l)
+}
+
+// urlValue is what a URL argument holds as far as the code says: a
+// literal, a variable's value (a helper's parameter is the caller's
+// argument), an interpolation whose base is a variable, a configuration
+// read's default (os.environ.get("BASE", "http://svc:3000")), a helper's
+// returned value, a concatenation. ok is false when nothing is known.
+func (w *walker) urlValue(e *Expr, f *frame, depth int) (string, bool) {
+	if e == nil || f == nil || depth > 6 {
+		return "", false
+	}
+	switch e.Kind {
+	case ExprString:
+		if len(e.Args) > 0 && e.Args[0].Pos.IsValid() && (e.Pos.Line == e.Args[0].Pos.Line && e.Args[0].Pos.Col <= e.Pos.Col+3) {
+			// f"{base}/path": the base's URL, then the literal parts.
+			if base, ok := w.urlValue(e.Args[0], f, depth+1); ok {
+				return strings.TrimRight(base, "/") + e.Str, true
+			}
+		}
+		return e.Str, true
+	case ExprIdent:
+		if v := f.values[e.Name]; v != nil && v != e {
+			if isParam(f.fn, e.Name) && f.caller != nil {
+				return w.urlValue(v, f.caller, depth+1)
+			}
+			if !(v.Kind == ExprIdent && v.Name == e.Name) {
+				return w.urlValue(v, f, depth+1)
+			}
+		}
+		if v := w.ix.pkgOf(f.file).global(e.Name); v != nil && v != e {
+			return w.urlValue(v, f, depth+1)
+		}
+	case ExprBinary:
+		if e.Op == "+" {
+			a, okA := w.urlValue(e.Arg(0), f, depth+1)
+			b, _ := w.urlValue(e.Arg(1), f, depth+1)
+			return a + b, okA
+		}
+	case ExprCall:
+		switch e.Name {
+		case "get", "getenv", "GetEnvironmentVariable", "Getenv", "LookupEnv":
+			if d := e.Arg(1); d != nil {
+				return w.urlValue(d, f, depth+1)
+			}
+			if d := e.Keyword("default"); d != nil {
+				return w.urlValue(d, f, depth+1)
+			}
+			return "", false
+		case "rstrip", "strip", "TrimEnd", "TrimRight", "TrimSuffix", "format":
+			if r := e.Receiver(); r != nil {
+				return w.urlValue(r, f, depth+1)
+			}
+		}
+		if fn := w.helper(e, f); fn != nil {
+			var ret *Expr
+			Walk(fn.Body, func(s *Stmt) bool {
+				if s.Kind == StmtReturn && len(s.Rhs) == 1 && ret == nil {
+					ret = s.Rhs[0]
+				}
+				return ret == nil
+			})
+			if ret != nil {
+				return w.urlValue(ret, &frame{fn: fn, file: fn.File, values: map[string]*Expr{}}, depth+1)
+			}
+		}
+	}
+	return "", false
 }

@@ -441,7 +441,7 @@ func (w *walker) statusRejection(s *Stmt, f *frame) bool {
 // returned as a value, not raised.
 func (w *walker) raise(s *Stmt, f *frame) {
 	ok, what := rejection(s.X)
-	if cls := raisedClass(s.X); ok && (genericError.MatchString(cls) || !rejectName.MatchString(cls)) && !w.underDataTest() {
+	if cls := raisedClass(s.X); ok && (genericError.MatchString(cls) || !rejectName.MatchString(cls)) && !w.underDataTest() && !(w.inHandler > 0 && w.parsing[len(w.parsing)-1]) {
 		// raise RuntimeError("TOKEN is required"): a message alone says
 		// rejection only on a branch that tests the input or what the
 		// body read, not configuration.
@@ -455,7 +455,7 @@ func (w *walker) raise(s *Stmt, f *frame) {
 	if !ok || w.caught(f.file.Lang, raisedClass(s.X)) {
 		return
 	}
-	if w.inHandler > 0 && !rejectName.MatchString(raisedClass(s.X)) && !w.baseRejects(f.file.Lang, raisedClass(s.X), 0) {
+	if w.inHandler > 0 && !rejectName.MatchString(raisedClass(s.X)) && !w.baseRejects(f.file.Lang, raisedClass(s.X), 0) && !w.parsing[len(w.parsing)-1] {
 		// raise RuntimeError("invalid JSON from the server") in an except:
 		// it translates a failure twice cannot judge (a cut response may
 		// be transient); only a class named for a rejection says more.
@@ -637,8 +637,10 @@ func (w *walker) ret(s *Stmt, f *frame) {
 	if f.depth != 0 || len(s.Rhs) == 0 {
 		return
 	}
-	if what := w.wholeBody(s.Rhs[0], f, 0); what != "" {
+	if what := w.wholeBody(s.Rhs[0], f, 0); what != "" && !w.commandAnswer(s.Rhs[0], f, 0) {
 		w.hazard(f, RuleLargePayload, s.Pos, "returns "+what+" as the activity's output, which is stored in the workflow history")
+	} else if what := w.collectionOut(s.Rhs[0], f); what != "" {
+		w.hazard(f, RuleLargePayload, s.Pos, "returns "+what+", a collection that grows with the data, as the activity's output: every element is stored in the workflow history")
 	}
 }
 
@@ -655,6 +657,9 @@ func (w *walker) wholeBody(e *Expr, f *frame, depth int) string {
 			return w.wholeBody(e.X, f, depth+1)
 		}
 	case ExprIdent:
+		if d := f.decoded[e.Name]; d != "" {
+			return e.Name + " (" + d + ")"
+		}
 		if v := f.values[e.Name]; v != nil {
 			return w.wholeBody(v, f, depth+1)
 		}
@@ -664,6 +669,9 @@ func (w *walker) wholeBody(e *Expr, f *frame, depth int) string {
 		// LLM's answer), a small value the caller asked for.
 		if e.X == nil || e.X.Kind != ExprIdent && e.X.Kind != ExprCall {
 			return ""
+		}
+		if llmAnswer(e.X, f) {
+			return "" // a model's answer text (response.text of generate_content)
 		}
 		if r := w.row(is(qWholeBody, e, f.file.Lang)); r != nil {
 			return e.Text + " (" + r.what + ")"
@@ -678,8 +686,174 @@ func (w *walker) wholeBody(e *Expr, f *frame, depth int) string {
 				return w.wholeBody(a, f, depth+1)
 			}
 		}
+		if fn := w.helper(e, f); fn != nil && depth < 3 && !w.stack[fn] {
+			// return client.get_run(id): what the helper returns.
+			if what := w.helperBody(fn, e, f, depth+1); what != "" {
+				return Clip(e.Text) + ", which returns " + what + " (" + fn.File.Path + ")"
+			}
+		}
 	}
 	return ""
+}
+
+// llmCalls are the calls of model SDKs whose response's text is the
+// model's answer, not a document.
+var llmCalls = map[string]bool{"generate_content": true, "generate_content_async": true, "generateContent": true,
+	"GenerateContentAsync": true, "complete": true, "acomplete": true, "chat": true, "predict": true, "invoke": true, "ainvoke": true}
+
+// llmAnswer reports whether a value is a model SDK's response.
+func llmAnswer(e *Expr, f *frame) bool {
+	for i := 0; i < 4 && e != nil; i++ {
+		switch e.Kind {
+		case ExprUnary:
+			e = e.X
+		case ExprIdent:
+			v := f.values[e.Name]
+			if v == e {
+				return false
+			}
+			e = v
+		case ExprCall:
+			return llmCalls[e.Name]
+		default:
+			return false
+		}
+	}
+	return false
+}
+
+// collectionType matches a declared type that is an unbounded
+// collection: a list, sequence, array or dictionary.
+var collectionType = regexp.MustCompile(`\b(IEnumerable|IList|List|IReadOnlyList|IReadOnlyCollection|ICollection)\s*<\s*([\w.]+)|([\w.]+)\[\]`)
+
+// smallElements are element types a collection of references holds (ids,
+// names, counts): what the seed asks an activity to return.
+var smallElements = map[string]bool{"string": true, "String": true, "int": true, "long": true, "Guid": true, "bool": true,
+	"decimal": true, "double": true, "byte": true, "char": true, "System.String": true, "System.Guid": true}
+
+// collectionOut says whether the activity returns a collection its
+// declared output type makes unbounded (Task<IEnumerable<Row>>,
+// list[dict], a record of the tree holding one), and what; "" when not,
+// or when what it returns is empty.
+func (w *walker) collectionOut(e *Expr, f *frame) string {
+	if f.depth != 0 || e == nil || f.file.Lang != LangCSharp || isEmptyLiteral(e) {
+		return ""
+	}
+	decl := w.root.Returns
+	if decl == "" {
+		return ""
+	}
+	if p := w.provenance(e, f, 0); p.kind == provInput || p.kind == provConst {
+		return "" // computed from the input, already in the history
+	}
+	if m := collectionType.FindStringSubmatch(decl); m != nil {
+		if elem := m[2] + m[3]; smallElements[elem] {
+			return "" // references (ids, names): what the seed asks for
+		}
+		return Clip(e.Text) + " (declared " + Clip(decl) + ")"
+	}
+	// A record of the tree that holds a collection (Costs = rows.ToArray()).
+	for _, name := range regexp.MustCompile(`[A-Z]\w*`).FindAllString(decl, -1) {
+		for _, d := range w.ix.types[string(f.file.Lang)+":"+name] {
+			for field, t := range d.decl.Fields {
+				if m := collectionType.FindStringSubmatch(t); m != nil && !smallElements[m[2]+m[3]] {
+					return Clip(e.Text) + " (" + name + "." + field + " is " + t + ")"
+				}
+			}
+		}
+	}
+	return ""
+}
+
+// isEmptyLiteral reports whether an expression is an empty collection or
+// nothing: [], {}, None, null, Array.Empty<T>(), ([], false).
+func isEmptyLiteral(e *Expr) bool {
+	switch e.Kind {
+	case ExprIdent:
+		return e.Name == "None" || e.Name == "null" || e.Name == "nil"
+	case ExprComposite:
+		if len(e.Keys) == 0 && len(e.Args) == 0 {
+			return true
+		}
+		for _, a := range e.Args {
+			if !isEmptyLiteral(a) && a.Kind != ExprIdent && a.Kind != ExprNumber && a.Kind != ExprString {
+				return false
+			}
+		}
+		return len(e.Keys) == 0 && len(e.Args) > 0 && isEmptyLiteral(e.Args[0])
+	case ExprCall:
+		return e.Name == "Empty" || e.Op == "new" && len(e.Args) == 0 && len(e.Keys) == 0 && strings.Contains(e.Text, "List<")
+	}
+	return false
+}
+
+// commandWords are the first words of a call that asks a service to do
+// something (its answer is an acknowledgement, not a document).
+var commandWords = map[string]bool{"post": true, "put": true, "patch": true, "create": true, "start": true, "ensure": true,
+	"mark": true, "sync": true, "arm": true, "cleanup": true, "update": true, "trigger": true, "submit": true, "send": true,
+	"invoke": true, "dispatch": true, "enqueue": true, "register": true, "record": true, "set": true, "delete": true}
+
+// commandAnswer reports whether a returned body is a service's answer to
+// a command (a POST, PUT or PATCH; a helper named for a command or given
+// a write verb): an acknowledgement sized by the request, not a whole
+// document (the seed's large payload is a read's result).
+func (w *walker) commandAnswer(e *Expr, f *frame, depth int) bool {
+	if e == nil || depth > 4 {
+		return false
+	}
+	switch e.Kind {
+	case ExprUnary:
+		return w.commandAnswer(e.X, f, depth+1)
+	case ExprIdent:
+		if v := f.values[e.Name]; v != nil && v != e {
+			return w.commandAnswer(v, f, depth+1)
+		}
+	case ExprAttr, ExprIndex:
+		return w.commandAnswer(e.X, f, depth+1)
+	case ExprCall:
+		if ws := methodWords(e.Name); len(ws) > 0 && commandWords[strings.TrimPrefix(ws[0], "_")] {
+			return true
+		}
+		if hasStringArg(e, "POST", "PUT", "PATCH", "DELETE") {
+			return true
+		}
+		if r := e.Receiver(); r != nil {
+			return w.commandAnswer(r, f, depth+1)
+		}
+		if len(e.Args) == 1 && (e.Name == "loads" || e.Name == "string" || e.Name == "str" || e.Name == "list") {
+			return w.commandAnswer(e.Args[0], f, depth+1)
+		}
+	}
+	return false
+}
+
+// helperBody is the whole body a helper of the tree returns, if it
+// returns one.
+func (w *walker) helperBody(fn *Func, call *Expr, f *frame, depth int) string {
+	w.stack[fn] = true
+	defer delete(w.stack, fn)
+	nf := w.helperFrame(fn, call, f)
+	found := ""
+	Walk(fn.Body, func(s *Stmt) bool {
+		switch s.Kind {
+		case StmtAssign:
+			for i, l := range s.Lhs {
+				if l.Kind == ExprIdent && (i < len(s.Rhs) || len(s.Rhs) == 1) {
+					r := s.Rhs[0]
+					if i < len(s.Rhs) {
+						r = s.Rhs[i]
+					}
+					nf.values[l.Name] = r
+				}
+			}
+		case StmtReturn:
+			if len(s.Rhs) > 0 && found == "" {
+				found = w.wholeBody(s.Rhs[0], nf, depth)
+			}
+		}
+		return found == ""
+	})
+	return found
 }
 
 // finish turns the body's ops into hazards and guards.

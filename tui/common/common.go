@@ -72,6 +72,10 @@ type Keys struct {
 
 	Open, CopyID, CopyLink, Refresh, Follow key.Binding
 
+	// Mark marks the run list's selected run to compare; Diff compares
+	// the marked run with the selected one (twice diff in the view).
+	Mark, Diff key.Binding
+
 	// Edit opens a source file at a line in the user's editor (the Code
 	// tab, with source given).
 	Edit key.Binding
@@ -149,6 +153,9 @@ func (k *Keys) catalogue() []struct {
 		{&k.CopyLink, "Y", "copy link", ks("Y")},
 		{&k.Refresh, "R", "refresh", ks("R")},
 		{&k.Follow, "F", "follow run", ks("F")},
+
+		{&k.Mark, "m", "mark run to compare", ks("m")},
+		{&k.Diff, "d", "diff with marked run", ks("d")},
 
 		{&k.Edit, "e", "open in editor", ks("e")},
 

@@ -173,13 +173,14 @@ const (
 	GroupFilter   Group = "Filter"
 	GroupRun      Group = "Run"
 	GroupCode     Group = "Code"
+	GroupDiff     Group = "Diff"
 	GroupApp      Group = "App"
 )
 
 // GroupOrder is the order the help screen lists its groups in; a group
 // not named here comes after them.
 func GroupOrder() []Group {
-	return []Group{GroupMove, GroupRunList, GroupRunView, GroupDetail, GroupTimeline, GroupFilter, GroupRun, GroupCode, GroupApp}
+	return []Group{GroupMove, GroupRunList, GroupRunView, GroupDetail, GroupTimeline, GroupFilter, GroupRun, GroupCode, GroupDiff, GroupApp}
 }
 
 // rank is g's place in GroupOrder.

@@ -7,6 +7,8 @@ import (
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
 
+	"github.com/twice-cli/twice/catalyst"
+	"github.com/twice-cli/twice/catalyst/safetext"
 	"github.com/twice-cli/twice/tui/common"
 	"github.com/twice-cli/twice/tui/list"
 )
@@ -72,6 +74,10 @@ func (m *Model) bindings() []common.Binding {
 		{Key: k.Flagged, Group: common.GroupFilter, In: shown, Bar: inList, Do: m.toggle(list.Flagged)},
 		{Key: as(k.Back, "esc", "clear filter"), Group: common.GroupRunList, In: shown, Do: m.clearFilter},
 		{Key: k.Sort, Group: common.GroupRunList, In: shown, Bar: inList, Do: m.openSort},
+		// m marks a run, d compares it with the selected one: the key bar
+		// shows d once a run is marked.
+		{Key: k.Mark, Group: common.GroupRunList, In: inList, Do: m.mark},
+		{Key: k.Diff, Group: common.GroupRunList, In: inList, Bar: inList, Hint: m.diffHint, Do: m.diff},
 		// The run keys, which the root handles: R lists the runs again
 		// (retries, when the list failed), y copies the selected run's
 		// id, o opens it in the console, Y copies its link.
@@ -80,6 +86,55 @@ func (m *Model) bindings() []common.Binding {
 		{Key: k.Open, Group: common.GroupRun, In: shown, Bar: inList},
 		{Key: k.CopyLink, Group: common.GroupRun, In: shown},
 	}
+}
+
+// mark marks the selected run to compare with another (d), or unmarks it.
+func (m *Model) mark(tea.KeyPressMsg) tea.Cmd {
+	run, ok := m.Selected()
+	if !ok {
+		return nil
+	}
+	text := "marked run " + safetext.Line(run.ID) + ": select another run and press d to compare them"
+	if m.marked != nil && Key(*m.marked) == Key(run) {
+		m.marked, text = nil, "unmarked run "+safetext.Line(run.ID)
+	} else {
+		m.marked = &run
+	}
+	return func() tea.Msg { return common.StatusMsg{Text: text} }
+}
+
+// Marked returns the run marked to compare, if any.
+func (m *Model) Marked() (catalyst.Run, bool) {
+	if m.marked == nil {
+		return catalyst.Run{}, false
+	}
+	return *m.marked, true
+}
+
+// diff asks the root to compare the marked run with the selected one.
+func (m *Model) diff(tea.KeyPressMsg) tea.Cmd {
+	run, ok := m.Selected()
+	var text string
+	switch {
+	case !ok:
+		return nil
+	case m.marked == nil:
+		text = "mark a run with m first, then press d on another to compare them"
+	case Key(*m.marked) == Key(run):
+		text = "this is the marked run: select another run and press d to compare them"
+	default:
+		a := *m.marked
+		return func() tea.Msg { return DiffMsg{A: a, B: run} }
+	}
+	return func() tea.Msg { return common.StatusMsg{Text: text, Err: true} }
+}
+
+// diffHint shows d on the key bar once a run is marked.
+func (m *Model) diffHint() key.Help {
+	if m.marked == nil {
+		return key.Help{}
+	}
+	return key.Help{Key: "d", Desc: "diff with marked"}
 }
 
 // refreshHint is what the key bar says of R: "retry" when the list could

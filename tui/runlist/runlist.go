@@ -29,6 +29,10 @@ import (
 // OpenMsg asks the root to open a run (enter on a row).
 type OpenMsg struct{ Run catalyst.Run }
 
+// DiffMsg asks the root to compare two runs (d on a row, with another
+// marked by m): A, the marked run, against B, the selected one.
+type DiffMsg struct{ A, B catalyst.Run }
+
 // Model is the run list.
 type Model struct {
 	c *common.Common
@@ -55,6 +59,8 @@ type Model struct {
 
 	// keys are the list's bindings (keys.go).
 	keys []common.Binding
+	// marked is the run m marked to compare (d), nil for none.
+	marked *catalyst.Run
 
 	spin      spinner.Model
 	loading   bool
@@ -124,6 +130,10 @@ func (m *Model) SetRuns(runs catalyst.RunList) tea.Cmd {
 		m.partial = "partial list"
 		if runs.Reason != "" {
 			m.partial += ": " + safetext.Line(runs.Reason)
+		}
+		if runs.Dropped > 0 {
+			// The view takes no --limit: the command that does.
+			m.partial += "; twice runs --limit lists more"
 		}
 	}
 	m.rows = make([]row, len(m.runs))
@@ -198,6 +208,18 @@ func (m *Model) Summary(k string) (Summary, bool) {
 		return *s, true
 	}
 	return Summary{}, false
+}
+
+// OnScreen returns the keys of the runs whose rows are on screen.
+func (m *Model) OnScreen() map[string]bool {
+	out := map[string]bool{}
+	from, to := m.list.Table().Window()
+	for p := from; p < to; p++ {
+		if i := m.list.At(p).Item; i >= 0 && int(i) < len(m.runs) {
+			out[Key(m.runs[i])] = true
+		}
+	}
+	return out
 }
 
 // Forget drops the summary of run k (it is running and will change).

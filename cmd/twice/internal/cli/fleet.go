@@ -37,7 +37,7 @@ func runFleetScan(ctx context.Context, opts *ScanOptions, p *scanPlan) error {
 		return err
 	}
 	if list.Partial {
-		fmt.Fprintf(opts.IO.ErrOut, "twice: the run list is partial (%s): the scan covers the %d runs listed\n", safetext.Line(list.Reason), len(list.Runs))
+		fmt.Fprintf(opts.IO.ErrOut, "twice: the run list is partial (%s%s): the scan covers the %d runs listed\n", safetext.Line(list.Reason), limitAdvice(list), len(list.Runs))
 	}
 	for _, note := range list.FilteredHere {
 		fmt.Fprintf(opts.IO.ErrOut, "twice: %s\n", safetext.Line(note))

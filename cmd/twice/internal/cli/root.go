@@ -129,7 +129,7 @@ twice.yaml; 0 means no limit); in the interactive view the limit applies to each
 	root.Flags().StringVarP(&home.Project, "project", "p", "", "open the interactive view on this Catalyst project's runs (default: the config's project)")
 	root.Flags().StringVarP(&home.App, "app", "a", "", "with --project: only runs of this app id (default: the config's app)")
 	root.Flags().BoolP("version", "v", false, "print twice's version (as twice version does)")
-	root.Flags().DurationVar(&home.Refresh, "refresh", 0, "list the runs again this often while the run list is on screen, e.g. 30s (default: only on R)")
+	root.Flags().DurationVar(&home.Refresh, "refresh", 0, "list the runs again this often while the run list is on screen, e.g. 30s (default: only on R); a running run's history is read again only when its row changed or it is on screen, at most every 5s")
 
 	root.AddCommand(
 		NewCmdShow(f, nil),

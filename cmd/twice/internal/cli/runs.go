@@ -7,6 +7,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/twice-cli/twice/catalyst"
 	"github.com/twice-cli/twice/catalyst/safetext"
 	"github.com/twice-cli/twice/cmd/twice/internal/report"
 )
@@ -93,7 +94,7 @@ func runRuns(ctx context.Context, opts *RunsOptions) error {
 		return err
 	}
 	if list.Partial {
-		fmt.Fprintf(opts.IO.ErrOut, "twice: the run list is partial: %s\n", safetext.Line(list.Reason))
+		fmt.Fprintf(opts.IO.ErrOut, "twice: the run list is partial: %s%s\n", safetext.Line(list.Reason), limitAdvice(list))
 	}
 	for _, note := range list.FilteredHere {
 		fmt.Fprintf(opts.IO.ErrOut, "twice: %s\n", safetext.Line(note))
@@ -102,4 +103,13 @@ func runRuns(ctx context.Context, opts *RunsOptions) error {
 		return report.WriteRunListJSON(opts.IO.Out, list, ropts)
 	}
 	return report.WriteRunListText(opts.IO.Out, q, list, ropts)
+}
+
+// limitAdvice is what a command that takes --limit says about runs a
+// server sent past it: "" when there were none.
+func limitAdvice(list catalyst.RunList) string {
+	if list.Dropped == 0 {
+		return ""
+	}
+	return ": raise --limit or narrow the query"
 }
