@@ -290,7 +290,7 @@ func (m *Model) Legend() []common.Legend {
 			{"? error", "not analyzed: the preview says why"},
 		}},
 		{Title: "RUN ID column", Marks: [][2]string{
-			{markedGlyph + " order-7731", "marked to compare (m): d compares it with the selected run"},
+			{markedGlyph + " order-7731", "marked (m): d compares it"},
 		}},
 		{Title: "DURATION column", Marks: [][2]string{
 			{"≥2.5m", "at least: saved while running"},
