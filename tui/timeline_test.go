@@ -2,11 +2,15 @@ package tui
 
 import (
 	"context"
+	"strconv"
 	"strings"
 	"testing"
 
 	tea "charm.land/bubbletea/v2"
+	"github.com/charmbracelet/colorprofile"
 
+	"github.com/twice-cli/twice/catalyst"
+	"github.com/twice-cli/twice/catalyst/safetext/hostiletest"
 	"github.com/twice-cli/twice/tui/internal/tuitest"
 )
 
@@ -74,5 +78,40 @@ func TestFanOutCopyNamesTheInvoice(t *testing.T) {
 	keys(t, m, "tab", "tab", "tab", "y")
 	if want := "#### ▲ high: duplicate-side-effect in SendInvoiceEmail for invoiceNumber=INV-1042 (probable"; !strings.Contains(copied, want) {
 		t.Errorf("the copy does not name the invoice: want %q in\n%s", want, copied)
+	}
+}
+
+// TestHostileWaitsAndKeys: a timer's, an external event's name and a
+// fan-out's input field (history text) reach the Timeline, the INPUT
+// column and the titles only through the sanitizer.
+func TestHostileWaitsAndKeys(t *testing.T) {
+	bad := hostiletest.Joined()
+	h := tuitest.Waits()
+	for i := range h.Len() {
+		e := h.At(i)
+		switch {
+		case e.Type == catalyst.EventTimerCreated && e.Name == "poll":
+			e.Name = "poll" + bad
+		case e.Type == catalyst.EventTimerCreated && e.Name == "approval":
+			e.OriginID = "approval" + bad
+		case e.Type == catalyst.EventEventRaised:
+			e.Name = "approval" + bad
+		case e.Type == catalyst.EventTaskScheduled && e.Name == "CheckPicked":
+			e.Payload = catalyst.PresentPayload(`{"poll` + strings.ReplaceAll(bad, `"`, `'`) + `":"` + strconv.Itoa(i) + strings.ReplaceAll(bad, `"`, `'`) + `"}`)
+		}
+	}
+	for _, ks := range [][]string{nil, {"tab"}, {"tab", "space", "j"}} {
+		for _, size := range [][2]int{{80, 24}, {120, 40}} {
+			m := start(t, Options{History: h, Now: tuitest.Now, Profile: colorprofile.NoTTY}, size[0], size[1])
+			m = keys(t, m, ks...)
+			if v, bad := hostiletest.FindUnsafe(m.View().Content, false); bad {
+				t.Fatalf("%v %v: unsafe character %U at byte %d:\n%s", ks, size, v.Rune, v.Offset, m.View().Content)
+			}
+			for _, l := range m.run.DetailLines() {
+				if v, bad := hostiletest.FindUnsafe(l, false); bad {
+					t.Fatalf("%v %v: unsafe character %U in detail line %q", ks, size, v.Rune, l)
+				}
+			}
+		}
 	}
 }

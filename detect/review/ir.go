@@ -218,8 +218,11 @@ type Func struct {
 	// is a named type ("*Gateway" → "Gateway"): a variable made by
 	// calling it has that type.
 	Result string
-	Pos    Pos
-	Body   []*Stmt
+	// Returns is the declared return type as written, generic arguments
+	// and all ("Task<IEnumerable<Row>>", "list[dict]"; "" when none).
+	Returns string
+	Pos     Pos
+	Body    []*Stmt
 	// Decorators are a Python function's decorators, or C# attributes.
 	Decorators []*Expr
 	// File is the file that defines it.

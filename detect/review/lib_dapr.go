@@ -66,6 +66,18 @@ func libDapr() library {
 				decide: invokeDotnet, twice: "calls the other app's handler again"},
 			{lang: LangPython, methods: []string{"invoke_method"}, decide: invokePython, twice: "calls the other app's handler again"},
 			{lang: LangGo, methods: []string{"InvokeMethod", "InvokeMethodWithContent", "InvokeMethodWithCustomContent"}, decide: invokeGo, twice: "calls the other app's handler again"},
+			// Actor calls: a method whose name reads is a read; any other
+			// changes the actor's state again on a second run.
+			{lang: LangGo, methods: []string{"InvokeActor"}, decide: func(c *libCall, e *effect) bool {
+				req := c.Arg(1)
+				if req != nil && req.Kind == ExprUnary {
+					req = req.X
+				}
+				if req == nil {
+					return false
+				}
+				return actorEffect(e, keyValue(req, "ActorType"), keyValue(req, "Method"))
+			}, twice: "runs the actor's method again"},
 			// Output bindings: the operation decides; a create sends through
 			// the binding (an email, an SMS, a queue message, an HTTP call).
 			{lang: LangCSharp, methods: []string{"InvokeBindingAsync"}, decide: func(c *libCall, e *effect) bool { return bindingEffect(c, e, c.Arg(0), c.Arg(1)) },
@@ -124,9 +136,36 @@ func verbOf(x *Expr) string {
 	return ""
 }
 
+// actorEffect fills an actor call's effect from its method's name: a
+// name that reads (Get…, List…) reads; any other runs the method, which
+// changes the actor's state, again on a second run.
+func actorEffect(e *effect, actorType, method *Expr) bool {
+	m := strings.Trim(urlText(method, nil), "\"")
+	what := "actor call " + strings.Trim(urlText(actorType, nil), "\"") + "." + m
+	if actorType == nil {
+		what = "actor call " + m
+	}
+	if classifyByName(m) == effRead {
+		e.kind, e.what = effRead, what
+		return true
+	}
+	e.kind, e.what, e.twice = effPost, what, "runs the actor's method again"
+	return true
+}
+
+// onActorProxy reports whether a call is made on an actor proxy
+// (ActorProxy.Create(…), a variable named for an actor or proxy).
+func onActorProxy(c *libCall) bool {
+	return textHas(c.recv, "actor", "proxy")
+}
+
 // invokeDotnet: InvokeMethodAsync(HttpMethod.Post, appId, method, data)
-// or InvokeMethodAsync(appId, method, data) (a POST).
+// or InvokeMethodAsync(appId, method, data) (a POST); on an actor proxy,
+// InvokeMethodAsync(method, data) calls the actor.
 func invokeDotnet(c *libCall, e *effect) bool {
+	if onActorProxy(c) {
+		return actorEffect(e, nil, c.Arg(0))
+	}
 	if v := verbOf(c.Arg(0)); v != "" {
 		return invokeEffect(c, e, v, c.Arg(1), c.Arg(2))
 	}
@@ -138,6 +177,9 @@ func invokeDotnet(c *libCall, e *effect) bool {
 
 // invokePython: invoke_method(app_id, method_name, data, …, http_verb=…).
 func invokePython(c *libCall, e *effect) bool {
+	if onActorProxy(c) {
+		return actorEffect(e, nil, callArgOrKw(c.Expr, 0, "method"))
+	}
 	verb := "POST"
 	if v := c.Keyword("http_verb"); v != nil && v.Kind == ExprString {
 		verb = v.Str

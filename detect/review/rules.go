@@ -253,7 +253,7 @@ var (
 	// that tests the input.
 	genericError  = regexp.MustCompile(`^(ValueError|TypeError|RuntimeError|Exception|Error|ArgumentException|ArgumentNullException|ArgumentOutOfRangeException|InvalidOperationException|New|Errorf)$`)
 	rejectText    = regexp.MustCompile(`(?i)declined|insufficient funds|insufficient balance|invalid|not found|rejected|denied|forbidden|fraud|not allowed|not permitted|validation|unprocessable|blocked|expired card|card expired|is required|are required|must be|must not|cannot be empty|missing|unsupported|not supported|out of stock|not enough`)
-	transientText = regexp.MustCompile(`(?i)timeout|timed out|unavailable|try again|retry|temporar|503|502|504|429|connection`)
+	transientText = regexp.MustCompile(`(?i)timeout|timed out|unavailable|try again|retry|temporar|503|502|504|429|connection|malformed|response was|unexpected response`)
 )
 
 // rejection reports whether an error or exception expression is a
@@ -441,7 +441,7 @@ func (w *walker) statusRejection(s *Stmt, f *frame) bool {
 // returned as a value, not raised.
 func (w *walker) raise(s *Stmt, f *frame) {
 	ok, what := rejection(s.X)
-	if cls := raisedClass(s.X); ok && (genericError.MatchString(cls) || !rejectName.MatchString(cls)) && !w.underDataTest() && !(w.inHandler > 0 && w.parsing[len(w.parsing)-1]) {
+	if cls := raisedClass(s.X); ok && (genericError.MatchString(cls) || !rejectName.MatchString(cls)) && !w.underDataTest(f) && !(w.inHandler > 0 && w.parsing[len(w.parsing)-1]) {
 		// raise RuntimeError("TOKEN is required"): a message alone says
 		// rejection only on a branch that tests the input or what the
 		// body read, not configuration.
@@ -465,14 +465,14 @@ func (w *walker) raise(s *Stmt, f *frame) {
 	w.rejectText = append(w.rejectText, what)
 }
 
-// underDataTest reports whether the walk is in a branch of an if whose
-// condition derives from the activity's input or what the body read (if
+// underDataTest reports whether the walk is in a branch of an if of the
+// raising function whose condition derives from the activity's input or what the body read (if
 // not req.get("id"):, if stock < req.qty), not from configuration.
-func (w *walker) underDataTest() bool {
+func (w *walker) underDataTest(f *frame) bool {
 	for i := len(w.conds) - 1; i >= 0; i-- {
 		c := w.conds[i]
-		if c.cond == nil {
-			continue
+		if c.cond == nil || c.f != f {
+			continue // a test in a caller guards the call, not this raise
 		}
 		if k := w.provenance(c.cond, c.f, 0).kind; k == provInput || k == provRead {
 			return true
@@ -639,6 +639,8 @@ func (w *walker) ret(s *Stmt, f *frame) {
 	}
 	if what := w.wholeBody(s.Rhs[0], f, 0); what != "" && !w.commandAnswer(s.Rhs[0], f, 0) {
 		w.hazard(f, RuleLargePayload, s.Pos, "returns "+what+" as the activity's output, which is stored in the workflow history")
+	} else if what := w.collectionOut(s.Rhs[0], f); what != "" {
+		w.hazard(f, RuleLargePayload, s.Pos, "returns "+what+", a collection that grows with the data, as the activity's output: every element is stored in the workflow history")
 	}
 }
 
@@ -716,6 +718,71 @@ func llmAnswer(e *Expr, f *frame) bool {
 		default:
 			return false
 		}
+	}
+	return false
+}
+
+// collectionType matches a declared type that is an unbounded
+// collection: a list, sequence, array or dictionary.
+var collectionType = regexp.MustCompile(`\b(IEnumerable|IList|List|IReadOnlyList|IReadOnlyCollection|ICollection)\s*<\s*([\w.]+)|([\w.]+)\[\]`)
+
+// smallElements are element types a collection of references holds (ids,
+// names, counts): what the seed asks an activity to return.
+var smallElements = map[string]bool{"string": true, "String": true, "int": true, "long": true, "Guid": true, "bool": true,
+	"decimal": true, "double": true, "byte": true, "char": true, "System.String": true, "System.Guid": true}
+
+// collectionOut says whether the activity returns a collection its
+// declared output type makes unbounded (Task<IEnumerable<Row>>,
+// list[dict], a record of the tree holding one), and what; "" when not,
+// or when what it returns is empty.
+func (w *walker) collectionOut(e *Expr, f *frame) string {
+	if f.depth != 0 || e == nil || f.file.Lang != LangCSharp || isEmptyLiteral(e) {
+		return ""
+	}
+	decl := w.root.Returns
+	if decl == "" {
+		return ""
+	}
+	if p := w.provenance(e, f, 0); p.kind == provInput || p.kind == provConst {
+		return "" // computed from the input, already in the history
+	}
+	if m := collectionType.FindStringSubmatch(decl); m != nil {
+		if elem := m[2] + m[3]; smallElements[elem] {
+			return "" // references (ids, names): what the seed asks for
+		}
+		return Clip(e.Text) + " (declared " + Clip(decl) + ")"
+	}
+	// A record of the tree that holds a collection (Costs = rows.ToArray()).
+	for _, name := range regexp.MustCompile(`[A-Z]\w*`).FindAllString(decl, -1) {
+		for _, d := range w.ix.types[string(f.file.Lang)+":"+name] {
+			for field, t := range d.decl.Fields {
+				if m := collectionType.FindStringSubmatch(t); m != nil && !smallElements[m[2]+m[3]] {
+					return Clip(e.Text) + " (" + name + "." + field + " is " + t + ")"
+				}
+			}
+		}
+	}
+	return ""
+}
+
+// isEmptyLiteral reports whether an expression is an empty collection or
+// nothing: [], {}, None, null, Array.Empty<T>(), ([], false).
+func isEmptyLiteral(e *Expr) bool {
+	switch e.Kind {
+	case ExprIdent:
+		return e.Name == "None" || e.Name == "null" || e.Name == "nil"
+	case ExprComposite:
+		if len(e.Keys) == 0 && len(e.Args) == 0 {
+			return true
+		}
+		for _, a := range e.Args {
+			if !isEmptyLiteral(a) && a.Kind != ExprIdent && a.Kind != ExprNumber && a.Kind != ExprString {
+				return false
+			}
+		}
+		return len(e.Keys) == 0 && len(e.Args) > 0 && isEmptyLiteral(e.Args[0])
+	case ExprCall:
+		return e.Name == "Empty" || e.Op == "new" && len(e.Args) == 0 && len(e.Keys) == 0 && strings.Contains(e.Text, "List<")
 	}
 	return false
 }

@@ -214,9 +214,7 @@ func Compare(a, b Run, opts Options) *Diff {
 	d := &Diff{A: a, B: b}
 	pairs := align(a, b, opts)
 	c := comparer{a: a, b: b, opts: opts}
-	for i := range pairs {
-		c.pair(&pairs[i])
-	}
+	c.pairs(pairs)
 	// Worst first; the unchanged keep A's order (then B's for B's own).
 	// Sorted by position: a Pair is too large to move about.
 	order := make([]int32, len(pairs))

@@ -2,6 +2,7 @@ package rundiff
 
 import (
 	"fmt"
+	"runtime"
 	"strings"
 	"testing"
 	"time"
@@ -343,5 +344,27 @@ func TestDemoTwins(t *testing.T) {
 				t.Errorf("got\n  %s\nwant\n  %s", strings.Join(got, "\n  "), strings.Join(c.want, "\n  "))
 			}
 		})
+	}
+}
+
+// TestParallelIsSerial: compared on several goroutines, two large runs
+// give what one goroutine gives.
+func TestParallelIsSerial(t *testing.T) {
+	if testing.Short() {
+		t.Skip("two generated runs of 200k events")
+	}
+	a, b := analysed(t, generated(t, 200_000, 1)), analysed(t, generated(t, 200_000, 2))
+	if n := len(a.Report.Invocations); n < 2*pairsPerWorker {
+		t.Fatalf("%d calls: too few to compare in parallel", n)
+	}
+	par := describe(Compare(a, b, Options{}))
+	prev := runtime.GOMAXPROCS(1)
+	ser := describe(Compare(a, b, Options{}))
+	runtime.GOMAXPROCS(prev)
+	if prev < 2 {
+		t.Skip("one core: nothing ran in parallel")
+	}
+	if strings.Join(par, "\n") != strings.Join(ser, "\n") {
+		t.Error("compared in parallel, the diff differs from the serial one")
 	}
 }

@@ -1,6 +1,8 @@
 package runview
 
 import (
+	"sync"
+
 	"github.com/twice-cli/twice/catalyst"
 	"github.com/twice-cli/twice/detect"
 	"github.com/twice-cli/twice/detect/review"
@@ -124,6 +126,18 @@ func NewIndex(h *catalyst.History, rep *detect.Report) *Index {
 		evidence:     make(map[int][]int),
 		worst:        -1,
 	}
+	// What tells a fan-out's invocations apart, and the run's waits, on
+	// the other core: they read the history and the report, and write
+	// only their own fields.
+	var side sync.WaitGroup
+	defer side.Wait()
+	side.Go(func() {
+		x.indexInputKeys(h)
+		x.waits = format.WaitLanes(h, rep, maxWaitLanes)
+		for _, l := range x.waits {
+			x.waitWidth = max(x.waitWidth, min(format.Width(format.Line(l.Label)), maxNameWant))
+		}
+	})
 	for i := range x.eventInv {
 		x.eventInv[i] = -1
 		x.eventAttempt[i] = -1
@@ -196,11 +210,6 @@ func NewIndex(h *catalyst.History, rep *detect.Report) *Index {
 		}
 	}
 	x.invTerms = invTerms.Terms()
-	x.indexInputKeys(h)
-	x.waits = format.WaitLanes(h, rep, maxWaitLanes)
-	for _, l := range x.waits {
-		x.waitWidth = max(x.waitWidth, min(format.Width(format.Line(l.Label)), maxNameWant))
-	}
 
 	x.callOf = format.CallOf(h, rep)
 	// Columns: the type, the event's own name, the name of the call it

@@ -337,6 +337,12 @@ func (c *converter) method(n *sitter.Node, name string) *review.Func {
 	if nm := n.ChildByFieldName("name"); nm != nil {
 		fn.Pos = c.pos(nm)
 	}
+	for _, field := range []string{"returns", "type"} {
+		if rt := n.ChildByFieldName(field); rt != nil {
+			fn.Returns = c.text(rt)
+			break
+		}
+	}
 	for _, al := range named(n) {
 		if al.Kind() == "attribute_list" {
 			for _, a := range named(al) {

@@ -331,6 +331,9 @@ func (c *converter) definition(n *sitter.Node, decorators []*review.Expr) {
 		if c.class != "" {
 			fn.Name = c.class + "." + name
 		}
+		if rt := n.ChildByFieldName("return_type"); rt != nil {
+			fn.Returns = c.text(rt)
+		}
 		savedSelf, savedVars := c.self, c.vars
 		c.self, c.vars = c.class, map[string]string{}
 		for _, p := range named(n.ChildByFieldName("parameters")) {
