@@ -67,7 +67,11 @@ func TestDiffKeys(t *testing.T) {
 	if out := ansi.Strip(m.View().Content); !strings.Contains(out, "mark a run with m first") {
 		t.Errorf("d with nothing marked does not say what to do:\n%s", out)
 	}
-	m = keys(t, m, "m", "d")
+	m = keys(t, m, "m")
+	if out := ansi.Strip(m.View().Content); !strings.Contains(out, "◇ order-7740") || !strings.Contains(out, "marked run order-7740") {
+		t.Errorf("m does not mark the run in the list:\n%s", out)
+	}
+	m = keys(t, m, "d")
 	if out := ansi.Strip(m.View().Content); !strings.Contains(out, "this is the marked run") {
 		t.Errorf("d on the marked run does not say so:\n%s", out)
 	}

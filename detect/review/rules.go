@@ -253,7 +253,7 @@ var (
 	// that tests the input.
 	genericError  = regexp.MustCompile(`^(ValueError|TypeError|RuntimeError|Exception|Error|ArgumentException|ArgumentNullException|ArgumentOutOfRangeException|InvalidOperationException|New|Errorf)$`)
 	rejectText    = regexp.MustCompile(`(?i)declined|insufficient funds|insufficient balance|invalid|not found|rejected|denied|forbidden|fraud|not allowed|not permitted|validation|unprocessable|blocked|expired card|card expired|is required|are required|must be|must not|cannot be empty|missing|unsupported|not supported|out of stock|not enough`)
-	transientText = regexp.MustCompile(`(?i)timeout|timed out|unavailable|try again|retry|temporar|503|502|504|429|connection`)
+	transientText = regexp.MustCompile(`(?i)timeout|timed out|unavailable|try again|retry|temporar|503|502|504|429|connection|malformed|response was|unexpected response`)
 )
 
 // rejection reports whether an error or exception expression is a
@@ -441,7 +441,7 @@ func (w *walker) statusRejection(s *Stmt, f *frame) bool {
 // returned as a value, not raised.
 func (w *walker) raise(s *Stmt, f *frame) {
 	ok, what := rejection(s.X)
-	if cls := raisedClass(s.X); ok && (genericError.MatchString(cls) || !rejectName.MatchString(cls)) && !w.underDataTest() && !(w.inHandler > 0 && w.parsing[len(w.parsing)-1]) {
+	if cls := raisedClass(s.X); ok && (genericError.MatchString(cls) || !rejectName.MatchString(cls)) && !w.underDataTest(f) && !(w.inHandler > 0 && w.parsing[len(w.parsing)-1]) {
 		// raise RuntimeError("TOKEN is required"): a message alone says
 		// rejection only on a branch that tests the input or what the
 		// body read, not configuration.
@@ -465,14 +465,14 @@ func (w *walker) raise(s *Stmt, f *frame) {
 	w.rejectText = append(w.rejectText, what)
 }
 
-// underDataTest reports whether the walk is in a branch of an if whose
-// condition derives from the activity's input or what the body read (if
+// underDataTest reports whether the walk is in a branch of an if of the
+// raising function whose condition derives from the activity's input or what the body read (if
 // not req.get("id"):, if stock < req.qty), not from configuration.
-func (w *walker) underDataTest() bool {
+func (w *walker) underDataTest(f *frame) bool {
 	for i := len(w.conds) - 1; i >= 0; i-- {
 		c := w.conds[i]
-		if c.cond == nil {
-			continue
+		if c.cond == nil || c.f != f {
+			continue // a test in a caller guards the call, not this raise
 		}
 		if k := w.provenance(c.cond, c.f, 0).kind; k == provInput || k == provRead {
 			return true

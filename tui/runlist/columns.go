@@ -154,8 +154,16 @@ func (m *Model) cells(i int32, now time.Time, styled bool) []string {
 		status = s.Tone(r.tone).Render(status)
 		fnd = s.Alert(format.SeverityAlert(sev)).Render(fnd)
 	}
-	return []string{status, r.workflow, r.id, r.app, format.Instant(run.CreatedAt, m.c.TimeFormat, now), runDuration(run, now), fnd}
+	id := r.id
+	if m.marked != nil && Key(*m.marked) == Key(*run) {
+		// The run m marked to compare (d): its id says so.
+		id = markedGlyph + " " + id
+	}
+	return []string{status, r.workflow, id, r.app, format.Instant(run.CreatedAt, m.c.TimeFormat, now), runDuration(run, now), fnd}
 }
+
+// markedGlyph marks the run m marked to compare.
+const markedGlyph = "◇"
 
 // columns are the run list's columns. When the list is narrow the app
 // goes first, then the duration, then the start: the workflow and the run

@@ -10,6 +10,7 @@ import (
 	"github.com/twice-cli/twice/catalyst"
 	"github.com/twice-cli/twice/catalyst/safetext"
 	"github.com/twice-cli/twice/tui/common"
+	"github.com/twice-cli/twice/tui/format"
 	"github.com/twice-cli/twice/tui/list"
 )
 
@@ -99,6 +100,11 @@ func (m *Model) mark(tea.KeyPressMsg) tea.Cmd {
 		m.marked, text = nil, "unmarked run "+safetext.Line(run.ID)
 	} else {
 		m.marked = &run
+		// The marked id is two columns wider (markedGlyph).
+		if w := min(format.Width(safetext.Line(run.ID))+2, maxWant); w > m.want.id {
+			m.want.id = w
+			m.layout()
+		}
 	}
 	return func() tea.Msg { return common.StatusMsg{Text: text} }
 }

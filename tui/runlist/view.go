@@ -289,6 +289,9 @@ func (m *Model) Legend() []common.Legend {
 			{"…", "being analyzed"},
 			{"? error", "not analyzed: the preview says why"},
 		}},
+		{Title: "RUN ID column", Marks: [][2]string{
+			{markedGlyph + " order-7731", "marked (m): d compares it"},
+		}},
 		{Title: "DURATION column", Marks: [][2]string{
 			{"≥2.5m", "at least: saved while running"},
 		}},
