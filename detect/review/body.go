@@ -963,6 +963,12 @@ func (w *walker) taintOf(e *Expr, f *frame) *source {
 			// a window every retry inside it shares (a rate limit's key).
 			return false
 		}
+		if x.Kind == ExprBinary && (x.Op == "or" || x.Op == "??") && f.depth > 0 && (w.provenance(x.Arg(0), f, 0).kind == provInput || isParam(f.fn, rootIdent(x.Arg(0)))) {
+			// req.job_id or uuid4() in a helper or a handler: the caller's
+			// value comes first, the fresh one only when it sends none (the
+			// activity's own fallback is reported where it is written).
+			return false
+		}
 		switch x.Kind {
 		case ExprIdent:
 			if s := f.taint[x.Name]; s != nil && (found == nil || s.kind != srcWorkflowID) {
