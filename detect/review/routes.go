@@ -209,7 +209,7 @@ func (w *walker) toHandler(eff effect, call *Expr, f *frame) bool {
 		}
 		path = u
 	}
-	hs := w.ix.routeTable().handlers(path)
+	hs := nearest(w.ix.routeTable().handlers(path), f.file.Path)
 	if len(hs) == 0 {
 		if eff.kind == effPost && (eff.invokePath != "" || internalURL(path)) {
 			w.noteOpaque(f, call, eff.what+" (its handler is not in the reviewed tree)")
@@ -321,4 +321,29 @@ func (w *walker) urlValue(e *Expr, f *frame, depth int) (string, bool) {
 		}
 	}
 	return "", false
+}
+
+// maxHandlers is how many handlers one call is followed into: those
+// nearest the caller when the tree serves the path in several places
+// (copies of a service, versions of a sample).
+const maxHandlers = 2
+
+// nearest keeps the handlers whose files share the most leading folders
+// with the caller's, at most maxHandlers of them.
+func nearest(hs []*Func, from string) []*Func {
+	if len(hs) <= maxHandlers {
+		return hs
+	}
+	best := -1
+	var out []*Func
+	for _, h := range hs {
+		n := sharedDirs(h.File.Path, from)
+		switch {
+		case n > best:
+			best, out = n, []*Func{h}
+		case n == best && len(out) < maxHandlers:
+			out = append(out, h)
+		}
+	}
+	return out
 }
