@@ -1,6 +1,8 @@
 package runview
 
 import (
+	"strings"
+
 	"github.com/twice-cli/twice/detect"
 	"github.com/twice-cli/twice/tui/format"
 )
@@ -31,6 +33,10 @@ func inputCell(inv *detect.Invocation, k detect.InputKey) string {
 	case k.IsZero():
 		return ""
 	case k.ByID:
+		if n, ok := strings.CutPrefix(k.Value, "event:"); ok {
+			// Grouped without ids: the eventId of its first attempt.
+			return "eventId " + format.Line(n)
+		}
 		return idWord(inv) + " " + keyWord(k)
 	}
 	return format.Line(k.Value)
@@ -43,6 +49,8 @@ func keyText(inv *detect.Invocation, k detect.InputKey) string {
 	switch {
 	case k.IsZero():
 		return ""
+	case k.ByID && strings.HasPrefix(k.Value, "event:"):
+		return inputCell(inv, k)
 	case k.ByID:
 		return idWord(inv) + " " + format.Line(k.Value)
 	}
@@ -62,6 +70,9 @@ func idWord(inv *detect.Invocation) string {
 func keyWord(k detect.InputKey) string {
 	if k.IsZero() {
 		return ""
+	}
+	if n, ok := strings.CutPrefix(k.Value, "event:"); ok && k.ByID {
+		return "#" + format.Line(n)
 	}
 	v := format.Line(k.Value)
 	if k.ByID && format.Width(v) > idShown+1 {

@@ -50,3 +50,19 @@ func TestLabelKeepsTheKey(t *testing.T) {
 		t.Errorf("no key: %q", got)
 	}
 }
+
+// TestKeyOfAnIDlessInvocation: grouped without ids, an invocation's key is
+// twice's own ("event:3"); it is shown as the eventId it is.
+func TestKeyOfAnIDlessInvocation(t *testing.T) {
+	inv := &detect.Invocation{Name: "SendEmail", Kind: detect.KindActivity, Key: "event:3"}
+	k := detect.InputKey{Value: "event:3", ByID: true}
+	if got := inputCell(inv, k); got != "eventId 3" {
+		t.Errorf("cell %q", got)
+	}
+	if got := keyText(inv, k); got != "eventId 3" {
+		t.Errorf("title %q", got)
+	}
+	if got := label("SendEmail", k, 30); got != "SendEmail #3" {
+		t.Errorf("label %q", got)
+	}
+}
