@@ -464,6 +464,9 @@ func (d *decoder) cliAttr(e *Event, key string, v []byte) error {
 		if !ok {
 			return d.errorf("attrs fireAt=%s is not an RFC 3339 time", quoteShort(v))
 		}
+		if st.OutOfRange() {
+			d.h.outOfRange = append(d.h.outOfRange, StampText{Event: d.event, Field: "fireAt", Text: string(v)})
+		}
 		e.FireAt = st
 	case "origin":
 		e.Origin = cliOrigin(v)

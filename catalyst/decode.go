@@ -388,14 +388,26 @@ func (d *decoder) stampOf(field string) (Stamp, error) {
 	if !ok {
 		return 0, d.errorf("%q is %s, which is not an RFC 3339 time", field, quoteShort(b))
 	}
+	if st.OutOfRange() {
+		d.h.outOfRange = append(d.h.outOfRange, StampText{Event: d.event, Field: field, Text: string(b)})
+	}
 	return st, nil
 }
 
-// timeOf is stampOf for run metadata kept as time.Time.
+// timeOf is stampOf for run metadata kept as time.Time: an instant a Stamp
+// cannot hold is kept as it is (a time.Time holds it), and noted as the
+// run's.
 func (d *decoder) timeOf(field string) (time.Time, error) {
 	st, err := d.stampOf(field)
 	if err != nil || st == 0 {
 		return time.Time{}, err
+	}
+	if st.OutOfRange() {
+		last := &d.h.outOfRange[len(d.h.outOfRange)-1]
+		last.Event = -1
+		if t, err := time.Parse(time.RFC3339Nano, last.Text); err == nil {
+			return t.UTC(), nil
+		}
 	}
 	return st.Time(), nil
 }

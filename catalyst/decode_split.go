@@ -229,6 +229,12 @@ func (d *decoder) takeRead(t *decoder, base int) {
 	// events), for rebuilding their times once every row is read: the
 	// second half's rows follow the first's.
 	d.cli.rows = d.cli.rows || t.cli.rows
+	for _, x := range t.h.outOfRange {
+		if x.Event >= 0 {
+			x.Event += base
+		}
+		d.h.outOfRange = append(d.h.outOfRange, x)
+	}
 	for _, x := range t.cli.execs {
 		x.row += int32(base)
 		d.cli.execs = append(d.cli.execs, x)

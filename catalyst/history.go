@@ -2,6 +2,7 @@ package catalyst
 
 import (
 	"iter"
+	"strings"
 	"time"
 )
 
@@ -145,9 +146,39 @@ type History struct {
 	// clock is what the decoder kept of the times it rebuilt from a finer
 	// record than the printed ones (Span, RebuiltSpans); nil when none.
 	clock *spanClock
+	// outOfRange are the timestamps a Stamp cannot hold, as given.
+	outOfRange []StampText
 
 	chunks [][]Event
 	n      int
+}
+
+// StampText is a timestamp of a history outside what a Stamp holds (before
+// 1678, after 2261), kept as the source gave it: its Stamp is StampBefore
+// or StampAfter, and spans to it are out of range.
+type StampText struct {
+	// Event is the event's position, or -1 for the run's own fields.
+	Event int
+	// Field is the field's name as the source wrote it ("timestamp",
+	// "fireAt", "lastUpdatedAt").
+	Field string
+	// Text is the timestamp as given.
+	Text string
+}
+
+// OutOfRange returns the history's timestamps a Stamp cannot hold, as
+// given, in the order they were read.
+func (h *History) OutOfRange() []StampText { return h.outOfRange }
+
+// TimestampText returns event ev's timestamp as given when it is out of
+// range (a Stamp cannot hold it).
+func (h *History) TimestampText(ev int) (string, bool) {
+	for _, n := range h.outOfRange {
+		if n.Event == ev && !strings.Contains(strings.ToLower(n.Field), "fire") {
+			return n.Text, true
+		}
+	}
+	return "", false
 }
 
 // NewHistory returns a history of run holding events, in order; each event's

@@ -18,10 +18,13 @@ type Span struct {
 	// for the Dapr CLI's rows), D is a difference of whole steps where
 	// both ends are such times, and Err is Step. 0 otherwise.
 	Step time.Duration
+	// OutOfRange is set when an end is an instant a Stamp cannot hold
+	// (before 1678 or after 2261): the span is not measured.
+	OutOfRange bool
 }
 
 // Exact reports whether the span is as exact as the engine's own times.
-func (s Span) Exact() bool { return s.Err == 0 }
+func (s Span) Exact() bool { return s.Err == 0 && !s.OutOfRange }
 
 // Coarse reports whether the span is known only to the resolution of the
 // source's printed times (±Step).
@@ -49,6 +52,9 @@ const maxRebuiltErr = 100 * time.Millisecond
 // resolution. A fireAt is always a printed time: the CLI prints it to the
 // second and nothing records it finer. A nil history's times are exact.
 func (h *History) Span(from, to Stamp) Span {
+	if from.OutOfRange() || to.OutOfRange() {
+		return Span{OutOfRange: true}
+	}
 	d := to.Sub(from)
 	if h == nil {
 		return Span{D: d}
@@ -105,7 +111,11 @@ func (h *History) PrintedTime(t time.Time) time.Time {
 	if t.IsZero() {
 		return t
 	}
-	return h.Printed(StampOf(t)).Time()
+	s := StampOf(t)
+	if s.OutOfRange() {
+		return t // a time.Time holds it as given
+	}
+	return h.Printed(s).Time()
 }
 
 // RebuiltSpans reports whether the decoder rebuilt some of the history's

@@ -15,20 +15,37 @@ type Stamp int64
 // beyond what a Stamp can hold (after 2262) is stored as StampNever too.
 const StampNever Stamp = math.MaxInt64
 
-// StampOf converts a time to a Stamp; the zero time gives the zero Stamp, and
-// instants after 2262 give StampNever.
+// StampBefore and StampAfter stand for instants a Stamp cannot hold
+// (before 1678, after 2261): a span to one is out of range, never measured
+// from a clamped instant. The decoder keeps each one's text as given
+// (History.OutOfRange).
+const (
+	StampBefore Stamp = math.MinInt64 + 1
+	StampAfter  Stamp = math.MaxInt64 - 1
+)
+
+// StampOf converts a time to a Stamp; the zero time gives the zero Stamp,
+// year 9999 StampNever (Dapr's "never fires"), and other instants a Stamp
+// cannot hold StampBefore or StampAfter.
 func StampOf(t time.Time) Stamp {
 	if t.IsZero() {
 		return 0
 	}
-	if t.Year() >= 2262 {
+	if t.Year() >= 9999 {
 		return StampNever
 	}
+	if t.Year() >= 2262 {
+		return StampAfter
+	}
 	if t.Year() < 1678 {
-		return Stamp(math.MinInt64 + 1)
+		return StampBefore
 	}
 	return Stamp(t.UnixNano())
 }
+
+// OutOfRange reports whether the instant is one a Stamp cannot hold
+// (StampBefore, StampAfter).
+func (s Stamp) OutOfRange() bool { return s == StampBefore || s == StampAfter }
 
 // IsZero reports whether the instant is absent.
 func (s Stamp) IsZero() bool { return s == 0 }
@@ -48,9 +65,9 @@ func (s Stamp) Time() time.Time {
 	return time.Unix(0, int64(s)).UTC()
 }
 
-// Sub returns s−o, or 0 when either is absent or never.
+// Sub returns s−o, or 0 when either is absent, never or out of range.
 func (s Stamp) Sub(o Stamp) time.Duration {
-	if s == 0 || o == 0 || s == StampNever || o == StampNever {
+	if s == 0 || o == 0 || s == StampNever || o == StampNever || s.OutOfRange() || o.OutOfRange() {
 		return 0
 	}
 	return time.Duration(s - o)

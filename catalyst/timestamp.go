@@ -8,8 +8,9 @@ import (
 // parseStamp parses an RFC 3339 timestamp as histories write it
 // ("2026-08-20T09:14:03.201Z", any fraction length, "Z" or "±hh:mm"). The
 // common fixed layout is parsed directly; anything else goes through
-// time.Parse. Year 9999 and any instant after 2262 give StampNever (Dapr's
-// "never fires" sentinel); ok is false when b is not an RFC 3339 time.
+// time.Parse. Year 9999 gives StampNever (Dapr's "never fires" sentinel),
+// other instants a Stamp cannot hold StampBefore or StampAfter; ok is
+// false when b is not an RFC 3339 time.
 func parseStamp(b []byte) (st Stamp, ok bool) {
 	if st, ok = parseStampFast(b); ok {
 		return st, true
@@ -108,8 +109,11 @@ func stampOn(b []byte, days int64, year int) (Stamp, bool) {
 	default:
 		return 0, false
 	}
-	if year >= 2262 {
+	if year == 9999 {
 		return StampNever, true
+	}
+	if year >= 2262 {
+		return StampAfter, true
 	}
 	if year < 1678 {
 		return 0, false // before what a Stamp holds: StampOf decides

@@ -23,7 +23,8 @@ func TestParseStamp(t *testing.T) {
 		{"1969-12-31T23:59:59.9Z", StampOf(time.Date(1969, 12, 31, 23, 59, 59, 9e8, time.UTC)), true},
 		// Dapr's "never fires" sentinel, and anything past what a Stamp holds.
 		{"9999-12-31T23:59:59.999999999Z", StampNever, true},
-		{"2300-01-01T00:00:00Z", StampNever, true},
+		{"2300-01-01T00:00:00Z", StampAfter, true},
+		{"1500-01-01T00:00:00Z", StampBefore, true},
 		// Lower-case t and z: not the fast layout, and time.Parse rejects them too.
 		{"2026-08-20t09:14:03z", 0, false},
 		{"2026-02-30T00:00:00Z", 0, false},

@@ -2,6 +2,7 @@ package format
 
 import (
 	"strconv"
+	"strings"
 	"time"
 	"unicode/utf8"
 	"unsafe"
@@ -32,6 +33,11 @@ type JSON struct {
 	// neighbours) is not written finer than the source knew it
 	// (catalyst.History.Printed). Spans carry what was rebuilt.
 	Resolution time.Duration
+	// OutOfRange are the history's timestamps a Stamp cannot hold, as
+	// given (catalyst.History.OutOfRange): an event's out-of-range
+	// timestamp or fire_at is written as its text, never as a clamped
+	// instant.
+	OutOfRange []catalyst.StampText
 
 	// day and date cache the "2006-01-02T" of the last day formatted: the
 	// instants of a run mostly share it. dated is false until one was.
@@ -59,7 +65,7 @@ func (w *JSON) AppendEvent(b []byte, ev *catalyst.Event) []byte {
 	b = append(b, '"')
 	if !ev.Timestamp.IsZero() {
 		b = append(b, `,"timestamp":`...)
-		b = w.AppendStamp(b, ev.Timestamp)
+		b = w.appendEventStamp(b, ev, ev.Timestamp, false)
 	}
 	b = w.appendStr(b, `,"name":`, ev.Name)
 	if ev.HasScheduledID() && (closesCall(ev.Type) || ev.ScheduledID != 0) {
@@ -79,7 +85,7 @@ func (w *JSON) AppendEvent(b []byte, ev *catalyst.Event) []byte {
 	}
 	if !ev.FireAt.IsZero() {
 		b = append(b, `,"fire_at":`...)
-		b = w.AppendStamp(b, ev.FireAt)
+		b = w.appendEventStamp(b, ev, ev.FireAt, true)
 	}
 	if ev.Origin != catalyst.OriginNone {
 		b = append(b, `,"origin":{"kind":"`...)
@@ -247,6 +253,20 @@ func AppendInt(b []byte, v int64) []byte {
 
 // digitPairs holds "00" to "99": the two digits of n < 100 are at 2n.
 const digitPairs = "00010203040506070809101112131415161718192021222324252627282930313233343536373839404142434445464748495051525354555657585960616263646566676869707172737475767778798081828384858687888990919293949596979899"
+
+// appendEventStamp appends one of an event's instants: out of range, the
+// text the source gave (null when it was not kept).
+func (w *JSON) appendEventStamp(b []byte, ev *catalyst.Event, s catalyst.Stamp, fire bool) []byte {
+	if !s.OutOfRange() {
+		return w.AppendStamp(b, s)
+	}
+	for _, n := range w.OutOfRange {
+		if n.Event == int(ev.Index) && strings.Contains(strings.ToLower(n.Field), "fire") == fire {
+			return w.appendValue(b, n.Text)
+		}
+	}
+	return append(b, "null"...)
+}
 
 // AppendStamp appends an instant as a JSON string, RFC 3339 in UTC with
 // nanoseconds (trailing zeros trimmed, as time.RFC3339Nano does), fast: the

@@ -7,6 +7,10 @@ import (
 	"github.com/twice-cli/twice/catalyst"
 )
 
+// OutOfRangeText is what a span to an instant twice cannot hold (before
+// 1678, after 2261) shows instead of a measure.
+const OutOfRangeText = "out of range"
+
 // Spans shows durations measured between a history's instants (how long
 // an attempt took, a backoff, ELAPSED, an offset from the start) no more
 // exactly than the source recorded them (catalyst.History.Span measures
@@ -57,6 +61,9 @@ func (s Spans) Rebuilt() bool { return s.h != nil && s.h.RebuiltSpans() }
 
 // Span measures the span from one of the history's instants to another.
 func (s Spans) Span(from, to catalyst.Stamp) catalyst.Span {
+	if from.OutOfRange() || to.OutOfRange() {
+		return catalyst.Span{OutOfRange: true}
+	}
 	if s.h != nil {
 		return s.h.Span(from, to)
 	}
@@ -85,6 +92,8 @@ func (s Spans) Show(sp catalyst.Span) string { return string(s.AppendShow(nil, s
 // AppendShow appends Show(sp) to buf.
 func (s Spans) AppendShow(buf []byte, sp catalyst.Span) []byte {
 	switch {
+	case sp.OutOfRange:
+		return append(buf, OutOfRangeText...)
 	case sp.Exact():
 		return AppendDuration(buf, sp.D)
 	case sp.Rebuilt():
@@ -105,6 +114,8 @@ func (s Spans) AppendShow(buf []byte, sp catalyst.Span) []byte {
 // between printed times.
 func (s Spans) OffsetOf(sp catalyst.Span) string {
 	switch {
+	case sp.OutOfRange:
+		return OutOfRangeText
 	case sp.Exact():
 		return Offset(sp.D)
 	case sp.Rebuilt():
@@ -279,4 +290,39 @@ func appendWithin(buf []byte, d, err time.Duration) []byte {
 		buf = strconv.AppendFloat(buf, float64(a)/float64(unit), 'f', decimals, 64)
 	}
 	return append(buf, suffix...)
+}
+
+// OutOfRangeNote says which of a history's timestamps twice cannot hold
+// (before 1678, after 2261), each as given: `event 3's timestamp
+// "1500-01-01T00:00:00Z", the run's lastUpdatedAt "3000-01-01T00:00:00Z":
+// outside 1678 to 2261, which twice holds; spans to them are out of
+// range`. "" when there are none. The texts are untrusted (sanitize).
+func OutOfRangeNote(h *catalyst.History) string {
+	notes := h.OutOfRange()
+	if len(notes) == 0 {
+		return ""
+	}
+	var b []byte
+	for i, n := range notes {
+		if i == 5 {
+			b = append(b, ", and "...)
+			b = strconv.AppendInt(b, int64(len(notes)-5), 10)
+			b = append(b, " more"...)
+			break
+		}
+		if i > 0 {
+			b = append(b, ", "...)
+		}
+		if n.Event < 0 {
+			b = append(b, "the run's "...)
+		} else {
+			b = append(b, "event "...)
+			b = strconv.AppendInt(b, int64(n.Event), 10)
+			b = append(b, "'s "...)
+		}
+		b = append(b, n.Field...)
+		b = append(b, ' ')
+		b = strconv.AppendQuote(b, n.Text)
+	}
+	return string(b) + ": outside 1678 to 2261, which twice holds; spans to them are " + OutOfRangeText
 }

@@ -98,6 +98,11 @@ func ExactStamp(s catalyst.Stamp) string {
 	if s.IsNever() {
 		return "never"
 	}
+	if s.OutOfRange() {
+		// Before 1678 or after 2261: the text as given is in the
+		// history's OutOfRange notes.
+		return OutOfRangeText
+	}
 	if s.IsZero() {
 		return "-"
 	}

@@ -17,7 +17,7 @@ const eventJSONHeading = "JSON (as twice show -o json writes it)"
 // cuts each string value to about that many bytes, saying how much was
 // left out.
 func eventJSON(h *catalyst.History, e *catalyst.Event, limit int) []byte {
-	w := format.JSON{MaxString: limit, Resolution: h.TimeResolution}
+	w := format.JSON{MaxString: limit, Resolution: h.TimeResolution, OutOfRange: h.OutOfRange()}
 	return w.AppendEvent(nil, e)
 }
 

@@ -326,6 +326,11 @@ func (t *eventsTab) when(ev int) string {
 	if ts.IsZero() {
 		return "-"
 	}
+	if ts.OutOfRange() {
+		// Before 1678 or after 2261: as given, never a clamped instant.
+		text, _ := t.d.h.TimestampText(ev)
+		return format.Line(text) + " (" + format.OutOfRangeText + ")"
+	}
 	// As the source printed it: a time rebuilt from the Dapr CLI's
 	// elapsed column is exact only relative to its neighbours.
 	return format.Instant(t.d.h.Printed(ts).Time(), t.d.c.TimeFormat, t.d.c.Now())

@@ -144,10 +144,24 @@ func writeRunJSON(e *jsonEnc, a Analysis, console string) {
 	if h.RebuiltSpans() {
 		e.boolField("spans_rebuilt", true)
 	}
-	e.js.Resolution = h.TimeResolution
-	defer func() { e.js.Resolution = 0 }()
+	e.js.Resolution, e.js.OutOfRange = h.TimeResolution, h.OutOfRange()
+	defer func() { e.js.Resolution, e.js.OutOfRange = 0, nil }()
 	if h.UnknownFields > 0 {
 		e.intField("unknown_fields", int64(h.UnknownFields))
+	}
+	if notes := h.OutOfRange(); len(notes) > 0 {
+		// Timestamps twice cannot hold (before 1678, after 2261), as given;
+		// spans to them are not measured.
+		e.key("out_of_range")
+		e.beginArray()
+		for _, n := range notes {
+			e.beginObject()
+			e.intField("event", int64(n.Event))
+			e.strField("field", n.Field)
+			e.strField("text", n.Text)
+			e.endObject()
+		}
+		e.endArray()
 	}
 
 	e.key("run")

@@ -5,6 +5,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/twice-cli/twice/catalyst"
 	"github.com/twice-cli/twice/tui/format"
 )
 
@@ -56,7 +57,7 @@ func writeElements(e *jsonEnc, n, per int, gate <-chan struct{}, encode func(e *
 		}
 		return
 	}
-	s := &section{n: n, per: per, encode: encode, segs: make([]segment, segs), res: e.js.Resolution,
+	s := &section{n: n, per: per, encode: encode, segs: make([]segment, segs), res: e.js.Resolution, oor: e.js.OutOfRange,
 		window: segmentsAhead * (helpers + 1), finished: make(chan struct{}), free: e.spare}
 	s.cond = sync.NewCond(&s.mu)
 	var wg sync.WaitGroup
@@ -89,6 +90,8 @@ type section struct {
 	// res is the writer's format.JSON Resolution, which the helpers' own
 	// encoders take.
 	res time.Duration
+	// oor is the writer's format.JSON OutOfRange, alike.
+	oor []catalyst.StampText
 
 	mu   sync.Mutex
 	cond *sync.Cond
@@ -144,7 +147,7 @@ func (s *section) write(e *jsonEnc) {
 		default:
 			if s.claimable() {
 				if ahead == nil {
-					ahead = &jsonEnc{js: format.JSON{Resolution: s.res}}
+					ahead = &jsonEnc{js: format.JSON{Resolution: s.res, OutOfRange: s.oor}}
 				}
 				s.encodeAhead(ahead)
 			} else {
@@ -198,7 +201,7 @@ func (s *section) help(gate <-chan struct{}) {
 			return
 		}
 	}
-	e := &jsonEnc{js: format.JSON{Resolution: s.res}}
+	e := &jsonEnc{js: format.JSON{Resolution: s.res, OutOfRange: s.oor}}
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	for {

@@ -83,6 +83,9 @@ func (t *textWriter) markdownRun(a Analysis) {
 		// A recording known to be partial says so here too.
 		t.mdRow("Recorded", md(recordedText(rec, t.opts.TimeFormat, t.now)))
 	}
+	if n := format.OutOfRangeNote(h); n != "" {
+		t.mdRow("Out of range", md(n))
+	}
 	withheld := withheldCount(h)
 	t.mdRow("Data sharing", md(dataSharingText(h)))
 	link, hasLink := a.Link(t.opts.Console)

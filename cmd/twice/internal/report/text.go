@@ -198,6 +198,9 @@ func (t *textWriter) header(a Analysis) {
 	if h.UnknownFields > 0 {
 		t.field("Skipped", plural(h.UnknownFields, "unrecognised field"))
 	}
+	if n := format.OutOfRangeNote(h); n != "" {
+		t.field("Out of range", line(n))
+	}
 	ds := r.DataSharing
 	t.field("Data sharing", dataSharingText(h))
 	if link, ok := a.Link(t.opts.Console); ok {
