@@ -257,6 +257,10 @@ func orchestrators(ctx context.Context, rep *Report, ix *index, files []*File, b
 					} else {
 						s.target = fn.Short
 					}
+				} else if v := ix.pkgOf(f).global(cs.Target); v != nil && v.Kind == ExprString && v.Str != "" {
+					// ctx.CallActivity(activityCancelOrder, …) with a
+					// package constant holding the registered name.
+					s.target = v.Str
 				} else if i := strings.LastIndexAny(cs.Target, "./"); i >= 0 {
 					s.target = cs.Target[i+1:]
 				}

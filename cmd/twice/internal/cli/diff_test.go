@@ -2,6 +2,7 @@ package cli
 
 import (
 	"encoding/json"
+	"os"
 	"strconv"
 	"strings"
 	"testing"
@@ -272,5 +273,19 @@ func TestMermaidOutput(t *testing.T) {
 	}
 	if r := newHarness(t).run("show", "demo:payment-timeout", "demo:card-declined", "-o", "mermaid"); r.code != ExitUsage {
 		t.Errorf("show of two runs -o mermaid: exit %d, want usage", r.code)
+	}
+}
+
+// TestDiffStdin: one of the runs can be standard input.
+func TestDiffStdin(t *testing.T) {
+	src, err := os.ReadFile("../../../../fixtures/demo/payment-timeout.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	h := newHarness(t)
+	h.in = string(src)
+	r := h.run("diff", "demo:payment-timeout-fixed", "-", "--exit-status")
+	if r.code != ExitFindings || !strings.Contains(r.out, "B  order-7731 ") || !strings.Contains(r.out, "· -") {
+		t.Errorf("exit %d, stderr %q:\n%s", r.code, r.errOut, r.out)
 	}
 }
