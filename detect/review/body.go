@@ -39,6 +39,9 @@ type op struct {
 	fresh bool
 	// from is the seq of the state read an increment was counted from.
 	from int
+	// frame is the walk a check was made in (frame.id): its early
+	// return stops the writes of that call only.
+	frame int
 }
 
 type opKind int8
@@ -88,6 +91,10 @@ type walker struct {
 	httpRetried bool
 	// sleepers caches whether a helper's own body waits.
 	sleepers map[*Func]bool
+	// frames counts the helpers' walks; frameEnds is the last seq of each
+	// (a check's early return in a helper stops that helper only).
+	frames    int
+	frameEnds map[int]int
 	// raises is set when the body raises or throws anything.
 	raises bool
 	// tries are the try statements whose body the walk is in, innermost
@@ -132,6 +139,9 @@ type frame struct {
 	// caller is the frame that called this helper (nil at the activity):
 	// a parameter's value is an expression of the caller's.
 	caller *frame
+	// id numbers a helper's walk (0: the activity's own body), so that a
+	// check's early return is known to stop only that call's writes.
+	id int
 	// decoded maps a variable to the whole response decoded into it.
 	decoded map[string]string
 }
@@ -243,7 +253,7 @@ func (w *walker) stmt(s *Stmt, f *frame) {
 		}
 		switch {
 		case leavesEarly(s.Body):
-			w.add(op{kind: opCheck, cond: s.X, end: w.seq, loc: w.loc(f, s.Pos), via: f.via, vars: condReads})
+			w.add(op{kind: opCheck, cond: s.X, end: w.seq, loc: w.loc(f, s.Pos), via: f.via, vars: condReads, frame: f.id})
 			w.ops[len(w.ops)-1].seq = start + 1
 		case testsAbsence(s.X) && w.seq > start:
 			w.add(op{kind: opCheck, cond: s.X, end: w.seq, loc: w.loc(f, s.Pos), via: f.via, vars: condReads, within: true})
@@ -839,6 +849,14 @@ func isRecv(fn *Func, name string) bool {
 func (w *walker) follow(fn *Func, call *Expr, f *frame) {
 	nf := w.helperFrame(fn, call, f)
 	nf.caller = f
+	w.frames++
+	nf.id = w.frames
+	defer func() {
+		if w.frameEnds == nil {
+			w.frameEnds = map[int]int{}
+		}
+		w.frameEnds[nf.id] = w.seq
+	}()
 	nf.via = append(append([]string(nil), f.via...), fmt.Sprintf("%s (called at %s:%d)", fn.Name, f.file.Path, call.Pos.Line))
 	w.walkFunc(fn, nf)
 	// getJSON(url, &out): a response the helper decoded into its

@@ -1,6 +1,7 @@
 package review
 
 import (
+	"path"
 	"strings"
 )
 
@@ -19,17 +20,22 @@ func (ix *index) resolveRegistration(r Registration) *Func {
 	}
 	if r.Factory != "" {
 		if fac := ix.resolve(r.File, r.Factory); fac != nil {
-			return returnedClosure(fac)
+			return ix.returnedClosure(fac, 0)
 		}
 	}
 	return nil
 }
 
 // returnedClosure is the function literal a factory returns (return
-// func(ctx …) {…}; Python: return a nested def), as a function named after
-// the factory, where it is defined; nil when it returns none.
-func returnedClosure(fac *Func) *Func {
+// func(ctx …) {…}; Python: return a nested def; or what another factory
+// it returns the call of returns), as a function named after the factory,
+// where it is defined; nil when it returns none.
+func (ix *index) returnedClosure(fac *Func, depth int) *Func {
+	if depth > maxConstDepth {
+		return nil
+	}
 	var lit *Expr
+	var inner *Func
 	var visit func(list []*Stmt)
 	visit = func(list []*Stmt) {
 		for _, s := range list {
@@ -45,6 +51,17 @@ func returnedClosure(fac *Func) *Func {
 					lit = v
 					return
 				}
+				if v != nil && v.Kind == ExprCall && v.X != nil && inner == nil {
+					ref := v.X.Name
+					if v.X.Ref != "" {
+						ref = v.X.Ref
+					}
+					if f := ix.resolve(fac.File, ref); f != nil && f != fac {
+						if c := ix.returnedClosure(f, depth+1); c != nil {
+							inner = c
+						}
+					}
+				}
 			}
 			visit(s.Body)
 			visit(s.Else)
@@ -55,6 +72,12 @@ func returnedClosure(fac *Func) *Func {
 		}
 	}
 	visit(fac.Body)
+	if lit == nil && inner != nil {
+		if inner.File != fac.File {
+			return inner // its body's positions are in its own file
+		}
+		return &Func{Name: fac.Name, Short: fac.Short, Recv: fac.Recv, Pos: fac.Pos, Body: inner.Body, File: inner.File}
+	}
 	if lit == nil {
 		return nil
 	}
@@ -113,7 +136,7 @@ func (ix *index) qualifiedConstant(from *File, ref string, depth int) (string, b
 	if cut <= 0 {
 		return "", false
 	}
-	q := ix.pkgFor(from.Lang, ref[:cut])
+	q := ix.pkgFrom(from, ref[:cut])
 	if q == nil {
 		return "", false
 	}
@@ -242,6 +265,38 @@ func infer(rep *Report, ix *index, files []*File) (acts, wfs []*Func) {
 			}
 			rep.Unresolved = append(rep.Unresolved, Unresolved{Name: name, Kind: KindActivity, Reason: reason,
 				Location: Location{File: f.Path, Line: cs.Pos.Line, Col: cs.Pos.Col}})
+		}
+	}
+	// A folder whose code is found at run time (a package that imports
+	// its modules and collects their functions): its public functions
+	// with an activity's signature, (ctx, input), are its activities.
+	for _, f := range files {
+		if !f.RuntimeDiscovery {
+			continue
+		}
+		dir := path.Dir(f.Path)
+		for _, p := range ix.order {
+			if p.lang != f.Lang {
+				continue
+			}
+			for _, g := range p.files {
+				if _, ok := within(path.Dir(g.Path), dir); !ok {
+					continue
+				}
+				for _, fn := range g.Funcs {
+					if fn.Recv != "" || strings.HasPrefix(fn.Short, "_") || fn.Short == "<module>" || len(fn.Params) != 2 || strings.HasPrefix(fn.Params[1], "*") {
+						continue
+					}
+					if _, ok := ix.registered[fn]; ok {
+						continue
+					}
+					if _, ok := ix.workflows[fn]; ok {
+						continue
+					}
+					ix.registered[fn] = fn.Short
+					acts = append(acts, fn)
+				}
+			}
 		}
 	}
 	return acts, wfs

@@ -113,7 +113,7 @@ func (ix *index) resolve(from *File, ref string) *Func {
 	// "pkg.mod.f", possibly "pkg.mod.Class.f").
 	for cut := strings.LastIndexByte(ref, '.'); cut > 0; cut = strings.LastIndexByte(ref[:cut], '.') {
 		mod, name := ref[:cut], ref[cut+1:]
-		if q := ix.pkgFor(from.Lang, mod); q != nil {
+		if q := ix.pkgFrom(from, mod); q != nil {
 			if fn := q.funcs[name]; fn != nil {
 				return fn
 			}
@@ -387,6 +387,48 @@ func lastElem(lang Lang, key string) string {
 		return key[i+1:]
 	}
 	return key
+}
+
+// pkgFrom is pkgFor seen from a file: when several packages of the tree
+// end with the module name (two services, each with src/models.py), the
+// one nearest the importing file (the longest shared prefix) wins.
+func (ix *index) pkgFrom(from *File, mod string) *pkg {
+	if from.Lang == LangGo {
+		return ix.pkgFor(from.Lang, mod)
+	}
+	if p := ix.pkgs[string(from.Lang)+":"+mod]; p != nil {
+		return p
+	}
+	k := string(from.Lang) + ":" + from.Package + "\x00" + mod
+	if p, ok := ix.found[k]; ok {
+		return p
+	}
+	trimmed := strings.TrimLeft(mod, ".")
+	var best *pkg
+	bestShared := -1
+	for _, p := range ix.bySuffix[string(from.Lang)+":"+lastElem(from.Lang, trimmed)] {
+		if p.key == "" || p.key == "." {
+			continue
+		}
+		if p.key == trimmed || strings.HasSuffix(trimmed, "."+p.key) || strings.HasSuffix(p.key, "."+trimmed) {
+			shared := sharedPrefix(p.key, from.Package)
+			if shared > bestShared || (shared == bestShared && len(p.key) > len(best.key)) {
+				best, bestShared = p, shared
+			}
+		}
+	}
+	ix.found[k] = best
+	return best
+}
+
+// sharedPrefix counts the leading dotted elements two module names share.
+func sharedPrefix(a, b string) int {
+	as, bs := strings.Split(a, "."), strings.Split(b, ".")
+	n := 0
+	for n < len(as) && n < len(bs) && as[n] == bs[n] {
+		n++
+	}
+	return n
 }
 
 func (ix *index) searchPkg(lang Lang, mod string) *pkg {

@@ -346,6 +346,11 @@ type File struct {
 	// HTTPRetries are HTTP clients the file configures to retry inside
 	// every call (.NET's AddStandardResilienceHandler and Polly handlers).
 	HTTPRetries []HTTPRetry
+	// RuntimeDiscovery is set when the file finds code at run time
+	// (Python's importlib.import_module, pkgutil.iter_modules,
+	// inspect.getmembers): the functions of its folder with an activity's
+	// signature are reviewed as inferred activities.
+	RuntimeDiscovery bool
 	// Build names the build configuration whose code was reviewed when
 	// the file compiles differently per configuration (C#'s #if DEBUG):
 	// "Release", the code that runs in production; "" when the file has

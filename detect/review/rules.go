@@ -1006,9 +1006,13 @@ func (w *walker) checkThenAct() {
 				// found, not on its absence.
 				continue
 			}
+			frameEnd, inHelper := w.frameEnds[c.frame]
 			for _, wr := range w.ops[ci+1:] {
 				if wr.seq <= c.end || wr.kind != opEffect || wr.from == r.seq {
 					continue // an increment of what was read is reported as one
+				}
+				if inHelper && wr.seq > frameEnd {
+					break // the early return left the helper, not the activity
 				}
 				switch wr.eff.kind {
 				case effInsert, effPost, effPublish, effEmail, effIncrement, effAppend, effOpaqueWrite:

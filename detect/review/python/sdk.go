@@ -96,6 +96,8 @@ func decoratorKind(d *review.Expr) (review.DefKind, string) {
 func (c *converter) call(caller *review.Func, x *review.Expr) {
 	f := c.file
 	switch x.Method() {
+	case "import_module", "iter_modules", "walk_packages", "getmembers":
+		f.RuntimeDiscovery = true
 	case "register_activity", "add_activity":
 		c.registerIn(caller, x, review.KindActivity, x.Arg(0), stringKw(x, "name"), x.Keyword("name"))
 	case "register_workflow", "add_orchestrator", "register_versioned_workflow":

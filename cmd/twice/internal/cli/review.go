@@ -122,7 +122,7 @@ func runReview(ctx context.Context, opts *ReviewOptions) error {
 	if reviewedNone(rep) {
 		// Nothing reviewed is never a pass: said on standard error, and
 		// under --exit-status an error rather than exit 0.
-		err := &NoSourceError{Paths: opts.Paths, Skipped: len(rep.Skipped)}
+		err := &NoSourceError{Paths: opts.Paths, Skipped: rep.Skipped}
 		if opts.ExitStatus {
 			return err
 		}
@@ -269,7 +269,7 @@ func joinSource(ctx context.Context, paths []string, errOut io.Writer) (*review.
 		}
 	}
 	if reviewedNone(rep) {
-		fmt.Fprintf(errOut, "twice: --source: %s\n", safetext.Line((&NoSourceError{Paths: paths, Skipped: len(rep.Skipped)}).Error()))
+		fmt.Fprintf(errOut, "twice: --source: %s\n", safetext.Line((&NoSourceError{Paths: paths, Skipped: rep.Skipped}).Error()))
 	}
 	return rep, nil
 }
@@ -279,15 +279,25 @@ func joinSource(ctx context.Context, paths []string, errOut io.Writer) (*review.
 type NoSourceError struct {
 	// Paths are the paths given.
 	Paths []string
-	// Skipped counts the source files found but not reviewed.
-	Skipped int
+	// Skipped are the source files found but not reviewed, with why.
+	Skipped []review.Skipped
 }
 
 // Error says that nothing was reviewed, where, and what to do.
 func (e *NoSourceError) Error() string {
 	msg := "no Go, Python or C# source was reviewed under " + strings.Join(e.Paths, ", ")
-	if e.Skipped > 0 {
-		msg += fmt.Sprintf(" (%d file(s) found but skipped)", e.Skipped)
+	if n := len(e.Skipped); n > 0 {
+		msg += fmt.Sprintf(" (%d file(s) found but skipped: ", n)
+		for i, s := range e.Skipped[:min(n, 3)] {
+			if i > 0 {
+				msg += "; "
+			}
+			msg += s.File + ": " + s.Reason
+		}
+		if n > 3 {
+			msg += fmt.Sprintf("; and %d more", n-3)
+		}
+		msg += ")"
 	}
 	return msg + ": a review of nothing is not a pass; give the folder that holds your workflows and activities"
 }

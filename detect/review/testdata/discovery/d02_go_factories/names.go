@@ -7,4 +7,5 @@ const (
 	actCharge  = "saga.charge.v1"
 	actRefund  = "saga.refund.v1"
 	wfOrder    = "saga.order.v1"
+	actAudit   = "saga.audit.v1"
 )

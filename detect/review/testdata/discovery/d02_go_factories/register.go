@@ -12,6 +12,7 @@ func Register(r *workflow.Registry, s Store) error {
 	more := map[string]workflow.Activity{
 		actCharge: newCharge(s),
 		actRefund: newRefund(s),
+		actAudit:  newAudit(s),
 	}
 	for name, act := range more {
 		if err := r.AddActivityN(name, act); err != nil {

@@ -1,0 +1,10 @@
+def open_invoice(ctx, user):
+    return {"invoice": user["id"]}
+
+
+def _format(amount, currency):
+    return f"{amount} {currency}"
+
+
+def totals(*amounts):
+    return sum(amounts)
