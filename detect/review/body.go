@@ -701,7 +701,18 @@ func (w *walker) helper(call *Expr, f *frame) *Func {
 		if fx.Ref != "" {
 			return w.ix.resolve(f.file, fx.Ref)
 		}
-		return w.ix.resolve(f.file, fx.Name)
+		if fn := w.ix.resolve(f.file, fx.Name); fn != nil {
+			return fn
+		}
+		// var open = dial: a package-level variable that holds one of the
+		// tree's functions (so tests can swap it) calls that function.
+		if v := w.ix.pkgOf(f.file).global(fx.Name); v != nil && v.Kind == ExprIdent && v.Name != fx.Name {
+			if v.Ref != "" {
+				return w.ix.resolve(f.file, v.Ref)
+			}
+			return w.ix.resolve(f.file, v.Name)
+		}
+		return nil
 	case ExprAttr:
 		if fx.Ref != "" {
 			return w.ix.resolve(f.file, fx.Ref)
@@ -1298,6 +1309,9 @@ var placeholder = regexp.MustCompile(`\$\d+|\?|%s|%\(\w+\)s|:\w+|@\w+`)
 // sqlKeys maps an INSERT's values to its columns and checks the key
 // columns' values.
 func (w *walker) sqlKeys(call *Expr, eff effect, f *frame) (worst prov) {
+	if sqlVerb(eff.sql) == "CREATE" {
+		return w.ddlKey(call, eff, f)
+	}
 	if sqlVerb(eff.sql) != "INSERT" {
 		return
 	}
@@ -1341,6 +1355,32 @@ func (w *walker) sqlKeys(call *Expr, eff effect, f *frame) (worst prov) {
 		}
 	}
 	return worst
+}
+
+// ddlKey checks the name a CREATE ROLE / DATABASE / SCHEMA … statement
+// makes, when a format verb places it (fmt.Sprintf("CREATE ROLE %s", name)):
+// the database refuses an existing name, so the name is the key, and a
+// fresh one makes another role or database on every attempt.
+func (w *walker) ddlKey(call *Expr, eff effect, f *frame) prov {
+	m := sqlCreateNamed.FindStringSubmatchIndex(eff.sql)
+	if m == nil || eff.sqlArg >= len(call.Args) {
+		return prov{}
+	}
+	if name := eff.sql[m[4]:m[5]]; !strings.Contains(name, "%") {
+		return prov{}
+	}
+	format := call.Args[eff.sqlArg]
+	for depth := 0; format != nil && format.Kind == ExprIdent && depth < 4; depth++ {
+		format = w.value(f, format.Name)
+	}
+	if format == nil || format.Kind != ExprCall || format.Name != "Sprintf" {
+		return prov{}
+	}
+	// The name is the format's first verb if no verb comes before it.
+	if strings.Count(strings.ReplaceAll(eff.sql[:m[4]], "%%", ""), "%") > 0 {
+		return prov{}
+	}
+	return w.keyPosition(f, strings.ToLower(eff.sql[m[2]:m[3]])+" name", format.Arg(1), call.Pos)
 }
 
 var insertCols = regexp.MustCompile(`(?is)INSERT\s+(?:OR\s+\w+\s+|IGNORE\s+)?INTO\s+[\w."\x60\[\]]+\s*\(([^)]*)\)\s*VALUES\s*\(([^)]*)\)`)

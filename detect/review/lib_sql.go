@@ -52,6 +52,9 @@ func libSQL() library {
 
 // sqlInArgs classifies a call one of whose arguments is SQL text.
 func sqlInArgs(c *libCall, e *effect) bool {
+	if sqlFormatters[c.m] {
+		return false // the text is built here and run by the call it is passed to
+	}
 	for i, a := range c.Args {
 		if s := sqlText(a, c.values); s != "" {
 			if k, what := classifySQL(s); k != effNone {
@@ -62,6 +65,9 @@ func sqlInArgs(c *libCall, e *effect) bool {
 	}
 	return false
 }
+
+// sqlFormatters build SQL text without running it.
+var sqlFormatters = map[string]bool{"Sprintf": true, "Sprint": true, "format": true, "Format": true}
 
 // adoNetCommand classifies ExecuteNonQuery by the CommandText its command
 // was given.
@@ -79,10 +85,12 @@ func adoNetCommand(c *libCall, e *effect) bool {
 }
 
 var (
-	sqlStart       = regexp.MustCompile(`(?is)^\s*(?:--[^\n]*\n\s*)*(INSERT|UPDATE|DELETE|UPSERT|MERGE|REPLACE|SELECT|WITH)\b`)
+	sqlStart       = regexp.MustCompile(`(?is)^\s*(?:--[^\n]*\n\s*)*(INSERT|UPDATE|DELETE|UPSERT|MERGE|REPLACE|SELECT|WITH|CREATE)\b`)
 	sqlConflict    = regexp.MustCompile(`(?i)\bON\s+CONFLICT\b|\bON\s+DUPLICATE\s+KEY\b|\bINSERT\s+IGNORE\b|\bINSERT\s+OR\s+(?:IGNORE|REPLACE)\b|\bIF\s+NOT\s+EXISTS\b|\bWHERE\s+NOT\s+EXISTS\b`)
 	sqlIncrement   = regexp.MustCompile(`(?i)\b([A-Za-z_][A-Za-z0-9_]*)\s*=\s*(?:[A-Za-z_][A-Za-z0-9_]*\.)?([A-Za-z_][A-Za-z0-9_]*)\s*[+-]`)
 	sqlAugIncr     = regexp.MustCompile(`(?i)\bSET\b[^;]*\b[A-Za-z_][A-Za-z0-9_]*\s*[+-]=`)
+	sqlOrReplace   = regexp.MustCompile(`(?i)^\s*CREATE\s+OR\s+REPLACE\b`)
+	sqlCreateNamed = regexp.MustCompile(`(?i)^\s*CREATE\s+(?:UNIQUE\s+)?(ROLE|USER|DATABASE|SCHEMA|TABLE|INDEX|VIEW|SEQUENCE|TYPE|FUNCTION|PUBLICATION|SUBSCRIPTION)\s+("?[\w.%$@{}:]+"?)`)
 	sqlPrecondtion = regexp.MustCompile(`(?i)\bWHERE\b[^;]*\b(version|etag|revision|row_version|updated_at|status)\s*=`)
 )
 
@@ -147,6 +155,17 @@ func classifySQL(s string) (effectKind, string) {
 		return effIdempotent, what
 	case "SELECT":
 		return effRead, what
+	case "CREATE":
+		// CREATE ROLE / DATABASE / SCHEMA / TABLE … refuses a name that
+		// exists: the name is the statement's key (sqlKeys checks where it
+		// comes from); IF NOT EXISTS or OR REPLACE makes it idempotent.
+		if sqlConflict.MatchString(s) || sqlOrReplace.MatchString(s) {
+			return effIdempotent, what
+		}
+		if sqlCreateNamed.MatchString(s) {
+			return effGuard, what
+		}
+		return effNone, ""
 	case "WITH":
 		if sqlConflict.MatchString(s) {
 			return effGuard, what
@@ -176,7 +195,7 @@ func sqlText(a *Expr, values func(string) *Expr) string {
 			}
 			a = values(a.Name)
 		case ExprCall:
-			if a.Name == "text" || a.Name == "SQL" || a.Name == "sql" || a.Name == "dedent" {
+			if a.Name == "text" || a.Name == "SQL" || a.Name == "sql" || a.Name == "dedent" || a.Name == "Sprintf" {
 				a = a.Arg(0)
 				continue
 			}

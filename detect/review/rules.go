@@ -1085,11 +1085,14 @@ func excerptAt(ix *index, l Location) string {
 // value made in the body (each attempt saves its own new id).
 func actsOnAbsence(o op) bool {
 	switch o.eff.kind {
-	case effInsert, effPost, effPublish, effEmail, effIncrement, effAppend, effOpaqueWrite:
+	case effInsert, effPost, effPublish, effEmail, effIncrement, effAppend:
 		return true
 	case effIdempotent:
 		return o.fresh
 	}
+	// A write guessed from a method's name on an object twice cannot see
+	// (store.save after "no etag yet") is too weak a sign here:
+	// initialising what was missing is usually a write of a default.
 	return false
 }
 

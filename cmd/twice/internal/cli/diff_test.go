@@ -184,6 +184,12 @@ func TestDiffRerunSource(t *testing.T) {
 	if len(h.live.refs) != 2 || h.live.refs[1].ID != "order-7731" || h.live.refs[1].AppID != "payments" {
 		t.Errorf("reads: %+v", h.live.refs)
 	}
+	// Two run ids, both read live.
+	r = h.run("diff", "order-7731", "order-7731-rerun", "--app", "payments", "-o", "json")
+	var doc diffDoc
+	if err := json.Unmarshal([]byte(r.out), &doc); r.code != ExitOK || err != nil || doc.Diff.A.ID != "order-7731" || doc.Diff.B.ID != "order-7731-rerun" {
+		t.Errorf("two live runs: exit %d, %v, %+v (%s)", r.code, err, doc.Diff, r.errOut)
+	}
 }
 
 // TestDiffHostile diffs a history with hostile text planted in every field

@@ -107,10 +107,13 @@ func WriteDiffText(w io.Writer, d Diff, opts Options) error {
 	}
 	if len(df.Findings) > 0 {
 		t.println(st.Heading("Findings only one run has: " + strconv.Itoa(len(df.Findings))))
-		for _, c := range df.Findings {
+		for _, c := range capped(df.Findings, diffListed) {
 			f := df.Finding(c)
 			t.println("  only in ", c.Side.String(), "  ", st.severityText(f.Severity, format.SeverityLabel(f.Severity)),
 				"  ", string(f.ID), " (", string(f.Confidence), ")  ", findingWhere(f))
+		}
+		if n := len(df.Findings) - diffListed; n > 0 {
+			t.println("  and ", strconv.Itoa(n), " more (-o json lists every one)")
 		}
 		t.println()
 	}
@@ -119,7 +122,6 @@ func WriteDiffText(w io.Writer, d Diff, opts Options) error {
 		t.changes(df.Run)
 		t.println()
 	}
-	var same []string
 	changed, onlyA, onlyB := 0, 0, 0
 	for i := range df.Pairs {
 		p := &df.Pairs[i]
@@ -134,27 +136,74 @@ func WriteDiffText(w io.Writer, d Diff, opts Options) error {
 	}
 	t.println(st.Heading("Calls: " + strconv.Itoa(len(df.Pairs)) + " (" + strconv.Itoa(changed) + " differ, " +
 		strconv.Itoa(onlyA) + " only in A, " + strconv.Itoa(onlyB) + " only in B)"))
+	shown := 0
 	for i := range df.Pairs {
 		p := &df.Pairs[i]
 		if !p.Changed() {
-			same = append(same, line(p.Name))
+			continue
+		}
+		if shown++; shown > diffListed {
 			continue
 		}
 		t.println("  ", pairTitle(p))
 		t.changes(p.Changes)
 	}
-	if len(same) > 0 {
-		t.println("  the same in both: ", strings.Join(capList(same, 20), ", "))
+	if n := changed + onlyA + onlyB - diffListed; n > 0 {
+		t.println("  and ", strconv.Itoa(n), " more calls that differ (-o json lists every one)")
+	}
+	if same := sameNames(df, line); len(same) > 0 {
+		t.println("  the same in both: ", strings.Join(same, ", "))
 	}
 	return t.flush()
 }
 
-// capList keeps the first n names and says how many more there are.
-func capList(names []string, n int) []string {
-	if len(names) <= n {
-		return names
+// sameNames names the calls that are the same in both runs, each name
+// once with how many calls it has ("LoadSettings ×3"), the first 20 names
+// and how many more; word makes a name safe for the output.
+func sameNames(d *rundiff.Diff, word func(string) string) []string {
+	var names []string
+	count := map[string]int{}
+	for i := range d.Pairs {
+		p := &d.Pairs[i]
+		if p.Changed() {
+			continue
+		}
+		if count[p.Name] == 0 {
+			names = append(names, p.Name)
+		}
+		count[p.Name]++
 	}
-	return append(names[:n:n], "and "+strconv.Itoa(len(names)-n)+" more")
+	out := make([]string, 0, min(len(names), 21))
+	for i, n := range names {
+		if i == 20 {
+			out = append(out, "and "+strconv.Itoa(len(names)-20)+" more names")
+			break
+		}
+		w := word(n)
+		if count[n] > 1 {
+			w += " ×" + strconv.Itoa(count[n])
+		}
+		out = append(out, w)
+	}
+	return out
+}
+
+// diffListed caps the findings and the calls that differ that text and
+// Markdown list (a ticket, a terminal); JSON lists every one.
+const diffListed = 200
+
+// capped is the first n of xs.
+func capped[T any](xs []T, n int) []T { return xs[:min(len(xs), n)] }
+
+// changedPairs counts the pairs that differ (those only one run has too).
+func changedPairs(d *rundiff.Diff) int {
+	n := 0
+	for i := range d.Pairs {
+		if d.Pairs[i].Changed() {
+			n++
+		}
+	}
+	return n
 }
 
 // findingWhere says what a finding concerns: its activity and invocation.
@@ -223,9 +272,13 @@ func WriteDiffMarkdown(w io.Writer, d Diff, opts Options) error {
 		t.println()
 		t.mdRow("Only in", "Severity", "Finding", "Confidence", "Call")
 		t.mdRow("---", "---", "---", "---", "---")
-		for _, c := range df.Findings {
+		for _, c := range capped(df.Findings, diffListed) {
 			f := df.Finding(c)
 			t.mdRow(c.Side.String(), f.Severity.String(), md(string(f.ID)), string(f.Confidence), md(findingWhere(f)))
+		}
+		if n := len(df.Findings) - diffListed; n > 0 {
+			t.println()
+			t.println("And ", strconv.Itoa(n), " more (`-o json` lists every one).")
 		}
 		t.println()
 	}
@@ -241,8 +294,15 @@ func WriteDiffMarkdown(w io.Writer, d Diff, opts Options) error {
 			}
 			t.mdRow("(the run)", "", c.Kind.Title(), md(diffSide(c.A)), md(diffSide(c.B)))
 		}
+		rows := 0
 		for i := range df.Pairs {
 			p := &df.Pairs[i]
+			if !p.Changed() {
+				continue
+			}
+			if rows++; rows > diffListed {
+				break
+			}
 			name, how := md(p.Name), p.Aligned.String()
 			if p.Aligned == rundiff.AlignedByKey {
 				how += " " + strconv.Quote(trimmed(line(p.Key), 60))
@@ -253,15 +313,13 @@ func WriteDiffMarkdown(w io.Writer, d Diff, opts Options) error {
 				name, how = "″", "″"
 			}
 		}
-		var same []string
-		for i := range df.Pairs {
-			if !df.Pairs[i].Changed() {
-				same = append(same, md(df.Pairs[i].Name))
-			}
-		}
-		if len(same) > 0 {
+		if rows > diffListed {
 			t.println()
-			t.println("The same in both: ", strings.Join(capList(same, 20), ", "), ".")
+			t.println("And ", strconv.Itoa(changedPairs(df)-diffListed), " more calls that differ (`-o json` lists every one).")
+		}
+		if same := sameNames(df, md); len(same) > 0 {
+			t.println()
+			t.println("The same in both: ", strings.Join(same, ", "), ".")
 		}
 	}
 	t.println()

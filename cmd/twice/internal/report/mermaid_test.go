@@ -14,6 +14,7 @@ import (
 	"github.com/twice-cli/twice/detect"
 	"github.com/twice-cli/twice/detect/rundiff"
 	"github.com/twice-cli/twice/fixtures"
+	"github.com/twice-cli/twice/fixtures/gen"
 )
 
 // ganttKeywords start a statement of their own in Mermaid's gantt lexer
@@ -335,5 +336,51 @@ func TestMermaidDiff(t *testing.T) {
 	}
 	if g.sections[1] != "≠ charge_card (by-name)" {
 		t.Errorf("sections %q", g.sections)
+	}
+}
+
+// TestDiffListsAreCapped: text and Markdown of two large runs compared
+// list the first findings and calls that differ and say how many more
+// there are; JSON lists every one.
+func TestDiffListsAreCapped(t *testing.T) {
+	run := func(seed int64) Analysis {
+		doc, err := gen.Bytes(gen.Options{Events: 20_000, Seed: seed})
+		if err != nil {
+			t.Fatal(err)
+		}
+		h, err := catalyst.Decode(bytes.NewReader(doc), catalyst.DecodeOptions{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return Analysis{History: h, Report: detect.Analyze(h, detect.Options{})}
+	}
+	a, b := run(1), run(2)
+	d := Diff{A: a, B: b, Diff: rundiff.Compare(rundiff.Run{History: a.History, Report: a.Report},
+		rundiff.Run{History: b.History, Report: b.Report}, rundiff.Options{})}
+	changed := 0
+	for i := range d.Diff.Pairs {
+		if d.Diff.Pairs[i].Changed() {
+			changed++
+		}
+	}
+	if changed <= diffListed {
+		t.Fatalf("only %d calls differ: too few to cap", changed)
+	}
+	var text, md, js bytes.Buffer
+	if err := WriteDiffText(&text, d, Options{Now: testNow}); err != nil {
+		t.Fatal(err)
+	}
+	if err := WriteDiffMarkdown(&md, d, Options{Now: testNow}); err != nil {
+		t.Fatal(err)
+	}
+	if err := WriteDiffJSON(&js, d, Options{Now: testNow}); err != nil {
+		t.Fatal(err)
+	}
+	more := fmt.Sprintf("and %d more calls that differ", changed-diffListed)
+	if !strings.Contains(text.String(), more) || !strings.Contains(strings.ToLower(md.String()), more) {
+		t.Errorf("text or Markdown does not say %q", more)
+	}
+	if n := strings.Count(js.String(), `"aligned"`); n != len(d.Diff.Pairs) {
+		t.Errorf("JSON lists %d pairs of %d", n, len(d.Diff.Pairs))
 	}
 }
