@@ -43,6 +43,8 @@ func analyze(ctx context.Context, rep *Report, files []*File) error {
 		if r.NameRef != nil {
 			if v, ok := ix.constant(r.File, r.NameRef, 0); ok {
 				r.Name = v
+			} else if v, ok := ix.computedName(r); ok {
+				r.Name = v
 			} else if fn != nil && r.Name == "" {
 				r.Name = fn.Short
 			}
