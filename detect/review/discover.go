@@ -284,7 +284,7 @@ func infer(rep *Report, ix *index, files []*File) (acts, wfs []*Func) {
 					continue
 				}
 				for _, fn := range g.Funcs {
-					if fn.Recv != "" || strings.HasPrefix(fn.Short, "_") || fn.Short == "<module>" || len(fn.Params) != 2 || strings.HasPrefix(fn.Params[1], "*") {
+					if fn.Recv != "" || strings.HasPrefix(fn.Short, "_") || fn.Short == "<module>" || signatureParams(fn) != 2 {
 						continue
 					}
 					if _, ok := ix.registered[fn]; ok {
@@ -300,6 +300,19 @@ func infer(rep *Report, ix *index, files []*File) (acts, wfs []*Func) {
 		}
 	}
 	return acts, wfs
+}
+
+// signatureParams counts a Python function's parameters as
+// inspect.signature does: every named, *args and **kwargs parameter, not
+// the bare * and / separators (an activity takes two: ctx and its input).
+func signatureParams(fn *Func) int {
+	n := 0
+	for _, p := range fn.Params {
+		if p != "**" && p != "*/" {
+			n++
+		}
+	}
+	return n
 }
 
 // isSDKImport reports whether an import path, module or namespace is a

@@ -318,12 +318,17 @@ func (c *converter) register(caller *review.Func, x *review.Expr, kind review.De
 		if i := strings.LastIndexByte(r.Func, '.'); i >= 0 && name == "" {
 			r.Name = r.Func[i+1:]
 		}
-		// A definition nested in the registering function.
+		// A definition nested in the registering function, or a variable
+		// holding a factory's result (wf = make_flow(cfg)).
 		if ref.Ref == "" {
-			if lit := review.Assigned(caller.Body, nil, ref.Name); lit != nil && lit.Kind == review.ExprFunc {
+			lit := review.Assigned(caller.Body, nil, ref.Name)
+			switch {
+			case lit != nil && lit.Kind == review.ExprFunc:
 				if fn := c.nested[lit]; fn != nil {
 					r.Inline = fn
 				}
+			case lit != nil && lit.Kind == review.ExprCall && lit.X != nil && r.Factory == "":
+				r.Factory = c.refName(lit.X)
 			}
 		}
 	case review.ExprAttr:
