@@ -234,6 +234,10 @@ func infer(rep *Report, ix *index, files []*File) (acts, wfs []*Func) {
 				fn = ix.byShortName(f.Lang, name)
 			} else {
 				fn = ix.resolve(f, cs.Target)
+				if i := strings.LastIndexByte(cs.Target, '.'); fn == nil && i > 0 && !strings.HasPrefix(cs.Target, "?.") {
+					// self.run_tool: the package's only method of that name.
+					fn = ix.resolve(f, "?."+cs.Target[i+1:])
+				}
 				if fn == nil {
 					if i := strings.LastIndexAny(name, "./"); i >= 0 {
 						name = name[i+1:]

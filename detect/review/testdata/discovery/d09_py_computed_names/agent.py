@@ -26,6 +26,10 @@ class Agent:
     def replan(self, ctx, goal):
         return [goal, goal]
 
+    def run(self, ctx, goal):
+        steps = yield ctx.call_activity(self.plan, input=goal)
+        return steps
+
     def _core(self):
         return (self.think, self.speak)
 
