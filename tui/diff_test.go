@@ -88,3 +88,25 @@ func TestDiffKeys(t *testing.T) {
 		t.Errorf("esc does not return to the list:\n%s", out)
 	}
 }
+
+// TestCompareOpensDiff: the view opened with two histories (twice diff on
+// a terminal) shows them compared; with no list under it, esc says so.
+func TestCompareOpensDiff(t *testing.T) {
+	var hs [2]*catalyst.History
+	for i, name := range []string{"card-declined", "card-declined-no-retry"} {
+		h, err := fixtures.OpenDemo(name, fixtures.OpenOptions{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		hs[i] = h
+	}
+	m := start(t, Options{Compare: hs}, 100, 30)
+	out := ansi.Strip(m.View().Content)
+	if !strings.Contains(out, "A  order-7802") || !strings.Contains(out, "≠ charge_card") {
+		t.Fatalf("the two runs are not shown compared:\n%s", out)
+	}
+	m = keys(t, m, "esc")
+	if out := ansi.Strip(m.View().Content); !strings.Contains(out, "no run list to go back to") {
+		t.Errorf("esc with no list under the diff:\n%s", out)
+	}
+}

@@ -19,7 +19,10 @@ import (
 type diffScreen struct {
 	*diffview.Model
 	refA, refB catalyst.RunRef
-	req        request
+	// ha and hb are the histories when they were given already read
+	// (twice diff), nil when they are read from the source.
+	ha, hb *catalyst.History
+	req    request
 }
 
 func (s *diffScreen) subject() (catalyst.Run, bool) {
@@ -54,6 +57,10 @@ func (s *diffScreen) close() { s.req.stop() }
 
 // load reads and analyses both runs, superseding the read in flight.
 func (s *diffScreen) load(m *Model) tea.Cmd {
+	if s.ha != nil && s.hb != nil {
+		seq := s.req.start(m.ctx)
+		return compareHistories(m.analyze, s.Model, s.ha, s.hb, seq)
+	}
 	if m.opts.Source == nil {
 		s.SetDiff(nil, errors.New(noSource))
 		return nil
@@ -92,6 +99,15 @@ func loadDiff(ctx context.Context, src catalyst.Source, analyze analyzeFunc, to 
 		if hb, msg.Err = fetchHistory(ctx, src, refB); msg.Err != nil {
 			return msg
 		}
+		return compareHistories(analyze, to, ha, hb, seq)()
+	}
+}
+
+// compareHistories analyses two histories and compares them, off the UI
+// goroutine.
+func compareHistories(analyze analyzeFunc, to *diffview.Model, ha, hb *catalyst.History, seq int) tea.Cmd {
+	return func() tea.Msg {
+		msg := diffview.LoadedMsg{To: to, Seq: seq}
 		msg.Diff, msg.Err = guarded(hb, func() *rundiff.Diff {
 			a := diffview.Run{History: ha, Report: analyze(ha)}
 			b := diffview.Run{History: hb, Report: analyze(hb)}

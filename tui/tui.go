@@ -48,6 +48,9 @@ type Options struct {
 	Open *catalyst.RunRef
 	// History opens an already-loaded history directly.
 	History *catalyst.History
+	// Compare opens two histories already read compared (twice diff on a
+	// terminal): A, the run compared against, then B.
+	Compare [2]*catalyst.History
 	// Banner is one line shown at the top, e.g. "no Catalyst credentials —
 	// showing the bundled demo histories".
 	Banner string
@@ -167,6 +170,8 @@ type Model struct {
 	c       *common.Common
 	ctx     context.Context
 	analyze analyzeFunc
+	// diff is the two runs compared that twice diff opened (nil: none).
+	diff *diffScreen
 
 	// stack is the screens, bottom first; the top one is on screen and
 	// takes the input. It is never empty.
@@ -249,6 +254,14 @@ func New(opts Options) *Model {
 	m.bindings = m.rootBindings()
 	m.run = &runScreen{Model: m.newRunView()}
 	m.list.SetSource(opts.Query, opts.SourceName)
+	if opts.Compare[0] != nil && opts.Compare[1] != nil {
+		// twice diff: the two runs compared, and nothing under them.
+		a, b := opts.Compare[0], opts.Compare[1]
+		m.diff = &diffScreen{Model: diffview.New(c, a.Run, b.Run), ha: a, hb: b}
+		m.stack = append(m.stack, m.diff)
+		m.layout()
+		return m
+	}
 	opened := opts.History != nil || opts.Open != nil
 	if opts.Source != nil || !opened {
 		m.stack = append(m.stack, m.list)
@@ -278,6 +291,8 @@ func (m *Model) newRunView() *runview.Model {
 // the fetch of a run to open, or the run list.
 func (m *Model) Init() tea.Cmd {
 	switch {
+	case m.diff != nil:
+		return m.diff.load(m)
 	case m.opts.History != nil:
 		seq := m.run.req.start(m.ctx)
 		return tea.Batch(analyzeHistory(m.opts.History, m.analyze, m.run, seq), m.run.SetLoading(""))

@@ -43,6 +43,8 @@ func analyze(ctx context.Context, rep *Report, files []*File) error {
 		if r.NameRef != nil {
 			if v, ok := ix.constant(r.File, r.NameRef, 0); ok {
 				r.Name = v
+			} else if v, ok := ix.computedName(r); ok {
+				r.Name = v
 			} else if fn != nil && r.Name == "" {
 				r.Name = fn.Short
 			}
@@ -332,6 +334,11 @@ func orchestrators(ctx context.Context, rep *Report, ix *index, files []*File, b
 	// failure classes in one orchestrator.
 	type group struct {
 		sites []site
+		// fileWide: the policy is a file-level value; when several
+		// functions pass it, the hazard is at the calls of the activities
+		// that reject permanently (each needs a policy of its own), not at
+		// every call of the file.
+		fileWide bool
 	}
 	groups := map[string]*group{}
 	var keys []string
@@ -339,10 +346,18 @@ func orchestrators(ctx context.Context, rep *Report, ix *index, files []*File, b
 		if s.Child || s.Policy == nil || s.PolicyID == "" {
 			continue
 		}
-		k := s.file.Path + "\x00" + s.Caller.Name + "\x00" + s.PolicyID
+		// A policy held by a module- or package-level name (or an alias of
+		// one) is one value for every function of the file that passes it:
+		// the workflow and the helpers it yields from alike.
+		id, scope := s.PolicyID, s.Caller.Name
+		g0, fileWide := sharedPolicy(s.file, id)
+		if fileWide {
+			id, scope = g0, ""
+		}
+		k := s.file.Path + "\x00" + scope + "\x00" + id
 		g := groups[k]
 		if g == nil {
-			g = &group{}
+			g = &group{fileWide: fileWide}
 			groups[k] = g
 			keys = append(keys, k)
 		}
@@ -374,7 +389,14 @@ func orchestrators(ctx context.Context, rep *Report, ix *index, files []*File, b
 		}
 		// One hazard at every call that uses the shared value: each is a
 		// place the policy must change.
+		spread := false
 		for _, s := range g.sites {
+			spread = spread || s.Caller != g.sites[0].Caller
+		}
+		for _, s := range g.sites {
+			if g.fileWide && spread && !contains(classes["can reject permanently"], s.target) {
+				continue
+			}
 			addAt(s, mk(s, RuleSharedRetryPolicy, s.target, fmt.Sprintf("%s is the retry policy of %s: one schedule for different failure classes",
 				Clip(s.PolicyID), strings.Join(parts, "; "))))
 		}
@@ -418,6 +440,32 @@ func orchestrators(ctx context.Context, rep *Report, ix *index, files []*File, b
 		}
 	}
 	return nil
+}
+
+// sharedPolicy resolves a policy name to the file-level variable that
+// holds it, through aliases (RETRY = BASE_RETRY); ok is false for a name
+// the file does not assign at its top level.
+func sharedPolicy(f *File, id string) (string, bool) {
+	found := false
+	for depth := 0; depth < 4; depth++ {
+		var v *Expr
+		for _, g := range f.Globals {
+			for i, l := range g.Lhs {
+				if l.Kind == ExprIdent && l.Name == id && i < len(g.Rhs) {
+					v = g.Rhs[i]
+				}
+			}
+		}
+		if v == nil {
+			return id, found
+		}
+		found = true
+		if v.Kind != ExprIdent {
+			return id, true
+		}
+		id = v.Name
+	}
+	return id, found
 }
 
 func contains(xs []string, s string) bool {

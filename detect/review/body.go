@@ -223,8 +223,19 @@ func (w *walker) decorators(fn *Func, f *frame) {
 }
 
 func (w *walker) stmts(list []*Stmt, f *frame) {
+	// After a loop's `if status >= 500 { continue }`, what the list
+	// returns or raises is a 4xx the loop chose not to retry.
+	var retried5xx *Stmt
 	for _, s := range list {
 		w.stmt(s, f)
+		switch {
+		case retried5xx == nil:
+			if retriesServerErrors(s) {
+				retried5xx = s
+			}
+		case w.rejectsRest(s, retried5xx, f) || s.Kind == StmtReturn || s.Kind == StmtRaise:
+			retried5xx = &Stmt{} // one rejection per fall-through
+		}
 	}
 }
 

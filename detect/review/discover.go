@@ -234,6 +234,10 @@ func infer(rep *Report, ix *index, files []*File) (acts, wfs []*Func) {
 				fn = ix.byShortName(f.Lang, name)
 			} else {
 				fn = ix.resolve(f, cs.Target)
+				if i := strings.LastIndexByte(cs.Target, '.'); fn == nil && i > 0 && !strings.HasPrefix(cs.Target, "?.") {
+					// self.run_tool: the package's only method of that name.
+					fn = ix.resolve(f, "?."+cs.Target[i+1:])
+				}
 				if fn == nil {
 					if i := strings.LastIndexAny(name, "./"); i >= 0 {
 						name = name[i+1:]
@@ -284,7 +288,7 @@ func infer(rep *Report, ix *index, files []*File) (acts, wfs []*Func) {
 					continue
 				}
 				for _, fn := range g.Funcs {
-					if fn.Recv != "" || strings.HasPrefix(fn.Short, "_") || fn.Short == "<module>" || len(fn.Params) != 2 || strings.HasPrefix(fn.Params[1], "*") {
+					if fn.Recv != "" || strings.HasPrefix(fn.Short, "_") || fn.Short == "<module>" || signatureParams(fn) != 2 {
 						continue
 					}
 					if _, ok := ix.registered[fn]; ok {
@@ -300,6 +304,19 @@ func infer(rep *Report, ix *index, files []*File) (acts, wfs []*Func) {
 		}
 	}
 	return acts, wfs
+}
+
+// signatureParams counts a Python function's parameters as
+// inspect.signature does: every named, *args and **kwargs parameter, not
+// the bare * and / separators (an activity takes two: ctx and its input).
+func signatureParams(fn *Func) int {
+	n := 0
+	for _, p := range fn.Params {
+		if p != "**" && p != "*/" {
+			n++
+		}
+	}
+	return n
 }
 
 // isSDKImport reports whether an import path, module or namespace is a
@@ -329,4 +346,179 @@ func importsSDK(files []*File) bool {
 		}
 	}
 	return false
+}
+
+// unknownPart stands for a part of a computed name twice cannot know.
+const unknownPart = "{…}"
+
+// nameScope is where a computed name's expression is evaluated: its file,
+// the function whose locals it may use, and the values bound to names
+// (a called function's parameters, a loop's variable).
+type nameScope struct {
+	file  *File
+	fn    *Func
+	vars  map[string]boundValue
+	depth int
+}
+
+type boundValue struct {
+	e     *Expr
+	scope *nameScope
+}
+
+// computedName evaluates a registration's name argument that the code
+// computes (self._activity_name(fn), f"{PREFIX}.{fn.__name__}"): literal
+// parts, constants, f-strings, x.__name__ of a function, the return of a
+// function of the tree it calls; a part it cannot know is written {…}. ok
+// is false when nothing of it is known.
+func (ix *index) computedName(r Registration) (string, bool) {
+	sc := &nameScope{file: r.File, fn: r.Caller, vars: map[string]boundValue{}}
+	if r.LoopVar != "" && r.LoopValue != nil {
+		sc.vars[r.LoopVar] = boundValue{r.LoopValue, sc}
+	}
+	s, ok := ix.evalName(sc, r.NameRef)
+	if !ok || strings.Trim(strings.ReplaceAll(s, unknownPart, ""), "._-:/ ") == "" {
+		return "", false
+	}
+	return s, true
+}
+
+// maxNameDepth bounds the calls followed to compute a name.
+const maxNameDepth = 6
+
+func (ix *index) evalName(sc *nameScope, e *Expr) (string, bool) {
+	if e == nil || sc.depth > maxNameDepth {
+		return "", false
+	}
+	switch e.Kind {
+	case ExprString:
+		if len(e.Args) == 0 {
+			return e.Str, true
+		}
+		parts := strings.Split(e.Str, "{}")
+		if len(parts) != len(e.Args)+1 {
+			return "", false
+		}
+		var b strings.Builder
+		for i, p := range parts {
+			b.WriteString(p)
+			if i < len(e.Args) {
+				if v, ok := ix.evalName(sc, e.Args[i]); ok {
+					b.WriteString(v)
+				} else {
+					b.WriteString(unknownPart)
+				}
+			}
+		}
+		return b.String(), true
+	case ExprBinary:
+		if e.Op == "+" && len(e.Args) == 2 {
+			a, ok1 := ix.evalName(sc, e.Args[0])
+			b, ok2 := ix.evalName(sc, e.Args[1])
+			if ok1 && ok2 {
+				return a + b, true
+			}
+		}
+		return "", false
+	case ExprIdent:
+		if b, ok := sc.vars[e.Name]; ok {
+			return ix.evalName(b.scope, b.e)
+		}
+		if sc.fn != nil {
+			if v := Assigned(sc.fn.Body, nil, e.Name); v != nil && v != e {
+				inner := *sc
+				inner.depth++
+				return ix.evalName(&inner, v)
+			}
+		}
+		return ix.constant(sc.file, e, 0)
+	case ExprAttr:
+		if e.Name == "__name__" && e.X != nil {
+			if fn := ix.funcValue(sc, e.X); fn != "" {
+				return fn, true
+			}
+			return "", false
+		}
+		if e.Ref != "" {
+			return ix.constant(sc.file, e, 0)
+		}
+		return "", false
+	case ExprCall:
+		return ix.evalCall(sc, e)
+	case ExprOther:
+		// a if cond else b: the branch that is a string.
+		if len(e.Args) == 3 && strings.Contains(e.Text, " if ") && strings.Contains(e.Text, " else ") {
+			if v, ok := ix.evalName(sc, e.Args[0]); ok {
+				return v, true
+			}
+			return ix.evalName(sc, e.Args[2])
+		}
+	}
+	return "", false
+}
+
+// funcValue is the short name of the function an expression refers to
+// (a name bound to self.charge, charge itself), for fn.__name__.
+func (ix *index) funcValue(sc *nameScope, e *Expr) string {
+	for i := 0; i < maxNameDepth && e != nil; i++ {
+		if e.Kind == ExprIdent {
+			if b, ok := sc.vars[e.Name]; ok {
+				e, sc = b.e, b.scope
+				continue
+			}
+		}
+		switch e.Kind {
+		case ExprIdent:
+			if fn := ix.resolve(sc.file, e.Name); fn != nil {
+				return fn.Short
+			}
+		case ExprAttr:
+			return e.Name
+		}
+		return ""
+	}
+	return ""
+}
+
+// evalCall evaluates a call of a function or method of the tree that
+// returns one value, its parameters bound to the call's arguments.
+func (ix *index) evalCall(sc *nameScope, call *Expr) (string, bool) {
+	if call.X == nil {
+		return "", false
+	}
+	var fn *Func
+	switch {
+	case call.X.Ref != "":
+		fn = ix.resolve(sc.file, call.X.Ref)
+	case call.X.Kind == ExprIdent:
+		fn = ix.resolve(sc.file, call.X.Name)
+	case call.X.Kind == ExprAttr:
+		fn = ix.resolve(sc.file, "?."+call.X.Name)
+	}
+	if fn == nil {
+		return "", false
+	}
+	var ret *Expr
+	for _, s := range fn.Body {
+		if s.Kind == StmtReturn && len(s.Rhs) == 1 {
+			if ret != nil {
+				return "", false // several returns: which one runs is not known
+			}
+			ret = s.Rhs[0]
+		}
+	}
+	if ret == nil {
+		return "", false
+	}
+	inner := &nameScope{file: fn.File, fn: fn, vars: map[string]boundValue{}, depth: sc.depth + 1}
+	params := fn.Params
+	if fn.Recv != "" && len(params) > 0 && (params[0] == "self" || params[0] == "cls") {
+		params = params[1:]
+	}
+	for i, a := range call.Args {
+		if i < len(params) {
+			inner.vars[params[i]] = boundValue{a, sc}
+		}
+	}
+	return ix.evalName(inner, ret)
 }

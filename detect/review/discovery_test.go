@@ -21,6 +21,7 @@ import (
 //	activity NAME PATH [inferred]   reviewed, defined in PATH (relative to the case)
 //	workflow NAME PATH [inferred]
 //	unresolved NAME REASON          listed as not reviewed, with why
+//	none-unresolved                 nothing listed as not reviewed
 //
 // Each case is reviewed from its own folder and from the package's
 // folder above it (a review that starts elsewhere resolves the same).
@@ -116,6 +117,10 @@ func checkDiscovery(t *testing.T, root string, rep *review.Report, want [][]stri
 			}
 			if !found {
 				t.Errorf("%s: %s not listed as unresolved (%s); got %v", root, w[1], reason, rep.Unresolved)
+			}
+		case "none-unresolved":
+			if len(rep.Unresolved) > 0 {
+				t.Errorf("%s: listed as not reviewed: %v", root, rep.Unresolved)
 			}
 		default:
 			t.Fatalf("want.txt: unknown line %v", w)

@@ -247,9 +247,13 @@ type Registration struct {
 	// a function of the tree, the closure Factory returns is registered.
 	Factory string
 	// NameRef is the name argument when it is not a literal (a constant,
-	// maybe in another file or module): the analysis resolves it; "" Name
-	// stays when it cannot.
+	// maybe in another file or module; an expression the code computes):
+	// the analysis resolves it, writing a part it cannot know as {…}.
 	NameRef *Expr
+	// LoopVar and LoopValue bind the loop variable of a registration made
+	// in a loop to this element, for evaluating NameRef.
+	LoopVar   string
+	LoopValue *Expr
 	// Unresolved, when set, says why the registered function cannot be
 	// known statically ("registered through run-time discovery"); the
 	// registration is listed as unresolved with that reason.

@@ -434,6 +434,51 @@ func (w *walker) statusRejection(s *Stmt, f *frame) bool {
 	return false
 }
 
+// retriesServerErrors reports whether an if tests an HTTP status for a
+// 5xx and restarts the loop (if resp.StatusCode >= 500 { …; continue }):
+// what falls through it is every other failure, a 4xx.
+func retriesServerErrors(s *Stmt) bool {
+	if s.Kind != StmtIf || s.X == nil || len(s.Else) > 0 || len(s.Body) == 0 || !textHas(s.X, "status") {
+		return false
+	}
+	if !at500.MatchString(s.X.Text) {
+		return false
+	}
+	return s.Body[len(s.Body)-1].Kind == StmtContinue
+}
+
+// raisesOnStatus are the calls that raise on any non-success status.
+var raisesOnStatus = map[string]bool{"raise_for_status": true, "EnsureSuccessStatusCode": true}
+
+// at500 matches a test for a server error: >= 500, > 499.
+var at500 = regexp.MustCompile(`>=\s*500\b|>\s*499\b`)
+
+// rejectsRest records the error a statement returns or raises unconditionally
+// after a loop's 5xx-retry branch: the statuses it is reached with are
+// the 4xx ones the loop chose not to retry, permanent rejections.
+func (w *walker) rejectsRest(s, retry *Stmt, f *frame) bool {
+	if retry.X == nil {
+		return false
+	}
+	switch {
+	case s.Kind == StmtRaise:
+	case s.Kind == StmtReturn && f.file.Lang == LangGo && len(s.Rhs) > 0:
+		if last := s.Rhs[len(s.Rhs)-1]; last.Kind == ExprIdent && last.Name == "nil" {
+			return false
+		}
+	case s.Kind == StmtExpr && s.X != nil && s.X.Kind == ExprCall && raisesOnStatus[s.X.Method()]:
+		// r.raise_for_status() / EnsureSuccessStatusCode() after the 5xx branch.
+	default:
+		return false
+	}
+	if w.caught(f.file.Lang, raisedClass(s.X)) {
+		return false
+	}
+	w.rejections = append(w.rejections, w.loc(f, s.Pos))
+	w.rejectText = append(w.rejectText, fmt.Sprintf("an error on a status below 500, which the loop does not retry (%s, line %d)", Clip(retry.X.Text), retry.Pos.Line))
+	return true
+}
+
 // raise records a business rejection raised in the body: by its name or
 // message, or a class of the tree whose bases name a rejection
 // (class OutOfStock(BusinessRuleError)). One a try around it catches,
@@ -746,6 +791,9 @@ func (w *walker) collectionOut(e *Expr, f *frame) string {
 	if p := w.provenance(e, f, 0); p.kind == provInput || p.kind == provConst {
 		return "" // computed from the input, already in the history
 	}
+	if !w.reachedOut() {
+		return "" // a computation over the input alone: nothing fetched
+	}
 	if m := collectionType.FindStringSubmatch(decl); m != nil {
 		if elem := m[2] + m[3]; smallElements[elem] {
 			return "" // references (ids, names): what the seed asks for
@@ -763,6 +811,20 @@ func (w *walker) collectionOut(e *Expr, f *frame) string {
 		}
 	}
 	return ""
+}
+
+// reachedOut reports whether the body so far called anything outside the
+// process: a classified call (a read, a write) or code twice cannot see.
+func (w *walker) reachedOut() bool {
+	if len(w.opaque) > 0 {
+		return true
+	}
+	for _, o := range w.ops {
+		if o.kind == opEffect {
+			return true
+		}
+	}
+	return false
 }
 
 // isEmptyLiteral reports whether an expression is an empty collection or

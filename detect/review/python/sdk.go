@@ -135,16 +135,29 @@ func (c *converter) registerIn(caller *review.Func, x *review.Expr, kind review.
 	factory := ""
 	if ref != nil && ref.Kind == review.ExprCall && ref.X != nil {
 		factory = c.refName(ref.X)
+		// self._named(fn, name_expr): a wrapper that names what it wraps.
+		if n := ref.Arg(1); n != nil && name == "" && nameExpr == nil {
+			nameExpr = n
+		}
 		ref = ref.Arg(0)
 	}
 	if ref != nil && ref.Kind == review.ExprIdent && ref.Ref == "" {
 		if elems, keyVar, ok := c.rangeOf(caller, x.Pos, ref.Name); ok {
 			for _, el := range elems {
 				n := name
-				if el.Key != nil && el.Key.Kind == review.ExprString && nameExpr != nil && nameExpr.Kind == review.ExprIdent && nameExpr.Name == keyVar {
+				var nameRef *review.Expr
+				switch {
+				case el.Key != nil && el.Key.Kind == review.ExprString && nameExpr != nil && nameExpr.Kind == review.ExprIdent && nameExpr.Name == keyVar:
 					n = el.Key.Str
+				case n == "" && nameExpr != nil && nameExpr.Kind != review.ExprString:
+					nameRef = nameExpr
 				}
-				c.register(caller, x, kind, el.Value, n, nil, factory)
+				before := len(c.file.Registrations)
+				c.register(caller, x, kind, el.Value, n, nameRef, factory)
+				if nameRef != nil && len(c.file.Registrations) > before {
+					r := &c.file.Registrations[len(c.file.Registrations)-1]
+					r.LoopVar, r.LoopValue = ref.Name, el.Value
+				}
 			}
 			return
 		}
@@ -193,21 +206,37 @@ func (c *converter) rangeOf(caller *review.Func, at review.Pos, name string) ([]
 	if elems, keyVar, ok := review.RangeOf(caller.Body, c.file.Globals, at, name, false); ok {
 		return elems, keyVar, true
 	}
-	loopX := review.LoopOver(caller.Body, at, name)
-	if loopX == nil || loopX.Kind != review.ExprCall || loopX.X == nil || len(loopX.Args) > 0 {
-		return nil, "", false
+	elems := c.returnedElems(caller, review.LoopOver(caller.Body, at, name), 0)
+	return elems, "", len(elems) > 0
+}
+
+// returnedElems lists the elements of a value a loop iterates: a call
+// of a method or function of this file returning a literal tuple or list,
+// a variable assigned one, or either branch of a conditional of them.
+func (c *converter) returnedElems(caller *review.Func, loopX *review.Expr, depth int) []review.LoopElem {
+	if loopX == nil || depth > 3 {
+		return nil
+	}
+	if loopX.Kind == review.ExprIdent {
+		return c.returnedElems(caller, review.Assigned(caller.Body, nil, loopX.Name), depth+1)
+	}
+	if loopX.Kind == review.ExprOther && len(loopX.Args) == 3 && strings.Contains(loopX.Text, " if ") {
+		return append(c.returnedElems(caller, loopX.Args[0], depth+1), c.returnedElems(caller, loopX.Args[2], depth+1)...)
+	}
+	if loopX.Kind != review.ExprCall || loopX.X == nil || len(loopX.Args) > 0 {
+		return nil
 	}
 	var callee *review.Func
 	for _, fn := range c.file.Funcs {
 		if fn.Short == loopX.X.Name && (loopX.X.Kind == review.ExprIdent) == (fn.Recv == "") {
 			if callee != nil {
-				return nil, "", false
+				return nil
 			}
 			callee = fn
 		}
 	}
 	if callee == nil {
-		return nil, "", false
+		return nil
 	}
 	for _, s := range callee.Body {
 		if s.Kind == review.StmtReturn && len(s.Rhs) == 1 && s.Rhs[0].Kind == review.ExprComposite && len(s.Rhs[0].Keys) == 0 {
@@ -215,10 +244,10 @@ func (c *converter) rangeOf(caller *review.Func, at review.Pos, name string) ([]
 			for _, a := range s.Rhs[0].Args {
 				elems = append(elems, review.LoopElem{Value: a})
 			}
-			return elems, "", true
+			return elems
 		}
 	}
-	return nil, "", false
+	return nil
 }
 
 func paramIndex(fn *review.Func, name string) int {
@@ -289,12 +318,17 @@ func (c *converter) register(caller *review.Func, x *review.Expr, kind review.De
 		if i := strings.LastIndexByte(r.Func, '.'); i >= 0 && name == "" {
 			r.Name = r.Func[i+1:]
 		}
-		// A definition nested in the registering function.
+		// A definition nested in the registering function, or a variable
+		// holding a factory's result (wf = make_flow(cfg)).
 		if ref.Ref == "" {
-			if lit := review.Assigned(caller.Body, nil, ref.Name); lit != nil && lit.Kind == review.ExprFunc {
+			lit := review.Assigned(caller.Body, nil, ref.Name)
+			switch {
+			case lit != nil && lit.Kind == review.ExprFunc:
 				if fn := c.nested[lit]; fn != nil {
 					r.Inline = fn
 				}
+			case lit != nil && lit.Kind == review.ExprCall && lit.X != nil && r.Factory == "":
+				r.Factory = c.refName(lit.X)
 			}
 		}
 	case review.ExprAttr:

@@ -2,6 +2,7 @@ package cli
 
 import (
 	"context"
+	"errors"
 	"fmt"
 
 	"github.com/spf13/cobra"
@@ -16,6 +17,7 @@ import (
 // DiffOptions are twice diff's inputs.
 type DiffOptions struct {
 	runDeps
+	viewDeps
 	// A and B are the runs compared: anything show takes (a file, "-",
 	// demo:NAME, a run id). With RerunSource, B is the rerun and A is
 	// found from it.
@@ -26,7 +28,8 @@ type DiffOptions struct {
 	// RerunSource compares the one run given, a rerun, with the run it
 	// was rerun from (read from Catalyst).
 	RerunSource bool
-	// Output is -o: text (default), markdown or json.
+	// Output is -o: text, markdown, json or mermaid; "": the view on a
+	// terminal, text when piped.
 	Output string
 	// ExitStatus exits 3 when B has a finding at or above FailOn that A
 	// does not have.
@@ -37,7 +40,7 @@ type DiffOptions struct {
 // NewCmdDiff builds twice diff. runF, when set, receives the parsed options
 // instead of running (tests).
 func NewCmdDiff(f *Factory, runF func(*DiffOptions) error) *cobra.Command {
-	opts := &DiffOptions{runDeps: f.runDeps()}
+	opts := &DiffOptions{runDeps: f.runDeps(), viewDeps: f.viewDeps()}
 	cmd := &cobra.Command{
 		Use:   "diff A B | RERUN --rerun-source",
 		Short: "Compare two runs: what differs, worst first",
@@ -58,6 +61,9 @@ does not; attempts, failures and their error types; outcomes; the retry schedule
 each source's times allow and no more; inputs and outputs where both runs show them
 (a withheld payload is said to be withheld, never changed); the runs' status and why
 each ended; timers and events only one run has.
+
+On a terminal, without -o, twice diff opens the two runs compared in the interactive
+view (as d on the run list does); piped, or with -o, it prints them.
 
 With --exit-status, twice exits 3 when B has a finding at or above --fail-on that A
 does not (a CI gate for a staging rerun); --fail-on alone implies --exit-status.`,
@@ -90,16 +96,19 @@ does not (a CI gate for a staging rerun); --fail-on alone implies --exit-status.
 	fl.StringVarP(&opts.App, "app", "a", "", "the runs' app id (for run ids read from Catalyst, or histories that do not name it)")
 	fl.StringVarP(&opts.Project, "project", "p", "", "the runs' Catalyst project")
 	fl.BoolVar(&opts.RerunSource, "rerun-source", false, "compare the one run given, a rerun, with the run it was rerun from (read from Catalyst)")
-	fl.StringVarP(&opts.Output, "output", "o", "text", "text, markdown (for a ticket, with the two timelines as a Mermaid chart), json or mermaid (a gantt chart of both runs)")
+	fl.StringVarP(&opts.Output, "output", "o", "", "print as text (the default when piped), markdown (for a ticket, with the two timelines as a Mermaid chart), json or mermaid (a gantt chart of both runs)")
 	fl.BoolVar(&opts.ExitStatus, "exit-status", false, "exit 3 when B has a finding at or above --fail-on that A does not")
 	fl.StringVar(&opts.FailOn, "fail-on", "medium", "the least severity --exit-status fails on: low, medium or high (implies --exit-status)")
 	return cmd
 }
 
 func runDiff(ctx context.Context, opts *DiffOptions) error {
-	out, err := parseOutput(opts.Output, outputText, outputMarkdown, outputJSON, outputMermaid)
-	if err != nil {
-		return err
+	var out outputFormat
+	if opts.Output != "" {
+		var err error
+		if out, err = parseOutput(opts.Output, outputText, outputMarkdown, outputJSON, outputMermaid); err != nil {
+			return err
+		}
 	}
 	failOn, ok := detect.ParseSeverity(opts.FailOn)
 	if !ok || failOn == detect.SeverityNone {
@@ -191,6 +200,14 @@ func runDiff(ctx context.Context, opts *DiffOptions) error {
 		nameA = src + " (the run " + opts.B + " was rerun from)"
 	} else if ha, err = load(opts.A); err != nil {
 		return err
+	}
+	if out == "" && !opts.ExitStatus && opts.Interactive() {
+		// On a terminal: the two runs compared in the view.
+		req := opts.NewRequest(det, cfg.Console, ropts.TimeFormat)
+		req.Compare = [2]*catalyst.History{ha, hb}
+		if err := opts.RunTUI(ctx, req); !errors.Is(err, errNoTUI) {
+			return err
+		}
 	}
 	now := opts.Now()
 	a, b := analyze(ha, det, now, nil), analyze(hb, det, now, nil)

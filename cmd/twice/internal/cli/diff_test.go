@@ -295,3 +295,29 @@ func TestDiffStdin(t *testing.T) {
 		t.Errorf("exit %d, stderr %q:\n%s", r.code, r.errOut, r.out)
 	}
 }
+
+// TestDiffOpensTheView: on a terminal, without -o, twice diff opens the
+// two runs compared in the view; with -o, or --exit-status, it prints.
+func TestDiffOpensTheView(t *testing.T) {
+	h := newHarness(t)
+	h.tty = true
+	r := h.run("diff", "demo:payment-timeout-fixed", "demo:payment-timeout")
+	if len(h.tuiCalls) != 1 {
+		t.Fatalf("%d views opened", len(h.tuiCalls))
+	}
+	if c := h.tuiCalls[0].Compare; c[0] == nil || c[1] == nil || c[0].Run.ID != "order-7740" || c[1].Run.ID != "order-7731" {
+		t.Errorf("the view was not asked to compare A and B: %+v", c)
+	}
+	// The harness's view is not there (errNoTUI): the text follows.
+	if r.code != ExitOK || !strings.Contains(r.out, "Diff of two runs") {
+		t.Errorf("exit %d: %s", r.code, r.out)
+	}
+	for _, args := range [][]string{{"-o", "text"}, {"--exit-status"}} {
+		h := newHarness(t)
+		h.tty = true
+		h.run(append([]string{"diff", "demo:payment-timeout-fixed", "demo:payment-timeout"}, args...)...)
+		if len(h.tuiCalls) != 0 {
+			t.Errorf("twice diff %v opened the view", args)
+		}
+	}
+}

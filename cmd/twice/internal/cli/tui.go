@@ -37,6 +37,9 @@ type TUIRequest struct {
 	Ref *catalyst.RunRef
 	// History is a history already read, opened directly.
 	History *catalyst.History
+	// Compare are two histories already read, opened compared (twice
+	// diff): A, then B.
+	Compare [2]*catalyst.History
 	// Banner is one line shown above the view ("" for none).
 	Banner string
 	// Detect configures the analysis.
@@ -100,6 +103,7 @@ func tuiOptions(req TUIRequest) tui.Options {
 		Query:        req.Query,
 		Open:         req.Ref,
 		History:      req.History,
+		Compare:      req.Compare,
 		Banner:       req.Banner,
 		Detect:       req.Detect,
 		Console:      req.Console,

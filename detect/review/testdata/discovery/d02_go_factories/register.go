@@ -9,6 +9,10 @@ func Register(r *workflow.Registry, s Store) error {
 	if err := r.AddActivityN(actReserve, NewReserveActivity(s)); err != nil {
 		return err
 	}
+	audit := newAudit(s)
+	if err := r.AddActivityN("saga.audit.v0", audit); err != nil {
+		return err
+	}
 	more := map[string]workflow.Activity{
 		actCharge: newCharge(s),
 		actRefund: newRefund(s),

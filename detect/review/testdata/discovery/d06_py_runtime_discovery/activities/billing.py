@@ -8,3 +8,7 @@ def _format(amount, currency):
 
 def totals(*amounts):
     return sum(amounts)
+
+
+def close_invoice(invoice, *, reason=None):
+    return {"closed": invoice, "reason": reason}

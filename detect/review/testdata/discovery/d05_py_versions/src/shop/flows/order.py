@@ -25,7 +25,16 @@ def build():
     wfr.register_activity(label, name="label")
     wfr.register_activity(pack)
     wfr.register_versioned_workflow(refund_v1, name=REFUND_FLOW, version_name="1", is_latest=True)
+    audit = make_audit_flow("orders")
+    wfr.register_workflow(audit, name="audit_flow")
     return wfr
+
+
+def make_audit_flow(topic):
+    def audit_flow(ctx, order):
+        yield ctx.call_activity(pack, input=order)
+
+    return audit_flow
 
 
 def refund_v1(ctx, order):
