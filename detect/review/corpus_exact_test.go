@@ -18,6 +18,7 @@ var exactCases = []string{
 	"testdata/corpus/go/gr21_ddl_fresh_name",
 	"testdata/corpus/go/gr21_4xx_after_5xx_retry",
 	"testdata/corpus/python/p90_r21_policy_across_helpers.py",
+	"testdata/corpus/csharp/c55_r21_page_record",
 }
 
 func TestCorpusExactCases(t *testing.T) {

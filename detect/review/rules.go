@@ -791,6 +791,9 @@ func (w *walker) collectionOut(e *Expr, f *frame) string {
 	if p := w.provenance(e, f, 0); p.kind == provInput || p.kind == provConst {
 		return "" // computed from the input, already in the history
 	}
+	if !w.reachedOut() {
+		return "" // a computation over the input alone: nothing fetched
+	}
 	if m := collectionType.FindStringSubmatch(decl); m != nil {
 		if elem := m[2] + m[3]; smallElements[elem] {
 			return "" // references (ids, names): what the seed asks for
@@ -808,6 +811,20 @@ func (w *walker) collectionOut(e *Expr, f *frame) string {
 		}
 	}
 	return ""
+}
+
+// reachedOut reports whether the body so far called anything outside the
+// process: a classified call (a read, a write) or code twice cannot see.
+func (w *walker) reachedOut() bool {
+	if len(w.opaque) > 0 {
+		return true
+	}
+	for _, o := range w.ops {
+		if o.kind == opEffect {
+			return true
+		}
+	}
+	return false
 }
 
 // isEmptyLiteral reports whether an expression is an empty collection or

@@ -210,7 +210,7 @@ func (c *converter) declare(n *sitter.Node, ns, outer string) {
 						if vd.Kind() != "variable_declaration" {
 							continue
 						}
-						t := typeText(c, vd.ChildByFieldName("type"))
+						t := memberType(c, vd.ChildByFieldName("type"))
 						for _, d := range named(vd) {
 							if d.Kind() == "variable_declarator" {
 								ft := t
@@ -222,7 +222,7 @@ func (c *converter) declare(n *sitter.Node, ns, outer string) {
 						}
 					}
 				case "property_declaration":
-					cl.fields[c.text(m.ChildByFieldName("name"))] = typeText(c, m.ChildByFieldName("type"))
+					cl.fields[c.text(m.ChildByFieldName("name"))] = memberType(c, m.ChildByFieldName("type"))
 				case "method_declaration":
 					cl.methods[c.text(m.ChildByFieldName("name"))] = true
 				}

@@ -51,6 +51,35 @@ func typeText(c *converter, n *sitter.Node) string {
 	return ""
 }
 
+// memberType is a field's or property's type: typeText's named type, or
+// for an array or a generic collection (T[], List<T>, IEnumerable<T>…) the
+// type as written, so the review can tell a record that holds a
+// collection (large-payload) from one that holds references.
+func memberType(c *converter, n *sitter.Node) string {
+	if n != nil && n.Kind() == "nullable_type" {
+		if t := named(n); len(t) > 0 {
+			n = t[0]
+		}
+	}
+	if n == nil {
+		return ""
+	}
+	switch n.Kind() {
+	case "array_type":
+		return strings.Join(strings.Fields(c.text(n)), "")
+	case "generic_name":
+		if id := named(n); len(id) > 0 && collectionNames[c.text(id[0])] {
+			return strings.Join(strings.Fields(c.text(n)), "")
+		}
+	}
+	return typeText(c, n)
+}
+
+// collectionNames are the generic collection types whose element type
+// memberType keeps.
+var collectionNames = map[string]bool{"List": true, "IList": true, "IEnumerable": true, "IReadOnlyList": true,
+	"ICollection": true, "IReadOnlyCollection": true}
+
 // initOf is a variable declarator's initializer.
 func initOf(d *sitter.Node) *sitter.Node {
 	name := d.ChildByFieldName("name")

@@ -1,0 +1,11 @@
+using Billing;
+using Dapr.Workflow;
+
+var builder = WebApplication.CreateBuilder(args);
+builder.Services.AddHttpClient<UsageClient>();
+builder.Services.AddDaprWorkflow(options =>
+{
+    options.RegisterActivity<FetchUsagePage>();
+    options.RegisterActivity<DraftInvoice>();
+});
+builder.Build().Run();
