@@ -147,21 +147,22 @@ func (ix *index) qualifiedConstant(from *File, ref string, depth int) (string, b
 }
 
 // byShortName is the one function or method of a language's tree with a
-// short name (nil: none, or several).
+// short name (nil: none, or several). The first call indexes the tree.
 func (ix *index) byShortName(lang Lang, name string) *Func {
-	var found *Func
-	for _, p := range ix.order {
-		if p.lang != lang {
-			continue
-		}
-		for _, fn := range p.byShort[name] {
-			if found != nil && found != fn {
-				return nil
+	if ix.shortAll == nil {
+		ix.shortAll = map[string][]*Func{}
+		for _, p := range ix.order {
+			for short, fns := range p.byShort {
+				k := string(p.lang) + ":" + short
+				ix.shortAll[k] = append(ix.shortAll[k], fns...)
 			}
-			found = fn
 		}
 	}
-	return found
+	fns := ix.shortAll[string(lang)+":"+name]
+	if len(fns) != 1 {
+		return nil
+	}
+	return fns[0]
 }
 
 // typeLocation is where a type of the tree is declared.

@@ -37,6 +37,9 @@ type index struct {
 	structural map[*TypeDecl][]declared
 	// httpRetries are the retrying HTTP clients the tree configures.
 	httpRetries []HTTPRetry
+	// shortAll lists every function by language and short name
+	// (byShortName builds it on first use).
+	shortAll map[string][]*Func
 	// rowsUsed are the library rows that answered a question.
 	rowsUsed map[*api]bool
 	// routeIdx are the tree's HTTP and service-invocation handlers, found
