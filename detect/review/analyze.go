@@ -38,6 +38,7 @@ func analyze(ctx context.Context, rep *Report, files []*File) error {
 			}
 		}
 	}
+	regs = expandHelpers(ix, regs, files)
 	for _, r := range regs {
 		fn := ix.resolveRegistration(r)
 		if r.NameRef != nil {

@@ -19,6 +19,7 @@ var exactCases = []string{
 	"testdata/corpus/go/gr21_4xx_after_5xx_retry",
 	"testdata/corpus/python/p90_r21_policy_across_helpers.py",
 	"testdata/corpus/csharp/c55_r21_page_record",
+	"testdata/corpus/go/gr21_marshalled_entity",
 }
 
 func TestCorpusExactCases(t *testing.T) {

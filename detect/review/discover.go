@@ -522,3 +522,73 @@ func (ix *index) evalCall(sc *nameScope, call *Expr) (string, bool) {
 	}
 	return ix.evalName(inner, ret)
 }
+
+// ReasonHelperUncalled is why a helper's registration of its parameter
+// is not reviewed when no call of the helper passes a function.
+const ReasonHelperUncalled = "registered through a helper's parameter that no call in the tree fills"
+
+// expandHelpers replaces a registration of a helper's parameter
+// (func MapActivity(a task.Activity) { r.AddActivityN("*", a) }) with one
+// registration per call of the helper in the tree, of the function it is
+// given; a helper nobody calls stays, listed as unresolved.
+func expandHelpers(ix *index, regs []Registration, files []*File) []Registration {
+	var helpers []Registration
+	out := regs[:0:0]
+	for _, r := range regs {
+		if r.Param > 0 && r.Caller != nil {
+			helpers = append(helpers, r)
+			continue
+		}
+		out = append(out, r)
+	}
+	if len(helpers) == 0 {
+		return regs
+	}
+	for _, h := range helpers {
+		n := 0
+		for _, f := range files {
+			if f.Lang != h.File.Lang {
+				continue
+			}
+			for _, fn := range f.Funcs {
+				EachCall(fn.Body, func(x *Expr) {
+					if x.X == nil || (x.X.Kind != ExprIdent && x.X.Ref == "") || x.X.Name != h.Caller.Short {
+						return
+					}
+					ref := x.X.Name
+					if x.X.Ref != "" {
+						ref = x.X.Ref
+					}
+					if ix.resolve(f, ref) != h.Caller {
+						return
+					}
+					arg := x.Arg(h.Param - 1)
+					if arg == nil {
+						return
+					}
+					r := Registration{Kind: h.Kind, Pos: x.Pos, File: f, Caller: fn}
+					switch {
+					case arg.Kind == ExprCall && arg.X != nil:
+						r.Factory = arg.X.Name
+						if arg.X.Ref != "" {
+							r.Factory = arg.X.Ref
+						}
+					case arg.Ref != "":
+						r.Func = arg.Ref
+					case arg.Kind == ExprIdent:
+						r.Func = arg.Name
+					default:
+						return
+					}
+					out = append(out, r)
+					n++
+				})
+			}
+		}
+		if n == 0 {
+			h.Unresolved = ReasonHelperUncalled
+			out = append(out, h)
+		}
+	}
+	return out
+}

@@ -250,6 +250,11 @@ type Registration struct {
 	// maybe in another file or module; an expression the code computes):
 	// the analysis resolves it, writing a part it cannot know as {…}.
 	NameRef *Expr
+	// Param, when set, says the registered function is the caller's
+	// parameter of that number (1-based): a helper that registers what it
+	// is given (MapActivity(fn)); each call of the helper in the tree
+	// registers its argument.
+	Param int
 	// LoopVar and LoopValue bind the loop variable of a registration made
 	// in a loop to this element, for evaluating NameRef.
 	LoopVar   string

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"github.com/twice-cli/twice/detect"
 	"regexp"
+	"sort"
 	"strconv"
 	"strings"
 )
@@ -686,6 +687,8 @@ func (w *walker) ret(s *Stmt, f *frame) {
 		w.hazard(f, RuleLargePayload, s.Pos, "returns "+what+" as the activity's output, which is stored in the workflow history")
 	} else if what := w.collectionOut(s.Rhs[0], f); what != "" {
 		w.hazard(f, RuleLargePayload, s.Pos, "returns "+what+", a collection that grows with the data, as the activity's output: every element is stored in the workflow history")
+	} else if what := w.marshalledEntity(s.Rhs[0], f); what != "" {
+		w.hazard(f, RuleLargePayload, s.Pos, "returns "+what+" as the activity's output: the whole entity, every element of its collection included, is stored in the workflow history")
 	}
 }
 
@@ -808,6 +811,47 @@ func (w *walker) collectionOut(e *Expr, f *frame) string {
 					return Clip(e.Text) + " (" + name + "." + field + " is " + t + ")"
 				}
 			}
+		}
+	}
+	return ""
+}
+
+// marshalledEntity says whether a Go activity returns a value of the
+// tree's types serialised whole (out, _ := json.Marshal(order); return
+// string(out)) whose struct holds a slice or map of records: an entity
+// with its collection, where a reference is what the seed asks for.
+func (w *walker) marshalledEntity(e *Expr, f *frame) string {
+	if f.depth != 0 || e == nil || f.file.Lang != LangGo {
+		return ""
+	}
+	if e.Kind == ExprCall && e.Name == "string" && len(e.Args) == 1 {
+		e = e.Args[0]
+	}
+	if e.Kind == ExprIdent {
+		e = w.value(f, e.Name)
+	}
+	if e == nil || e.Kind != ExprCall || e.Ref != "encoding/json.Marshal" || len(e.Args) != 1 || !w.reachedOut() {
+		return ""
+	}
+	if p := w.provenance(e.Args[0], f, 0); p.kind == provInput || p.kind == provConst {
+		return ""
+	}
+	t := w.typeOf(e.Args[0], f, 0)
+	if t == "" {
+		return ""
+	}
+	d, ok := w.ix.typeSeenFrom(f.file, simpleName(t), typeNamespace(t))
+	if !ok {
+		return ""
+	}
+	var fields []string
+	for field := range d.decl.Fields {
+		fields = append(fields, field)
+	}
+	sort.Strings(fields)
+	for _, field := range fields {
+		if ft := d.decl.Fields[field]; strings.HasPrefix(ft, "[]") {
+			return Clip(e.Text) + " (" + d.decl.Name + "." + field + " is " + ft + ")"
 		}
 	}
 	return ""

@@ -185,6 +185,9 @@ func (c *converter) types(gd *ast.GenDecl) {
 			td.Fields = map[string]string{}
 			for _, fl := range t.Fields.List {
 				tn := c.typeName(fl.Type)
+				if tn == "" {
+					tn = c.collectionType(fl.Type)
+				}
 				if len(fl.Names) == 0 {
 					if tn != "" {
 						td.Bases = append(td.Bases, tn)
@@ -250,6 +253,26 @@ func (c *converter) typeName(e ast.Expr) string {
 		return c.typeName(t.X)
 	case *ast.ParenExpr:
 		return c.typeName(t.X)
+	}
+	return ""
+}
+
+// collectionType is a slice or map field's type as "[]Elem" (the element's
+// named type), so the review can tell a struct that holds a collection
+// (large-payload) from one that holds references; "" for any other type
+// and for collections of built-in types.
+func (c *converter) collectionType(e ast.Expr) string {
+	switch t := e.(type) {
+	case *ast.ArrayType:
+		if t.Len == nil {
+			if el := c.typeName(t.Elt); el != "" {
+				return "[]" + el
+			}
+		}
+	case *ast.MapType:
+		if el := c.typeName(t.Value); el != "" {
+			return "[]" + el
+		}
 	}
 	return ""
 }

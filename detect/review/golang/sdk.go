@@ -90,6 +90,15 @@ func (c *converter) register(f *review.File, caller *review.Func, x *review.Expr
 // argument the analysis resolves (a constant).
 func (c *converter) registerNamed(f *review.File, caller *review.Func, x *review.Expr, kind review.DefKind, ref *review.Expr, name string, nameRef *review.Expr) {
 	r := review.Registration{Kind: kind, Pos: x.Pos, File: f, Caller: caller, NameRef: nameRef}
+	if ref.Kind == review.ExprIdent && ref.Ref == "" && caller.Recv == "" {
+		for i, p := range caller.Params {
+			if p == ref.Name {
+				r.Param, r.Func = i+1, ""
+				f.Registrations = append(f.Registrations, r)
+				return
+			}
+		}
+	}
 	if ref.Kind == review.ExprIdent && ref.Ref == "" {
 		// act := NewChargeActivity(deps); r.AddActivity(act)
 		if v := review.Assigned(caller.Body, nil, ref.Name); v != nil && v.Kind == review.ExprCall && v.X != nil {
