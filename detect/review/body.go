@@ -87,6 +87,9 @@ type walker struct {
 	opaque     map[string]bool
 	// typing counts typeOf's nesting.
 	typing int
+	// inFunc counts the function literals and lambdas the walk is in: a
+	// return there is the literal's, not the activity's output.
+	inFunc int
 	// httpRetried is set once a retrying HttpClient is reported.
 	httpRetried bool
 	// sleepers caches whether a helper's own body waits.
@@ -487,7 +490,9 @@ func (w *walker) expr(e *Expr, f *frame) {
 	}
 	switch e.Kind {
 	case ExprFunc:
+		w.inFunc++
 		w.stmts(e.Body, f)
+		w.inFunc--
 		return
 	case ExprCall:
 		w.expr(e.X, f)

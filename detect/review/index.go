@@ -176,11 +176,15 @@ func (ix *index) methodDepth(from *File, typ, name string, depth int) *Func {
 		if from.Lang == LangGo {
 			impls = ix.implementsGo(d.decl)
 		}
+		var keyOf, key string // impl.decl.Name+"."+name, built once per type name
 		for _, impl := range impls {
 			if impl.decl.Interface || impl.decl.Abstract {
 				continue
 			}
-			m := impl.pkg.funcs[impl.decl.Name+"."+name]
+			if key == "" || impl.decl.Name != keyOf {
+				keyOf, key = impl.decl.Name, impl.decl.Name+"."+name
+			}
+			m := impl.pkg.funcs[key]
 			if m == nil {
 				m = ix.methodDepth(impl.pkg.files[0], impl.decl.Name, name, depth+1)
 			}
@@ -324,18 +328,18 @@ func (ix *index) typeSeenFrom(from *File, simple, ns string) (declared, bool) {
 	}
 	best, score := declared{}, -1
 	for _, d := range cands {
-		if from.Lang == LangGo && ns != "" && d.pkg.key != ns && !strings.HasSuffix(ns, "/"+d.pkg.key) {
+		if from.Lang == LangGo && ns != "" && d.pkg.key != ns && !endsWithPart(ns, '/', d.pkg.key) {
 			continue // a Go type qualified with another package's path
 		}
 		s := 0
 		switch k := d.pkg.key; {
-		case ns != "" && (k == ns || strings.HasSuffix(k, "."+ns) || strings.HasSuffix(ns, "."+k) || strings.HasSuffix(ns, "/"+k)):
+		case ns != "" && (k == ns || endsWithPart(k, '.', ns) || endsWithPart(ns, '.', k) || endsWithPart(ns, '/', k)):
 			s = 5
 		case k == from.Package:
 			s = 4
 		case contains(from.OpenImports, k):
 			s = 3
-		case strings.HasPrefix(from.Package, k+"."):
+		case len(from.Package) > len(k) && from.Package[len(k)] == '.' && strings.HasPrefix(from.Package, k):
 			s = 2
 		case len(cands) == 1:
 			s = 1
@@ -348,6 +352,13 @@ func (ix *index) typeSeenFrom(from *File, simple, ns string) (declared, bool) {
 		return declared{}, false
 	}
 	return best, true
+}
+
+// endsWithPart reports whether s ends with sep followed by part
+// (strings.HasSuffix(s, sep+part) without building the string: this runs
+// for every declaration of a type's name at every lookup).
+func endsWithPart(s string, sep byte, part string) bool {
+	return len(s) > len(part) && s[len(s)-len(part)-1] == sep && strings.HasSuffix(s, part)
 }
 
 func only(fns []*Func, methodsOnly bool) *Func {

@@ -680,7 +680,7 @@ func (w *walker) ret(s *Stmt, f *frame) {
 			w.rejectText = append(w.rejectText, what)
 		}
 	}
-	if f.depth != 0 || len(s.Rhs) == 0 {
+	if f.depth != 0 || len(s.Rhs) == 0 || w.inFunc > 0 {
 		return
 	}
 	if what := w.wholeBody(s.Rhs[0], f, 0); what != "" && !w.commandAnswer(s.Rhs[0], f, 0) {
@@ -807,6 +807,9 @@ func (w *walker) collectionOut(e *Expr, f *frame) string {
 	for _, name := range regexp.MustCompile(`[A-Z]\w*`).FindAllString(decl, -1) {
 		for _, d := range w.ix.types[string(f.file.Lang)+":"+name] {
 			for field, t := range d.decl.Fields {
+				if setEmpty(e, field) {
+					continue // new Page { Rows = [] }: nothing in it
+				}
 				if m := collectionType.FindStringSubmatch(t); m != nil && !smallElements[m[2]+m[3]] {
 					return Clip(e.Text) + " (" + name + "." + field + " is " + t + ")"
 				}
@@ -855,6 +858,20 @@ func (w *walker) marshalledEntity(e *Expr, f *frame) string {
 		}
 	}
 	return ""
+}
+
+// setEmpty reports whether an object literal sets a field to an empty
+// collection or nothing (new Page { Rows = [] }).
+func setEmpty(e *Expr, field string) bool {
+	if e == nil || e.Kind != ExprComposite && !(e.Kind == ExprCall && e.Op == "new") {
+		return false
+	}
+	for _, k := range e.Keys {
+		if k.Key == field {
+			return k.Value != nil && (isEmptyLiteral(k.Value) || strings.Join(strings.Fields(k.Value.Text), "") == "[]")
+		}
+	}
+	return false
 }
 
 // reachedOut reports whether the body so far called anything outside the

@@ -1,6 +1,9 @@
 package review
 
-import "testing"
+import (
+	"strings"
+	"testing"
+)
 
 // TestSharedDirs: the leading folders two slash paths share, file names
 // not counted, and no allocation (it runs for every call site against
@@ -26,5 +29,30 @@ func TestSharedDirs(t *testing.T) {
 	}
 	if n := testing.AllocsPerRun(100, func() { sharedDirs("copy1/svc/a.py", "copy2/svc/b.py") }); n != 0 {
 		t.Errorf("sharedDirs allocates %v times", n)
+	}
+}
+
+// TestEndsWithPart is strings.HasSuffix(s, sep+part) without building
+// the string.
+func TestEndsWithPart(t *testing.T) {
+	for _, tc := range []struct {
+		s    string
+		sep  byte
+		part string
+		want bool
+	}{
+		{"a.b.c", '.', "c", true},
+		{"a.b.c", '.', "b.c", true},
+		{"a.bc", '.', "c", false},
+		{"c", '.', "c", false},
+		{".c", '.', "c", true},
+		{"x/", '/', "", true},
+		{"", '/', "", false},
+		{"example.com/shop/billing", '/', "billing", true},
+		{"example.com/shop/billing", '/', "shop", false},
+	} {
+		if got, want := endsWithPart(tc.s, tc.sep, tc.part), strings.HasSuffix(tc.s, string(tc.sep)+tc.part); got != tc.want || got != want {
+			t.Errorf("endsWithPart(%q, %q, %q) = %v, want %v", tc.s, tc.sep, tc.part, got, tc.want)
+		}
 	}
 }

@@ -2,7 +2,9 @@
 // a record's array or List<T> property, stores every element in the
 // history: a large payload, as a bare list would be. A record with a list
 // that the activity computes from its input alone (nothing fetched) is
-// already as large as the input the history holds.
+// already as large as the input the history holds. A lambda's value
+// (rows.Count(r => r.Quantity > 0)) is the lambda's, not the activity's
+// output.
 using System.Net.Http.Json;
 using Dapr.Workflow;
 
@@ -45,5 +47,19 @@ public sealed class DraftInvoice : WorkflowActivity<UsagePage, InvoiceDraft>
     {
         var lines = page.Rows.Where(r => r.Quantity > 0).ToList();
         return Task.FromResult(new InvoiceDraft { Lines = lines, Total = lines.Sum(l => l.Quantity) });
+    }
+}
+
+public sealed class CountBillable(UsageClient usage) : WorkflowActivity<UsageQuery, UsagePage>
+{
+    public override async Task<UsagePage> RunAsync(WorkflowActivityContext context, UsageQuery q)
+    {
+        var rows = await usage.PageAsync(q);
+        var billable = rows.Count(r => r.Quantity > 0);
+        if (billable == 0)
+        {
+            return new UsagePage { Rows = [], Next = null };
+        }
+        return new UsagePage { Rows = [], Next = q.Cursor };
     }
 }

@@ -7,5 +7,6 @@ builder.Services.AddDaprWorkflow(options =>
 {
     options.RegisterActivity<FetchUsagePage>();
     options.RegisterActivity<DraftInvoice>();
+    options.RegisterActivity<CountBillable>();
 });
 builder.Build().Run();
