@@ -115,6 +115,13 @@ type walker struct {
 	// none); returnDepth bounds the helpers followed for it.
 	helperTaint map[*Func]*source
 	returnDepth int
+	// inCtor is set while the keyed arguments of a constructor that is
+	// no effect are checked: a fresh value there keys nothing unless the
+	// body writes (a read handler's response record's Id is not a key).
+	inCtor bool
+	// ctorKeys are the fresh-key hazards found with inCtor set, reported
+	// by finish only if the body makes a write.
+	ctorKeys []Hazard
 }
 
 // condAt is an if's condition and the frame it is tested in.
@@ -166,12 +173,17 @@ func (w *walker) hazard(f *frame, rule RuleID, p Pos, msg string) {
 	if w.seen[k] {
 		return
 	}
-	w.seen[k] = true
 	r, _ := RuleByID(rule)
-	w.act.Hazards = append(w.act.Hazards, Hazard{
+	h := Hazard{
 		Rule: rule, Severity: r.Severity, Activity: w.act.Name, Location: l,
 		Excerpt: LineText(f.file.Src, p.Line), Message: msg, Via: append([]string(nil), f.via...),
-	})
+	}
+	if w.inCtor && rule == RuleKeyGeneratedInBody {
+		w.ctorKeys = append(w.ctorKeys, h)
+		return
+	}
+	w.seen[k] = true
+	w.act.Hazards = append(w.act.Hazards, h)
 }
 
 // ctxParam is an activity's context parameter: its first parameter.
@@ -1169,7 +1181,10 @@ func (w *walker) keyPositions(call *Expr, eff effect, f *frame) (rowKey prov) {
 	if (strings.HasSuffix(call.Name, "Id") || strings.HasSuffix(call.Name, "ID")) && len(call.Name) > 2 && call.Name[0] >= 'A' && call.Name[0] <= 'Z' && len(call.Args) == 1 && call.X != nil && call.X.Kind == ExprIdent {
 		w.keyPosition(f, call.Name, call.Arg(0), valuePos(call.Arg(0), call.Pos))
 	}
-	// Keywords and literal entries anywhere in the arguments.
+	// Keywords and literal entries anywhere in the arguments. A
+	// constructor that is no effect (new Card(Id: …)) places a key only
+	// if the body goes on to write (finish decides).
+	w.inCtor = eff.kind == effNone && eff.row == nil && call.Op == "new"
 	for _, k := range call.Keys {
 		if isKeyName(k.Key) {
 			if isIdemName(k.Key) {
@@ -1178,6 +1193,7 @@ func (w *walker) keyPositions(call *Expr, eff effect, f *frame) (rowKey prov) {
 			w.keyPosition(f, k.Key, k.Value, valuePos(k.Value, call.Pos))
 		}
 	}
+	w.inCtor = false
 	var lits []*Expr
 	for _, a := range call.Args {
 		a.Exprs(func(x *Expr) bool {

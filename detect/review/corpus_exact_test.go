@@ -20,6 +20,8 @@ var exactCases = []string{
 	"testdata/corpus/python/p90_r21_policy_across_helpers.py",
 	"testdata/corpus/csharp/c55_r21_page_record",
 	"testdata/corpus/go/gr21_marshalled_entity",
+	"testdata/corpus/csharp/c56_f21_read_handler_fresh_id",
+	"testdata/corpus/csharp/c57_f21_write_handler_fresh_id",
 }
 
 func TestCorpusExactCases(t *testing.T) {

@@ -981,6 +981,7 @@ func (w *walker) helperBody(fn *Func, call *Expr, f *frame, depth int) string {
 
 // finish turns the body's ops into hazards and guards.
 func (w *walker) finish(rootFrame *frame) {
+	w.ctorKeysIfWrites()
 	hasGuard := false
 	for i := range w.ops {
 		o := &w.ops[i]
@@ -1314,4 +1315,27 @@ func (w *walker) failureClass() string {
 		return ""
 	}
 	return "never fails"
+}
+
+// ctorKeysIfWrites reports the fresh keys placed in constructors when the
+// body makes a write the value could key; a body that only reads (a GET
+// handler building its answer with Id = Guid.NewGuid()) keys nothing.
+func (w *walker) ctorKeysIfWrites() {
+	writes := false
+	for _, o := range w.ops {
+		if o.kind == opWriteCall || o.kind == opEffect && o.eff.kind != effRead && o.eff.kind != effNone {
+			writes = true
+			break
+		}
+	}
+	if !writes {
+		return
+	}
+	for _, h := range w.ctorKeys {
+		k := fmt.Sprintf("%s@%s:%d:%d", h.Rule, h.Location.File, h.Location.Line, h.Location.Col)
+		if !w.seen[k] {
+			w.seen[k] = true
+			w.act.Hazards = append(w.act.Hazards, h)
+		}
+	}
 }
