@@ -651,6 +651,10 @@ func (w *walker) call(call *Expr, f *frame) {
 		if p := w.sqlKeys(call, eff, f); p.kind > w.ops[len(w.ops)-1].keyProv.kind {
 			w.ops[len(w.ops)-1].keyProv = p
 		}
+		if w.insertOfCheckedKey(call, eff, f) {
+			// The key the check read by refuses the repeat's row.
+			w.ops[len(w.ops)-1].eff.kind = effGuard
+		}
 	}
 }
 
@@ -1387,6 +1391,95 @@ func (w *walker) sqlKeys(call *Expr, eff effect, f *frame) (worst prov) {
 		}
 	}
 	return worst
+}
+
+var (
+	sqlFromTable   = regexp.MustCompile(`(?is)\bFROM\s+([\w."]+)`)
+	sqlWhereEq     = regexp.MustCompile(`(?i)\b(\w+)"?\s*=\s*(\$\d+|\?|%s|:\w+|@\w+)`)
+	sqlInsertTable = regexp.MustCompile(`(?is)^\s*INSERT\s+INTO\s+([\w."]+)`)
+)
+
+// sqlParam is the argument a statement's placeholder binds: $k is the
+// k-th parameter, any other the nth placeholder's (n counts from 0).
+func sqlParam(call *Expr, sqlArg int, ph string, n int) *Expr {
+	if strings.HasPrefix(ph, "$") {
+		if k, err := strconv.Atoi(ph[1:]); err == nil {
+			n = k - 1
+		}
+	}
+	params := call.Args[sqlArg+1:]
+	if n < 0 || n >= len(params) {
+		return nil
+	}
+	return params[n]
+}
+
+// insertOfCheckedKey reports whether an INSERT without a conflict clause
+// binds a key column to the same stable value that an earlier SELECT on
+// the same table, whose result the body tests and leaves on, filtered
+// that column by: the table's key refuses the row a repeat would add
+// (SELECT … FROM t WHERE id = $1; found → return; INSERT INTO t (id, …)).
+func (w *walker) insertOfCheckedKey(call *Expr, eff effect, f *frame) bool {
+	if eff.kind != effInsert || sqlVerb(eff.sql) != "INSERT" {
+		return false
+	}
+	tm := sqlInsertTable.FindStringSubmatch(eff.sql)
+	cols, vals := insertColumns(eff.sql)
+	if tm == nil || len(cols) == 0 {
+		return false
+	}
+	bound := map[string]*Expr{} // key column → its value
+	n := 0
+	for i, v := range vals {
+		if i >= len(cols) || !placeholder.MatchString(v) {
+			continue
+		}
+		// A primary key's shape: a column named id (key, pk, uuid), or
+		// the first column listed when it is key-like (job_id, …).
+		col := strings.ToLower(strings.Trim(cols[i], "`\"[] "))
+		pk := col == "id" || col == "key" || col == "pk" || col == "uuid" || i == 0 && isKeyColumn(col)
+		if p := sqlParam(call, eff.sqlArg, v, n); p != nil && pk && w.taintOf(p, f) == nil {
+			bound[col] = p
+		}
+		n++
+	}
+	for _, r := range w.ops {
+		if r.kind != opEffect || r.eff.kind != effRead || r.eff.call == nil || sqlVerb(r.eff.sql) != "SELECT" || r.loc.File != f.file.Path {
+			continue
+		}
+		fm := sqlFromTable.FindStringSubmatch(r.eff.sql)
+		if fm == nil || !strings.EqualFold(strings.Trim(fm[1], `"`), strings.Trim(tm[1], `"`)) {
+			continue
+		}
+		checked := false
+		for _, c := range w.ops {
+			if c.kind == opCheck && c.seq > r.seq && checks(c, r) {
+				checked = true
+				break
+			}
+		}
+		if !checked {
+			continue
+		}
+		i := strings.Index(strings.ToUpper(r.eff.sql), "WHERE")
+		if i < 0 {
+			continue
+		}
+		where := r.eff.sql[i:]
+		before := len(placeholder.FindAllString(r.eff.sql[:i], -1))
+		for _, m := range sqlWhereEq.FindAllStringSubmatchIndex(where, -1) {
+			col, ph := strings.ToLower(where[m[2]:m[3]]), where[m[4]:m[5]]
+			v := bound[col]
+			if v == nil {
+				continue
+			}
+			k := before + len(placeholder.FindAllString(where[:m[4]], -1))
+			if p := sqlParam(r.eff.call, r.eff.sqlArg, ph, k); p != nil && strings.TrimSpace(p.Text) == strings.TrimSpace(v.Text) {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // ddlKey checks the name a CREATE ROLE / DATABASE / SCHEMA … statement

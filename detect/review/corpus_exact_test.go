@@ -22,6 +22,8 @@ var exactCases = []string{
 	"testdata/corpus/go/gr21_marshalled_entity",
 	"testdata/corpus/csharp/c56_f21_read_handler_fresh_id",
 	"testdata/corpus/csharp/c57_f21_write_handler_fresh_id",
+	"testdata/corpus/python/p76_f21_insert_keyed_by_checked_id.py",
+	"testdata/corpus/python/p77_f21_insert_fresh_after_check.py",
 }
 
 func TestCorpusExactCases(t *testing.T) {
@@ -67,6 +69,22 @@ func TestCorpusExactCases(t *testing.T) {
 				}
 				if a.Name == "ProvisionSchema" && len(a.Guards) != 0 {
 					t.Errorf("ProvisionSchema claims a guard for a fresh name: %+v", a.Guards)
+				}
+			}
+		}
+		if strings.HasSuffix(p, "p76_f21_insert_keyed_by_checked_id.py") {
+			// The INSERT binds the id its check read by, from the input:
+			// the table's key refuses the repeat's row.
+			for _, a := range rep.Activities {
+				if a.Name == "open_ticket" && len(a.Guards) != 1 {
+					t.Errorf("open_ticket: %d guards, want the INSERT keyed by the checked id: %+v", len(a.Guards), a.Guards)
+				}
+			}
+		}
+		if strings.HasSuffix(p, "p77_f21_insert_fresh_after_check.py") {
+			for _, a := range rep.Activities {
+				if len(a.Guards) != 0 {
+					t.Errorf("%s claims a guard: %+v", a.Name, a.Guards)
 				}
 			}
 		}
