@@ -338,21 +338,9 @@ func (m *Model) detail() []string {
 		changes = p.Changes
 	}
 	for _, c := range changes {
-		out = append(out, "  "+format.Pad(c.Kind.Title(), 13)+"A "+side(c.A)+"  →  B "+side(c.B))
+		out = append(out, "  "+format.Pad(c.Kind.Title(), 13)+"A "+format.Facts(c.A)+"  →  B "+format.Facts(c.B))
 	}
 	return out
-}
-
-// side words one side of a change.
-func side(fs []detect.Fact) string {
-	if len(fs) == 0 {
-		return "none"
-	}
-	parts := make([]string, len(fs))
-	for i, f := range fs {
-		parts[i] = format.Fact(f)
-	}
-	return strings.Join(parts, ", ")
 }
 
 // changedPairs counts the pairs that differ.

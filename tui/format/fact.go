@@ -2,6 +2,7 @@ package format
 
 import (
 	"strconv"
+	"strings"
 
 	"github.com/twice-cli/twice/catalyst/safetext"
 	"github.com/twice-cli/twice/detect"
@@ -16,6 +17,19 @@ func Fact(f detect.Fact) string {
 		return f.Text
 	}
 	return string(AppendFact(nil, f))
+}
+
+// Facts words one side of a change between two runs: its facts as Fact
+// words them, joined by commas, and "none" when there are none.
+func Facts(fs []detect.Fact) string {
+	if len(fs) == 0 {
+		return "none"
+	}
+	parts := make([]string, len(fs))
+	for i, f := range fs {
+		parts[i] = Fact(f)
+	}
+	return strings.Join(parts, ", ")
 }
 
 // AppendFact appends Fact(f) to b.

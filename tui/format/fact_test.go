@@ -69,3 +69,22 @@ func TestFactJSONIsItsWordsEscaped(t *testing.T) {
 		}
 	}
 }
+
+// TestFactsWordsOneSideOfAChange: a side of a diff's change is its facts
+// as Fact words each, joined by commas; a side with none says "none", never
+// an empty cell.
+func TestFactsWordsOneSideOfAChange(t *testing.T) {
+	span := detect.MeasureSpan
+	for _, tc := range []struct {
+		fs   []detect.Fact
+		want string
+	}{
+		{nil, "none"},
+		{[]detect.Fact{detect.Words("completed")}, "completed"},
+		{[]detect.Fact{detect.Words("2 attempts"), measured("took ", span, int64(30520*time.Millisecond), 0, "")}, "2 attempts, took 30.52s"},
+	} {
+		if got := Facts(tc.fs); got != tc.want {
+			t.Errorf("Facts(%v) = %q, want %q", tc.fs, got, tc.want)
+		}
+	}
+}

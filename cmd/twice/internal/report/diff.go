@@ -23,18 +23,6 @@ type Diff struct {
 	Diff         *rundiff.Diff
 }
 
-// diffSide words one side of a change: its facts joined, "none" for none.
-func diffSide(fs []detect.Fact) string {
-	if len(fs) == 0 {
-		return "none"
-	}
-	parts := make([]string, len(fs))
-	for i, f := range fs {
-		parts[i] = format.Fact(f)
-	}
-	return strings.Join(parts, ", ")
-}
-
 // pairTitle names a pair: its name and how it was aligned.
 func pairTitle(p *rundiff.Pair) string {
 	s := line(p.Name)
@@ -229,9 +217,9 @@ func (t *textWriter) changes(cs []rundiff.Change) {
 			continue
 		}
 		t.buf = append(t.buf, "A "...)
-		t.buf = append(t.buf, diffSide(c.A)...)
+		t.buf = append(t.buf, format.Facts(c.A)...)
 		t.buf = append(t.buf, "  →  B "...)
-		t.buf = append(t.buf, diffSide(c.B)...)
+		t.buf = append(t.buf, format.Facts(c.B)...)
 		t.endLine()
 	}
 }
@@ -241,10 +229,10 @@ func (t *textWriter) changes(cs []rundiff.Change) {
 func notCompared(c rundiff.Change) string {
 	var parts []string
 	if len(c.A) > 0 {
-		parts = append(parts, "A: "+diffSide(c.A))
+		parts = append(parts, "A: "+format.Facts(c.A))
 	}
 	if len(c.B) > 0 {
-		parts = append(parts, "B: "+diffSide(c.B))
+		parts = append(parts, "B: "+format.Facts(c.B))
 	}
 	return strings.Join(parts, "; ")
 }
@@ -292,7 +280,7 @@ func WriteDiffMarkdown(w io.Writer, d Diff, opts Options) error {
 				t.mdRow("(the run)", "", c.Kind.Title(), md(notCompared(c)), "")
 				continue
 			}
-			t.mdRow("(the run)", "", c.Kind.Title(), md(diffSide(c.A)), md(diffSide(c.B)))
+			t.mdRow("(the run)", "", c.Kind.Title(), md(format.Facts(c.A)), md(format.Facts(c.B)))
 		}
 		rows := 0
 		for i := range df.Pairs {
@@ -309,7 +297,7 @@ func WriteDiffMarkdown(w io.Writer, d Diff, opts Options) error {
 			}
 			how = md(how)
 			for _, c := range p.Changes {
-				t.mdRow(name, how, c.Kind.Title(), md(diffSide(c.A)), md(diffSide(c.B)))
+				t.mdRow(name, how, c.Kind.Title(), md(format.Facts(c.A)), md(format.Facts(c.B)))
 				name, how = "″", "″"
 			}
 		}
