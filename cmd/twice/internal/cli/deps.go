@@ -77,3 +77,22 @@ func (f *Factory) viewDeps() viewDeps {
 		CatalystName: f.catalystName,
 	}
 }
+
+// settings reads what a command that analyses runs needs before it reads
+// one: the config, then detect's and the renderers' options (which the
+// config and the global flags give). The first error stops it.
+func (d runDeps) settings() (*Config, detect.Options, report.Options, error) {
+	cfg, err := d.Config()
+	if err != nil {
+		return nil, detect.Options{}, report.Options{}, err
+	}
+	det, err := d.Detect()
+	if err != nil {
+		return nil, detect.Options{}, report.Options{}, err
+	}
+	ropts, err := d.Report()
+	if err != nil {
+		return nil, detect.Options{}, report.Options{}, err
+	}
+	return cfg, det, ropts, nil
+}

@@ -117,15 +117,7 @@ func runDiff(ctx context.Context, opts *DiffOptions) error {
 	if opts.A == "-" && opts.B == "-" {
 		return usagef("only one of A and B can be read from standard input (-)")
 	}
-	cfg, err := opts.Config()
-	if err != nil {
-		return err
-	}
-	det, err := opts.Detect()
-	if err != nil {
-		return err
-	}
-	ropts, err := opts.Report()
+	cfg, det, ropts, err := opts.settings()
 	if err != nil {
 		return err
 	}

@@ -44,15 +44,7 @@ func runHome(ctx context.Context, opts *HomeOptions) error {
 		}
 		return writeDemoList(opts.IO.Out, opts.IO.width(0))
 	}
-	cfg, err := opts.Config()
-	if err != nil {
-		return err
-	}
-	det, err := opts.Detect()
-	if err != nil {
-		return err
-	}
-	ropts, err := opts.Report()
+	cfg, det, ropts, err := opts.settings()
 	if err != nil {
 		return err
 	}

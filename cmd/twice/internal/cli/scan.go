@@ -160,7 +160,10 @@ func (opts *ScanOptions) plan() (*scanPlan, error) {
 	if opts.Limit < 0 {
 		return nil, usagef("--limit %d is negative", opts.Limit)
 	}
-	if p.cfg, err = opts.Config(); err != nil {
+	if opts.OverdueAfter < 0 {
+		return nil, usagef("--overdue-after %s is negative: give how long a pending attempt may wait, e.g. 15m or 2h", opts.OverdueAfter)
+	}
+	if p.cfg, p.det, p.ropts, err = opts.settings(); err != nil {
 		return nil, err
 	}
 	p.concurrency = opts.Concurrency
@@ -170,16 +173,7 @@ func (opts *ScanOptions) plan() (*scanPlan, error) {
 	if p.concurrency == 0 {
 		p.concurrency = DefaultConcurrency
 	}
-	if p.det, err = opts.Detect(); err != nil {
-		return nil, err
-	}
-	if opts.OverdueAfter < 0 {
-		return nil, usagef("--overdue-after %s is negative: give how long a pending attempt may wait, e.g. 15m or 2h", opts.OverdueAfter)
-	}
 	p.det.OverdueAfter = opts.OverdueAfter
-	if p.ropts, err = opts.Report(); err != nil {
-		return nil, err
-	}
 	return p, nil
 }
 

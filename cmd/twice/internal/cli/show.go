@@ -122,22 +122,14 @@ func runShow(ctx context.Context, opts *ShowOptions) error {
 			format = outputText
 		}
 	}
-	cfg, err := opts.Config()
-	if err != nil {
-		return err
-	}
 	if opts.OverdueAfter < 0 {
 		return usagef("--overdue-after %s is negative: give how long a pending attempt may wait, e.g. 15m or 2h", opts.OverdueAfter)
 	}
-	det, err := opts.Detect()
+	cfg, det, ropts, err := opts.settings()
 	if err != nil {
 		return err
 	}
 	det.OverdueAfter = opts.OverdueAfter
-	ropts, err := opts.Report()
-	if err != nil {
-		return err
-	}
 	code, err := joinSource(ctx, sourcePaths(opts.Source, cfg.Source), opts.IO.ErrOut)
 	if err != nil {
 		return err
