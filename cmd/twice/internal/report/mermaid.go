@@ -1,6 +1,7 @@
 package report
 
 import (
+	"cmp"
 	"io"
 	"strconv"
 	"time"
@@ -231,7 +232,7 @@ func (g *gantt) run(a Analysis, opts Options) {
 	r := &h.Run
 	from, to := runSpan(h, opts.now())
 	g.buf = append(g.buf, "gantt\n"...)
-	g.line("title ", mermaidText("Run "+first(r.ID, "(id not in this history)")+" of "+r.Workflow+", "+resolutionWords(h), 200))
+	g.line("title ", mermaidText("Run "+cmp.Or(r.ID, "(id not in this history)")+" of "+r.Workflow+", "+resolutionWords(h), 200))
 	g.line("dateFormat x")
 	g.line("axisFormat ", axisFormat(to.Sub(from)))
 	if a.Report == nil {
@@ -262,13 +263,6 @@ func axisFormat(d time.Duration) string {
 		return "%H:%M:%S"
 	}
 	return "%d %H:%M"
-}
-
-func first(a, b string) string {
-	if a != "" {
-		return a
-	}
-	return b
 }
 
 // WriteDiffMermaid writes two runs compared as one Mermaid gantt chart:
