@@ -328,8 +328,8 @@ func (m *Model) detail() []string {
 	var out []string
 	var changes []rundiff.Change
 	if m.cursor == 0 {
-		out = append(out, "The runs: "+plural(len(d.Findings), "finding")+" only one has, "+
-			plural(m.changed, "call")+" that differ")
+		out = append(out, "The runs: "+format.Plural(len(d.Findings), "finding")+" only one has, "+
+			format.Plural(m.changed, "call")+" that differ")
 		for _, c := range d.Findings {
 			f := d.Finding(c)
 			out = append(out, "  only in "+c.Side.String()+": "+format.SeverityLabel(f.Severity)+" "+string(f.ID)+
@@ -364,8 +364,6 @@ func changedPairs(d *rundiff.Diff) int {
 	}
 	return n
 }
-
-func plural(n int, w string) string { return format.Plural(n, w) }
 
 // pad makes lines exactly h lines.
 func pad(lines []string, h int) string {
