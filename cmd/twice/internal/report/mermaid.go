@@ -245,9 +245,16 @@ func (g *gantt) run(a Analysis, opts Options) {
 	}
 	g.line("section the run")
 	g.task("run "+statusText(r.Status)+" in "+format.SpansOf(h).Between(from, to), "done", ms(from), ms(to))
+	// Calls of one name are told apart by the input field that differs
+	// between them (the view's INPUT column), else by their ids.
+	keys := detect.InvocationKeys(h, a.Report)
 	for _, i := range calls {
 		inv := &a.Report.Invocations[i]
-		g.line("section ", mermaidText(inv.Name, 60))
+		name := inv.Name
+		if i < len(keys) && !keys[i].IsZero() {
+			name += " " + keys[i].String()
+		}
+		g.line("section ", mermaidText(name, 60))
 		g.call(h, a.Report, inv, 0, to)
 	}
 }

@@ -3,6 +3,7 @@ package report
 import (
 	"bytes"
 	"fmt"
+	"os"
 	"regexp"
 	"strconv"
 	"strings"
@@ -382,5 +383,51 @@ func TestDiffListsAreCapped(t *testing.T) {
 	}
 	if n := strings.Count(js.String(), `"aligned"`); n != len(d.Diff.Pairs) {
 		t.Errorf("JSON lists %d pairs of %d", n, len(d.Diff.Pairs))
+	}
+}
+
+// TestMermaidTellsFanOutCallsApart: a fan-out's calls of one name, as
+// durabletask-go's engine recorded them (detect/testdata/engine), are each
+// a section named by the input field that differs between them, as the
+// view's INPUT column names them, never eight sections of one name.
+func TestMermaidTellsFanOutCallsApart(t *testing.T) {
+	raw, err := os.ReadFile("../../../../detect/testdata/engine/fan-out-map-order.history.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	h, err := catalyst.Decode(bytes.NewReader(raw), catalyst.DecodeOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	a := Analysis{History: h, Report: detect.Analyze(h, detect.Options{})}
+	var b bytes.Buffer
+	if err := WriteMermaid(&b, a, Options{Now: testNow}); err != nil {
+		t.Fatal(err)
+	}
+	g := checkGantt(t, b.String())
+	keys := detect.InvocationKeys(h, a.Report)
+	seen := map[string]bool{}
+	for _, sec := range g.sections {
+		if !strings.HasPrefix(sec, "SendEmail") {
+			continue
+		}
+		if seen[sec] {
+			t.Errorf("two sections named %q: the calls are not told apart", sec)
+		}
+		seen[sec] = true
+	}
+	if len(seen) < 2 {
+		t.Fatalf("sections %q: want the fan-out's SendEmail calls", g.sections)
+	}
+	for i, inv := range a.Report.Invocations {
+		if inv.Name != "SendEmail" {
+			continue
+		}
+		if keys[i].IsZero() {
+			t.Fatalf("call %d has no input key: the test's history no longer tells its calls apart", i)
+		}
+		if want := "SendEmail " + keys[i].String(); !seen[want] {
+			t.Errorf("no section %q in %q", want, g.sections)
+		}
 	}
 }
