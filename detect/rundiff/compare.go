@@ -373,11 +373,17 @@ func times(c float64) string { return fmt.Sprintf("×%.1f", c) }
 // matchFindings returns the findings of fa (positions in ra.Findings) that
 // fb has none of the same id to match, and those of fb likewise.
 func matchFindings(ra *detect.Report, fa []int, rb *detect.Report, fb []int) (onlyA, onlyB []int) {
+	return matchBy(ra, fa, rb, fb, func(a, b *detect.Finding) bool { return a.ID == b.ID })
+}
+
+// matchBy returns the findings of fa (positions in ra.Findings) that no
+// unused finding of fb matches (same), and those of fb left unmatched.
+func matchBy(ra *detect.Report, fa []int, rb *detect.Report, fb []int, same func(a, b *detect.Finding) bool) (onlyA, onlyB []int) {
 	used := make([]bool, len(fb))
 next:
 	for _, i := range fa {
 		for k, j := range fb {
-			if !used[k] && rb.Findings[j].ID == ra.Findings[i].ID {
+			if !used[k] && same(&ra.Findings[i], &rb.Findings[j]) {
 				used[k] = true
 				continue next
 			}
@@ -406,24 +412,9 @@ func runWide(r *detect.Report) []int {
 // matchRunWide is matchFindings for run-wide findings: the same id about
 // the same activity.
 func matchRunWide(ra, rb *detect.Report) (onlyA, onlyB []int) {
-	fa, fb := runWide(ra), runWide(rb)
-	used := make([]bool, len(fb))
-next:
-	for _, i := range fa {
-		for k, j := range fb {
-			if !used[k] && rb.Findings[j].ID == ra.Findings[i].ID && rb.Findings[j].Activity == ra.Findings[i].Activity {
-				used[k] = true
-				continue next
-			}
-		}
-		onlyA = append(onlyA, i)
-	}
-	for k, j := range fb {
-		if !used[k] {
-			onlyB = append(onlyB, j)
-		}
-	}
-	return onlyA, onlyB
+	return matchBy(ra, runWide(ra), rb, runWide(rb), func(a, b *detect.Finding) bool {
+		return a.ID == b.ID && a.Activity == b.Activity
+	})
 }
 
 // findingChanges lists the findings only one run has: those of the

@@ -49,6 +49,12 @@ type Model struct {
 	// cursor is the selected row: 0 the runs, k the pair k-1.
 	cursor, offset int
 	keys           []common.Binding
+	// Made once per comparison (SetDiff), not per frame: nameW is the
+	// NAME column's width, [fa, ta] and [fb, tb] each run's span
+	// (runSpan walks its history), changed the pairs that differ.
+	nameW          int
+	fa, ta, fb, tb catalyst.Stamp
+	changed        int
 }
 
 // New returns the view of run a compared with run b, waiting for their
@@ -84,6 +90,15 @@ func Compare(a, b Run) *rundiff.Diff {
 // SetDiff shows the comparison (or the error that kept it from being made).
 func (m *Model) SetDiff(d *rundiff.Diff, err error) {
 	m.d, m.err = d, ""
+	if d != nil {
+		m.nameW = len("the runs")
+		for i := range d.Pairs {
+			m.nameW = max(m.nameW, min(format.Width(format.Line(d.Pairs[i].Name)), 24))
+		}
+		m.fa, m.ta = runSpan(d.A.History)
+		m.fb, m.tb = runSpan(d.B.History)
+		m.changed = changedPairs(d)
+	}
 	if err != nil {
 		m.err = format.Line(err.Error())
 		return
@@ -198,13 +213,9 @@ func (m *Model) View() string {
 	detailH := min(len(detail)+1, max(m.h/3, 4))
 	listH := max(m.h-len(lines)-1-detailH, 2)
 	// The axis: the longer run's span, each run from its own start.
-	nameW := len("the runs")
-	for i := range d.Pairs {
-		nameW = max(nameW, min(format.Width(format.Line(d.Pairs[i].Name)), 24))
-	}
+	nameW := m.nameW
 	barW := max(m.w-2-(nameW+3)-2, 8)
-	fa, ta := runSpan(ha)
-	fb, tb := runSpan(hb)
+	fa, ta, fb, tb := m.fa, m.ta, m.fb, m.tb
 	span := max(ta.Sub(fa), tb.Sub(fb), time.Millisecond)
 	axA := format.Axis{From: fa, To: fa + catalyst.Stamp(span), Now: fa + catalyst.Stamp(span), Width: barW, Spans: format.SpansOf(ha)}
 	axB := format.Axis{From: fb, To: fb + catalyst.Stamp(span), Now: fb + catalyst.Stamp(span), Width: barW, Spans: format.SpansOf(hb)}
@@ -317,8 +328,8 @@ func (m *Model) detail() []string {
 	var out []string
 	var changes []rundiff.Change
 	if m.cursor == 0 {
-		out = append(out, "The runs: "+plural(len(d.Findings), "finding")+" only one has, "+
-			plural(changedPairs(d), "call")+" that differ")
+		out = append(out, "The runs: "+format.Plural(len(d.Findings), "finding")+" only one has, "+
+			format.Plural(m.changed, "call")+" that differ")
 		for _, c := range d.Findings {
 			f := d.Finding(c)
 			out = append(out, "  only in "+c.Side.String()+": "+format.SeverityLabel(f.Severity)+" "+string(f.ID)+
@@ -353,8 +364,6 @@ func changedPairs(d *rundiff.Diff) int {
 	}
 	return n
 }
-
-func plural(n int, w string) string { return format.Plural(n, w) }
 
 // pad makes lines exactly h lines.
 func pad(lines []string, h int) string {
