@@ -186,13 +186,31 @@ func (w *walker) hazard(f *frame, rule RuleID, p Pos, msg string) {
 	w.act.Hazards = append(w.act.Hazards, h)
 }
 
+// receiverParam reports whether a parameter is the function's receiver
+// (Go's "recv:"-marked one, Python's self or cls), not an argument a
+// caller passes.
+func receiverParam(p string) bool {
+	return strings.HasPrefix(p, "recv:") || p == "self" || p == "cls"
+}
+
+// plainParams are a function's parameters a caller passes, in order: its
+// receiver left out.
+func plainParams(fn *Func) []string {
+	var plain []string
+	for _, p := range fn.Params {
+		if !receiverParam(p) {
+			plain = append(plain, p)
+		}
+	}
+	return plain
+}
+
 // ctxParam is an activity's context parameter: its first parameter.
 func ctxParam(fn *Func) string {
 	for _, p := range fn.Params {
-		if strings.HasPrefix(p, "recv:") || p == "self" || p == "cls" {
-			continue
+		if !receiverParam(p) {
+			return p
 		}
-		return p
 	}
 	return ""
 }
@@ -217,7 +235,7 @@ func (w *walker) pinInput(fn *Func, f *frame) {
 		f.prov = map[string]prov{}
 	}
 	for _, p := range fn.Params {
-		if strings.HasPrefix(p, "recv:") || p == "self" || p == "cls" || p == f.ctx {
+		if receiverParam(p) || p == f.ctx {
 			continue
 		}
 		f.prov[p] = prov{provInput, nil}
@@ -896,12 +914,7 @@ func (w *walker) follow(fn *Func, call *Expr, f *frame) {
 	if len(nf.decoded) == 0 {
 		return
 	}
-	var plain []string
-	for _, p := range fn.Params {
-		if !strings.HasPrefix(p, "recv:") && p != "self" && p != "cls" {
-			plain = append(plain, p)
-		}
-	}
+	plain := plainParams(fn)
 	for i, a := range call.Args {
 		if i < len(plain) && nf.decoded[plain[i]] != "" {
 			if v := outParam(a); v != nil {

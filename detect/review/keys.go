@@ -321,12 +321,7 @@ func (w *walker) returnProvenance(fn *Func, call *Expr, f *frame, depth int) pro
 func (w *walker) helperFrame(fn *Func, call *Expr, f *frame) *frame {
 	nf := &frame{fn: fn, file: fn.File, taint: map[string]*source{}, values: map[string]*Expr{}, counted: map[string]*op{},
 		prov: map[string]prov{}, depth: f.depth + 1}
-	var plain []string
-	for _, p := range fn.Params {
-		if !strings.HasPrefix(p, "recv:") && p != "self" && p != "cls" {
-			plain = append(plain, p)
-		}
-	}
+	plain := plainParams(fn)
 	for i, a := range call.Args {
 		if i < len(plain) {
 			if src := w.taintOf(a, f); src != nil {

@@ -77,14 +77,9 @@ func stripeCall(ref string) bool {
 // stripe-python's stripe.PaymentIntent, stripe-go's paymentintent
 // package.
 func stripeResource(ref string, resources ...string) bool {
-	i := strings.LastIndexAny(ref, "./")
-	if i <= 0 {
-		return false
-	}
-	owner := ref[:i]
-	owner = strings.ToLower(strings.TrimSuffix(owner[strings.LastIndexAny(owner, "./")+1:], "Service"))
+	owner := refOwner(ref)
 	for _, r := range resources {
-		if owner == strings.ToLower(r) {
+		if strings.EqualFold(owner, r) {
 			return true
 		}
 	}

@@ -534,16 +534,23 @@ func expand(tpl string, c *libCall, r *api) string {
 // "stripe.PaymentIntent.create" → "payment intent", Go's
 // ".../customer.New" → "customer").
 func refNoun(ref string) string {
-	i := strings.LastIndexAny(ref, "./")
-	if i <= 0 {
-		return "object"
-	}
-	ref = ref[:i]
-	name := strings.TrimSuffix(ref[strings.LastIndexAny(ref, "./")+1:], "Service")
-	if ws := detect.SplitWords(name); len(ws) > 0 {
+	if ws := detect.SplitWords(refOwner(ref)); len(ws) > 0 {
 		return strings.Join(ws, " ")
 	}
 	return "object"
+}
+
+// refOwner is the element of a resolved name before its method, a
+// trailing "Service" dropped ("Stripe.PaymentIntentService.Create" →
+// "PaymentIntent", ".../paymentintent.New" → "paymentintent"); "" when
+// the name has no owner.
+func refOwner(ref string) string {
+	i := strings.LastIndexAny(ref, "./")
+	if i <= 0 {
+		return ""
+	}
+	ref = ref[:i]
+	return strings.TrimSuffix(ref[strings.LastIndexAny(ref, "./")+1:], "Service")
 }
 
 // classify says what a call does: the first row of its language, then of

@@ -45,7 +45,7 @@ var routeDecorators = map[string]bool{
 
 var quoted = regexp.MustCompile(`"([^"]*)"`)
 
-// routes builds the tree's route index on first use.
+// routeTable builds the tree's route index on first use and keeps it for the review.
 func (ix *index) routeTable() *routeIndex {
 	if ix.routeIdx != nil {
 		return ix.routeIdx
