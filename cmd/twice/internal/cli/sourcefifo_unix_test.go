@@ -25,11 +25,15 @@ func TestSourceFIFOAndDevZeroAreRefused(t *testing.T) {
 	if err := os.Symlink("/dev/zero", zero); err != nil {
 		t.Fatal(err)
 	}
-	for _, args := range [][]string{
-		{"review", fifo, zero},
-		{"review", fifo, zero, "--exit-status"},
-		{"show", "demo:payment-timeout", "--source", fifo, "--source", zero, "-o", "text"},
+	for _, tc := range []struct {
+		args []string
+		code int
+	}{
+		{[]string{"review", fifo, zero}, ExitOK},
+		{[]string{"review", fifo, zero, "--exit-status"}, ExitError},
+		{[]string{"show", "demo:payment-timeout", "--source", fifo, "--source", zero, "-o", "text"}, ExitOK},
 	} {
+		args := tc.args
 		done := make(chan result, 1)
 		go func() { done <- newHarness(t).run(args...) }()
 		select {
@@ -37,6 +41,9 @@ func TestSourceFIFOAndDevZeroAreRefused(t *testing.T) {
 			all := res.out + res.errOut
 			if !strings.Contains(all, "not a regular file") || !strings.Contains(res.errOut, "no Go, Python or C# source") {
 				t.Errorf("twice %s: exit %d\n%s\n%s", strings.Join(args, " "), res.code, res.out, res.errOut)
+			}
+			if res.code != tc.code {
+				t.Errorf("twice %s: exit %d, want %d (nothing reviewed is never a pass under --exit-status)", strings.Join(args, " "), res.code, tc.code)
 			}
 		case <-time.After(20 * time.Second):
 			t.Fatalf("twice %s did not end", strings.Join(args, " "))
